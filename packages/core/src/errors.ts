@@ -1,0 +1,75 @@
+/**
+ * One error type for the whole service. `status` is the HTTP status, `code` a stable machine name, `message`
+ * a sentence that tells the caller how to fix the request, `hint` structured data for the fix.
+ */
+
+export type RangesErrorCode =
+  // 400: the request cannot be valid for this game.
+  | "malformed_path"
+  | "invalid_token"
+  | "invalid_parameter"
+  | "missing_parameter"
+  | "invalid_hand"
+  // 401, 429, 405: access and method.
+  | "unauthorized"
+  | "rate_limited"
+  | "method_not_allowed"
+  // 404: well formed, but not held.
+  | "missing_folds"
+  | "action_not_available"
+  | "node_not_found"
+  | "unknown_stack"
+  | "unknown_game"
+  | "not_found"
+  // 503: a pack that exists but cannot be read.
+  | "pack_unavailable";
+
+export interface RangesErrorHint {
+  /** The longest prefix of the requested path that the tree holds. */
+  validPrefix?: string;
+  /** Actions available at `validPrefix`. */
+  validActions?: string[];
+  /** Stacks that exist for the game. */
+  stacks?: number[];
+  /** Anything else that helps, e.g. the folds to write out. */
+  [key: string]: unknown;
+}
+
+const STATUS: Record<RangesErrorCode, number> = {
+  malformed_path: 400,
+  invalid_token: 400,
+  invalid_parameter: 400,
+  missing_parameter: 400,
+  invalid_hand: 400,
+  unauthorized: 401,
+  rate_limited: 429,
+  method_not_allowed: 405,
+  missing_folds: 404,
+  action_not_available: 404,
+  node_not_found: 404,
+  unknown_stack: 404,
+  unknown_game: 404,
+  not_found: 404,
+  pack_unavailable: 503,
+};
+
+export class RangesError extends Error {
+  readonly code: RangesErrorCode;
+  readonly status: number;
+  readonly hint: RangesErrorHint | undefined;
+
+  constructor(code: RangesErrorCode, message: string, hint?: RangesErrorHint) {
+    super(message);
+    this.name = "RangesError";
+    this.code = code;
+    this.status = STATUS[code];
+    this.hint = hint;
+  }
+}
+
+export function isRangesError(value: unknown): value is RangesError {
+  return value instanceof RangesError;
+}
+
+/** The HTTP status for an error code. */
+export const statusOf = (code: RangesErrorCode): number => STATUS[code];

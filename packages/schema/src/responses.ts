@@ -1,0 +1,212 @@
+/**
+ * zod 4 schemas for every body the service returns. The API validates its responses against these in tests,
+ * the MCP server uses them as tool output schemas, and the OpenAPI document is generated from them.
+ */
+
+import { GAME_IDS } from "@ranges/core";
+import { z } from "zod";
+
+export const SCHEMA_VERSION = 1 as const;
+
+export const GameIdSchema = z.enum(GAME_IDS).describe("Game value of the `{game}` path segment(s).");
+
+/** Units of every number in a response. Two small blinds are one big blind; EVs stay in sb. */
+export const UnitsSchema = z
+  .object({
+    stack: z.literal("bb"),
+    sizeBb: z.literal("bb"),
+    sizePctPot: z.literal("percent_of_pot_after_call"),
+    evs: z.enum(["sb", "none"]),
+    stacks: z.literal("bb").optional(),
+    blinds: z.literal("bb").optional(),
+    ante: z.literal("bb").optional(),
+    openSizes: z.literal("bb").optional(),
+  })
+  .describe("Units of the numbers in this response.");
+
+const Frequency = z.number().min(0).max(1);
+export const WeightsSchema = z
+  .record(z.string(), Frequency)
+  .describe("Hand class to frequency in [0,1]; an omitted class has weight 0 (unless full=1).");
+export const EvsSchema = z
+  .record(z.string(), z.number())
+  .describe("Hand class to EV in small blinds relative to folding; only classes the data scored.");
+
+export const ActionKindSchema = z.enum(["fold", "call", "raise", "allin", "other"]);
+export const EvUnitSchema = z.enum(["sb", "bb"]).nullable();
+export const EvBaselineSchema = z.literal("fold").nullable();
+
+export const ActionSchema = z.object({
+  action: z.string().describe("Action token to append to the history, e.g. Fold, Call, Open, 60%."),
+  kind: ActionKindSchema,
+  sizeBb: z.number().nullable().describe("Raise-to in bb; null when the action has no size."),
+  sizePctPot: z.number().nullable().describe("Raise size in percent of the pot after calling."),
+  sizeReason: z.string().optional().describe("Why sizeBb or sizePctPot is null."),
+  combos: z.number().min(0).describe("Weighted concrete-combo count of the action (over all 1326 combos)."),
+  weights: WeightsSchema,
+  evs: EvsSchema,
+});
+
+export const NodeSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  game: GameIdSchema,
+  stack: z.number(),
+  history: z.string(),
+  actor: z.string().describe("Seat to act."),
+  depth: z
+    .number()
+    .int()
+    .min(1)
+    .max(4)
+    .describe("Betting depth: 1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper."),
+  evUnit: EvUnitSchema,
+  evBaseline: EvBaselineSchema,
+  actions: z.array(ActionSchema),
+});
+
+export const RangeSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  game: GameIdSchema,
+  stack: z.number(),
+  spot: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  kind: ActionKindSchema,
+  sizeBb: z.number().nullable(),
+  sizePctPot: z.number().nullable(),
+  sizeReason: z.string().optional(),
+  combos: z.number().min(0),
+  weights: WeightsSchema,
+  evs: EvsSchema,
+  evUnit: EvUnitSchema,
+  evBaseline: EvBaselineSchema,
+  hand: z.string().optional(),
+  freq: Frequency.optional(),
+  ev: z.number().nullable().optional().describe("EV of `hand` in sb; null when the data has no EV for it."),
+});
+
+export const DiscoverySchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  game: GameIdSchema,
+  stacks: z.array(z.number()).describe("Live stack depths in bb."),
+  positions: z.array(z.string()).describe("Seats in acting order."),
+});
+
+export const GameCatalogEntrySchema = z.object({
+  game: GameIdSchema,
+  title: z.string(),
+  variant: z.enum(["holdem", "omaha"]),
+  format: z.enum(["cash", "mtt"]),
+  stacks: z.array(z.number()),
+  positions: z.array(z.string()),
+  classCount: z.number().int(),
+  tokens: z.enum(["percent", "depth"]),
+  evUnit: EvUnitSchema,
+  keyless: z.array(z.string()).describe("Operations callable without a key."),
+  operations: z.array(z.string()).describe("Operations this game serves."),
+});
+
+export const CatalogSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  games: z.array(GameCatalogEntrySchema),
+});
+
+export const OpenSizeSchema = z.object({
+  label: z.string().describe("Pack listing label such as 2.2x or all-in; may round the node value."),
+  sizeBb: z.number().nullable().describe("Raise-to in bb."),
+});
+
+export const UnverifiedSchema = z.object({ field: z.string(), reason: z.string() });
+
+export const ConfigSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  game: GameIdSchema,
+  stack: z.number(),
+  seats: z.array(z.string()).nullable(),
+  stacks: z.array(z.number()).nullable(),
+  blinds: z.object({ sb: z.number(), bb: z.number() }).nullable(),
+  ante: z.number().nullable(),
+  antePostedBy: z.enum(["BB", "SB"]).nullable(),
+  stackIncludesAnte: z.boolean().nullable(),
+  treeSizes: z.array(z.string()).nullable(),
+  openSizes: z.object({ open: OpenSizeSchema, sb: OpenSizeSchema, note: z.string().nullable() }).nullable(),
+  evUnit: EvUnitSchema,
+  evBaseline: EvBaselineSchema,
+  importedAt: z.string().nullable(),
+  availableStacks: z.array(z.number()),
+  unverified: z.array(UnverifiedSchema),
+});
+
+export const SpotsRowSchema = z.object({
+  history: z.string(),
+  actor: z.string(),
+  depth: z.number().int().min(1).max(4),
+  actions: z.array(z.string()).describe("Tokens available at the node."),
+});
+
+export const SpotsSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  game: GameIdSchema,
+  stack: z.number(),
+  count: z.number().int(),
+  spots: z.array(SpotsRowSchema),
+});
+
+export const ErrorBodySchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  error: z.object({
+    status: z.number().int(),
+    code: z.string(),
+    message: z.string(),
+    hint: z.record(z.string(), z.unknown()).optional(),
+    validPrefix: z.string().optional(),
+    validActions: z.array(z.string()).optional(),
+    stacks: z.array(z.number()).optional(),
+  }),
+});
+
+/** The envelope every MCP analysis tool returns. */
+export const ToolEnvelopeSchema = z.object({
+  schemaVersion: z.literal("1.0"),
+  coverage: z.object({
+    status: z.enum(["exact", "aggregated_report", "unsupported"]),
+    dataClass: z.string(),
+    objective: z.string(),
+  }),
+  context: z.record(z.string(), z.unknown()),
+  result: z.record(z.string(), z.unknown()),
+  warnings: z.array(z.string()),
+});
+
+export type Units = z.infer<typeof UnitsSchema>;
+export type Action = z.infer<typeof ActionSchema>;
+export type ActionKind = z.infer<typeof ActionKindSchema>;
+export type Node = z.infer<typeof NodeSchema>;
+export type Range = z.infer<typeof RangeSchema>;
+export type Discovery = z.infer<typeof DiscoverySchema>;
+export type GameCatalogEntry = z.infer<typeof GameCatalogEntrySchema>;
+export type Catalog = z.infer<typeof CatalogSchema>;
+export type OpenSize = z.infer<typeof OpenSizeSchema>;
+export type Unverified = z.infer<typeof UnverifiedSchema>;
+export type Config = z.infer<typeof ConfigSchema>;
+export type SpotsRow = z.infer<typeof SpotsRowSchema>;
+export type Spots = z.infer<typeof SpotsSchema>;
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
+export type ToolEnvelope = z.infer<typeof ToolEnvelopeSchema>;
+
+/** The units object for a response; `config` adds the config-only fields. */
+export function unitsFor(hasEvs: boolean, config = false): Units {
+  const base: Units = {
+    stack: "bb",
+    sizeBb: "bb",
+    sizePctPot: "percent_of_pot_after_call",
+    evs: hasEvs ? "sb" : "none",
+  };
+  return config ? { ...base, stacks: "bb", blinds: "bb", ante: "bb", openSizes: "bb", evs: "sb" } : base;
+}

@@ -1,0 +1,302 @@
+/**
+ * Hold'em hand evaluator for 5, 6 or 7 cards (card = rank * 4 + suit, rank 0 = deuce .. 12 = ace).
+ *
+ * A hand value is a small integer, higher is better, `category << 12 | order`: the category (0 high card ..
+ * 8 straight flush) sits in the high bits and `order` ranks the hand inside its category. Two hands tie exactly
+ * when their values are equal; the 2,598,960 five-card hands take 7,462 distinct values.
+ *
+ * How it is fast: every card adds a rank key and a suit nibble. The suit nibbles (one 4-bit counter per suit)
+ * tell whether five cards share a suit; when none do, the sum of rank keys indexes a table built for every rank
+ * multiset of 5 to 7 cards. The rank keys are chosen so that those sums never collide (the greedy constants of
+ * SKPokerEval, checked by a test). Flushes are looked up by the 13-bit rank mask of the flush suit.
+ */
+
+export const HAND_CATEGORY_NAMES = [
+  "high card",
+  "pair",
+  "two pair",
+  "three of a kind",
+  "straight",
+  "flush",
+  "full house",
+  "four of a kind",
+  "straight flush",
+] as const;
+
+export type HandCategoryName = (typeof HAND_CATEGORY_NAMES)[number];
+
+export const HIGH_CARD = 0;
+export const ONE_PAIR = 1;
+export const TWO_PAIR = 2;
+export const THREE_OF_A_KIND = 3;
+export const STRAIGHT = 4;
+export const FLUSH = 5;
+export const FULL_HOUSE = 6;
+export const FOUR_OF_A_KIND = 7;
+export const STRAIGHT_FLUSH = 8;
+
+/** Bits below the category in a hand value. */
+export const CATEGORY_SHIFT = 12;
+
+/** The category (0 high card .. 8 straight flush) of a hand value. */
+export const handCategory = (value: number): number => value >> CATEGORY_SHIFT;
+
+export const handCategoryName = (value: number): HandCategoryName => HAND_CATEGORY_NAMES[handCategory(value)]!;
+
+/** Per-rank keys whose sums are distinct for every multiset of up to 7 ranks with at most 4 of each. */
+const RANK_KEYS = [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181] as const;
+
+/** Largest key sum of seven cards: four aces and three kings. */
+const MAX_RANK_KEY = 4 * RANK_KEYS[12] + 3 * RANK_KEYS[11];
+
+/** Adds 3 to every suit counter: a counter of 5 or more then has its top bit (0x8 of the nibble) set. */
+const FLUSH_PROBE = 0x3333;
+const FLUSH_BITS = 0x8888;
+
+const CARD_RANK_KEY = new Int32Array(52);
+const CARD_SUIT_BIT = new Int32Array(52);
+for (let card = 0; card < 52; card++) {
+  CARD_RANK_KEY[card] = RANK_KEYS[card >> 2]!;
+  CARD_SUIT_BIT[card] = 1 << (4 * (card & 3));
+}
+
+// ---- Table construction (once, at module load) ----
+
+/** Ranks (high first) packed into nibbles under the category, so plain comparison orders hands. */
+function packStrength(category: number, ranks: readonly number[]): number {
+  let payload = 0;
+  for (let i = 0; i < 5; i++) payload = (payload << 4) | ((ranks[i] ?? -1) + 1);
+  return category * 0x100000 + payload;
+}
+
+/** The top rank of the best straight in a 13-bit rank mask (3 for the A-5 wheel), or -1. */
+function topStraightRank(mask: number): number {
+  for (let top = 12; top >= 4; top--) {
+    const window = 0x1f << (top - 4);
+    if ((mask & window) === window) return top;
+  }
+  const wheel = (1 << 12) | 0xf;
+  return (mask & wheel) === wheel ? 3 : -1;
+}
+
+function ranksOfMask(mask: number): number[] {
+  const ranks: number[] = [];
+  for (let rank = 12; rank >= 0; rank--) if (mask & (1 << rank)) ranks.push(rank);
+  return ranks;
+}
+
+/** Best five-card strength of a flush suit's rank mask (five or more ranks). */
+function flushStrength(mask: number): number {
+  const top = topStraightRank(mask);
+  return top >= 0 ? packStrength(STRAIGHT_FLUSH, [top]) : packStrength(FLUSH, ranksOfMask(mask).slice(0, 5));
+}
+
+/** Best five-card strength of 5 to 7 cards without a flush, given how many cards of each rank there are. */
+function rankCountStrength(counts: readonly number[]): number {
+  const byCount: number[][] = [[], [], [], [], []];
+  let mask = 0;
+  for (let rank = 12; rank >= 0; rank--) {
+    const count = counts[rank]!;
+    if (count > 0) {
+      byCount[count]!.push(rank);
+      mask |= 1 << rank;
+    }
+  }
+  const [, singles, pairs, trips, quads] = byCount as [number[], number[], number[], number[], number[]];
+  if (quads.length > 0) {
+    const quad = quads[0]!;
+    const kicker = ranksOfMask(mask).find((rank) => rank !== quad)!;
+    return packStrength(FOUR_OF_A_KIND, [quad, kicker]);
+  }
+  if (trips.length > 0 && trips.length + pairs.length >= 2) {
+    return packStrength(FULL_HOUSE, [trips[0]!, Math.max(trips[1] ?? -1, pairs[0] ?? -1)]);
+  }
+  const top = topStraightRank(mask);
+  if (top >= 0) return packStrength(STRAIGHT, [top]);
+  if (trips.length > 0) return packStrength(THREE_OF_A_KIND, [trips[0]!, ...singles.slice(0, 2)]);
+  if (pairs.length >= 2) {
+    // With three pairs the third pair's rank competes with the singles for the kicker.
+    return packStrength(TWO_PAIR, [pairs[0]!, pairs[1]!, Math.max(pairs[2] ?? -1, singles[0] ?? -1)]);
+  }
+  if (pairs.length === 1) return packStrength(ONE_PAIR, [pairs[0]!, ...singles.slice(0, 3)]);
+  return packStrength(HIGH_CARD, singles.slice(0, 5));
+}
+
+/** Calls `visit` with every rank-count vector of `total` cards, at most 4 of a rank. */
+function forEachRankCounts(total: number, visit: (counts: readonly number[]) => void): void {
+  const counts = new Array<number>(13).fill(0);
+  const place = (rank: number, left: number): void => {
+    if (rank === 13) {
+      if (left === 0) visit(counts);
+      return;
+    }
+    for (let count = 0; count <= Math.min(4, left); count++) {
+      counts[rank] = count;
+      place(rank + 1, left - count);
+    }
+    counts[rank] = 0;
+  };
+  place(0, total);
+}
+
+const popcount = (mask: number): number => {
+  let bits = 0;
+  for (; mask !== 0; mask &= mask - 1) bits++;
+  return bits;
+};
+
+/** Compact value of every distinct five-card strength: `category << 12 | order within the category`. */
+function compactValues(): Map<number, number> {
+  const strengths = new Set<number>();
+  forEachRankCounts(5, (counts) => strengths.add(rankCountStrength(counts)));
+  for (let mask = 0; mask < 1 << 13; mask++) if (popcount(mask) === 5) strengths.add(flushStrength(mask));
+  const compact = new Map<number, number>();
+  let category = -1;
+  let order = 0;
+  for (const strength of [...strengths].sort((x, y) => x - y)) {
+    const strengthCategory = Math.floor(strength / 0x100000);
+    if (strengthCategory !== category) {
+      category = strengthCategory;
+      order = 0;
+    }
+    compact.set(strength, (category << CATEGORY_SHIFT) | order++);
+  }
+  return compact;
+}
+
+const COMPACT = compactValues();
+
+/** Distinct five-card hand values (7,462). */
+export const DISTINCT_HAND_VALUES = COMPACT.size;
+
+const compactOf = (strength: number): number => COMPACT.get(strength)!;
+
+/** Non-flush hands by rank-key sum (5 to 7 cards). */
+const RANK_TABLE = new Uint16Array(MAX_RANK_KEY + 1);
+for (let total = 5; total <= 7; total++) {
+  forEachRankCounts(total, (counts) => {
+    let key = 0;
+    for (let rank = 0; rank < 13; rank++) key += counts[rank]! * RANK_KEYS[rank]!;
+    RANK_TABLE[key] = compactOf(rankCountStrength(counts));
+  });
+}
+
+/** Flush hands by the flush suit's 13-bit rank mask (5 to 7 bits set). */
+const FLUSH_TABLE = new Uint16Array(1 << 13);
+for (let mask = 0; mask < 1 << 13; mask++) {
+  if (popcount(mask) >= 5) FLUSH_TABLE[mask] = compactOf(flushStrength(mask));
+}
+
+// ---- Evaluation ----
+
+/** The suit (0..3) whose counter reached five, from `(suitSum + FLUSH_PROBE) & FLUSH_BITS`. */
+const flushSuitOf = (flushBits: number): number => (31 - Math.clz32(flushBits)) >> 2;
+
+const suitRankBit = (card: number, suit: number): number => ((card & 3) === suit ? 1 << (card >> 2) : 0);
+
+/** Value of a five-card hand. Cards must be distinct. */
+export function evaluate5(a: number, b: number, c: number, d: number, e: number): number {
+  const suits = CARD_SUIT_BIT[a]! + CARD_SUIT_BIT[b]! + CARD_SUIT_BIT[c]! + CARD_SUIT_BIT[d]! + CARD_SUIT_BIT[e]!;
+  const flushBits = (suits + FLUSH_PROBE) & FLUSH_BITS;
+  if (flushBits === 0) {
+    return RANK_TABLE[CARD_RANK_KEY[a]! + CARD_RANK_KEY[b]! + CARD_RANK_KEY[c]! + CARD_RANK_KEY[d]! + CARD_RANK_KEY[e]!]!;
+  }
+  return FLUSH_TABLE[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))]!;
+}
+
+/** Value of the best five-card hand among seven distinct cards. */
+export function evaluate7(
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  e: number,
+  f: number,
+  g: number,
+): number {
+  const suits =
+    CARD_SUIT_BIT[a]! +
+    CARD_SUIT_BIT[b]! +
+    CARD_SUIT_BIT[c]! +
+    CARD_SUIT_BIT[d]! +
+    CARD_SUIT_BIT[e]! +
+    CARD_SUIT_BIT[f]! +
+    CARD_SUIT_BIT[g]!;
+  const flushBits = (suits + FLUSH_PROBE) & FLUSH_BITS;
+  if (flushBits === 0) {
+    return RANK_TABLE[
+      CARD_RANK_KEY[a]! +
+        CARD_RANK_KEY[b]! +
+        CARD_RANK_KEY[c]! +
+        CARD_RANK_KEY[d]! +
+        CARD_RANK_KEY[e]! +
+        CARD_RANK_KEY[f]! +
+        CARD_RANK_KEY[g]!
+    ]!;
+  }
+  const suit = flushSuitOf(flushBits);
+  return FLUSH_TABLE[
+    suitRankBit(a, suit) |
+      suitRankBit(b, suit) |
+      suitRankBit(c, suit) |
+      suitRankBit(d, suit) |
+      suitRankBit(e, suit) |
+      suitRankBit(f, suit) |
+      suitRankBit(g, suit)
+  ]!;
+}
+
+/** Value of the best five-card hand among 5, 6 or 7 distinct cards. */
+export function evaluateCards(cards: ArrayLike<number>): number {
+  const count = cards.length;
+  if (count < 5 || count > 7) throw new RangeError(`evaluateCards needs 5 to 7 cards, got ${count}`);
+  let suits = 0;
+  let rankKey = 0;
+  for (let i = 0; i < count; i++) {
+    const card = cards[i]!;
+    suits += CARD_SUIT_BIT[card]!;
+    rankKey += CARD_RANK_KEY[card]!;
+  }
+  const flushBits = (suits + FLUSH_PROBE) & FLUSH_BITS;
+  if (flushBits === 0) return RANK_TABLE[rankKey]!;
+  const suit = flushSuitOf(flushBits);
+  let mask = 0;
+  for (let i = 0; i < count; i++) mask |= suitRankBit(cards[i]!, suit);
+  return FLUSH_TABLE[mask]!;
+}
+
+/**
+ * A partial hand (for example a board) that two more cards complete to seven: lets a caller who evaluates many
+ * hole-card pairs on one board skip re-adding the board's keys.
+ */
+export interface PartialHand {
+  readonly rankKey: number;
+  readonly suits: number;
+  readonly cards: readonly number[];
+}
+
+export function partialHand(cards: ArrayLike<number>): PartialHand {
+  let rankKey = 0;
+  let suits = 0;
+  const list: number[] = [];
+  for (let i = 0; i < cards.length; i++) {
+    const card = cards[i]!;
+    rankKey += CARD_RANK_KEY[card]!;
+    suits += CARD_SUIT_BIT[card]!;
+    list.push(card);
+  }
+  return { rankKey, suits, cards: list };
+}
+
+/** Value of `partial` (five cards) plus two hole cards. */
+export function evaluateWith2(partial: PartialHand, a: number, b: number): number {
+  const flushBits = (partial.suits + CARD_SUIT_BIT[a]! + CARD_SUIT_BIT[b]! + FLUSH_PROBE) & FLUSH_BITS;
+  if (flushBits === 0) return RANK_TABLE[partial.rankKey + CARD_RANK_KEY[a]! + CARD_RANK_KEY[b]!]!;
+  const suit = flushSuitOf(flushBits);
+  let mask = suitRankBit(a, suit) | suitRankBit(b, suit);
+  for (const card of partial.cards) mask |= suitRankBit(card, suit);
+  return FLUSH_TABLE[mask]!;
+}
+
+/** Rank keys, exposed for the collision test. */
+export const EVALUATOR_RANK_KEYS: readonly number[] = RANK_KEYS;
