@@ -1,0 +1,102 @@
+/**
+ * The in-memory shape of a pack: what the writer takes and the reader gives back. One pack holds one
+ * (game, stack): a header (table facts, provenance) and the node table, where each action stores the
+ * frequency of every hand class and, where scored, its EV in sb relative to fold.
+ *
+ * The solver produces `PackData` and calls `writePack`; the importer does the same from solver exports.
+ */
+
+import type { ClassSetId, GameId } from "@ranges/core";
+import type { ActionKind, OpenSize, Unverified } from "@ranges/schema";
+
+export const PACK_FORMAT = "preflop-ranges-pack";
+export const PACK_FORMAT_VERSION = 1;
+
+/** Measured exploitability of one seat: what a best response gains over the seat's equilibrium value. */
+export interface SeatExploitability {
+  readonly seat: string;
+  /** Milli-big-blinds per hand. */
+  readonly mbbPerHand: number;
+  /** Percent of the starting pot (blinds plus antes). */
+  readonly pctPot: number;
+}
+
+export interface PackProvenance {
+  readonly source: "solver" | "import";
+  /** e.g. "CFR+ (alternating updates, linear averaging)"; null for imports that do not say. */
+  readonly algorithm: string | null;
+  readonly iterations: number | null;
+  /** Per seat, from a best-response computation on the stored strategy; null when not measured. */
+  readonly exploitability: readonly SeatExploitability[] | null;
+  readonly seed: number | null;
+  /** Postflop / terminal model, e.g. "hu-realization-v1: ..."; null for imports. */
+  readonly model: string | null;
+  readonly solveSeconds: number | null;
+  /** ISO time the pack was produced (solver) or imported. */
+  readonly createdAt: string;
+  /** Tree config file the pack was solved from, relative to the repository root. */
+  readonly treeConfig: string | null;
+  /** Free-form facts worth showing (model parameters, caps). */
+  readonly notes: readonly string[];
+}
+
+/** Table facts served by `/config` (nlmtt8) and by the MCP metadata tools. Unknowns are null and listed. */
+export interface PackConfig {
+  readonly seats: readonly string[] | null;
+  readonly stacks: readonly number[] | null;
+  readonly blinds: { readonly sb: number; readonly bb: number } | null;
+  readonly ante: number | null;
+  readonly antePostedBy: "BB" | "SB" | null;
+  readonly stackIncludesAnte: boolean | null;
+  /** Human-readable raise sizes of the tree, e.g. ["open 2.2x", "3B 7x IP / 9x OOP", "AI"]. */
+  readonly treeSizes: readonly string[] | null;
+  readonly openSizes: { readonly open: OpenSize; readonly sb: OpenSize; readonly note: string | null } | null;
+  readonly importedAt: string | null;
+  readonly unverified: readonly Unverified[];
+}
+
+export interface PackHeader {
+  readonly format: typeof PACK_FORMAT;
+  readonly formatVersion: typeof PACK_FORMAT_VERSION;
+  readonly game: GameId;
+  readonly stack: number;
+  readonly classSet: ClassSetId;
+  /** 169 for hold'em, 16,432 for PLO. */
+  readonly classCount: number;
+  /** "sb" when actions carry EVs; null (nl v1) when no EVs are stored. */
+  readonly evUnit: "sb" | null;
+  readonly config: PackConfig;
+  readonly provenance: PackProvenance;
+}
+
+export interface PackAction {
+  /** Raise-size code (0 fold, 1 call, 3 all-in, 5 min-raise, 14 raise-to 1.5bb, 40000+pct). */
+  readonly code: number;
+  /** Token as written in paths: Fold, Call, Limp, AI, Open, 3B, 60%, Open-2. */
+  readonly token: string;
+  readonly kind: ActionKind;
+  readonly sizeBb: number | null;
+  readonly sizePctPot: number | null;
+  readonly sizeReason?: string;
+  /** Frequency of the action for each class, in class-set order, values in [0,1]. */
+  readonly freqs: Float32Array;
+  /** EV in sb relative to fold for each class; NaN where unscored; null when the pack has no EVs. */
+  readonly evs: Float32Array | null;
+}
+
+export interface PackNode {
+  /** Action path ending in the seat to act (`UTG`, `UTG_Fold_HJ`). */
+  readonly history: string;
+  readonly actor: string;
+  /** Betting depth 1..4 (raises made + 1, capped at 4). */
+  readonly depth: 1 | 2 | 3 | 4;
+  readonly actions: readonly PackAction[];
+}
+
+export interface PackData {
+  readonly header: PackHeader;
+  readonly nodes: readonly PackNode[];
+}
+
+/** Directory name of a game under `data/packs/`: `nl/v2` becomes `nl-v2`. */
+export const gameDir = (game: GameId): string => game.replace("/", "-");
