@@ -21,8 +21,12 @@ export type RangesErrorCode =
   | "unknown_stack"
   | "unknown_game"
   | "not_found"
+  // 413: a request body over the limit (POST /api/mcp).
+  | "payload_too_large"
   // 503: a pack that exists but cannot be read.
-  | "pack_unavailable";
+  | "pack_unavailable"
+  // 500: a fault of the service, never of the input.
+  | "internal_error";
 
 export interface RangesErrorHint {
   /** The longest prefix of the requested path that the tree holds. */
@@ -50,7 +54,9 @@ const STATUS: Record<RangesErrorCode, number> = {
   unknown_stack: 404,
   unknown_game: 404,
   not_found: 404,
+  payload_too_large: 413,
   pack_unavailable: 503,
+  internal_error: 500,
 };
 
 export class RangesError extends Error {

@@ -16,9 +16,9 @@
  *   UTG_Open                              range: UTG's open
  *   UTG_Fold_UTG1_Fold_LJ_Open_HJ         node: HJ facing an LJ open
  *   UTG_Open_UTG1_3B_LJ_Fold_..._UTG      node: UTG facing a 3-bet, every fold written out
- * Inputs that must fail: `` (empty), `UTG_`, `_UTG`, `UTG__Fold`, `XX_Fold` (unknown seat, 400), `HJ_Fold_UTG`
+ * Inputs that must fail: `` (empty), `UTG_`, `_UTG`, `UTG__Fold`, `XX_Fold` (unknown seat, 400), `UTG_Fold_UTG`
  * (out of order, 400), `UTG_Raise` (token not in the game, 400), `CO_Open` (missing folds, 404),
- * `UTG_3B` (a 3-bet with nothing to re-raise, 404).
+ * `UTG_3B` (a 3-bet with nothing to re-raise, 404), `BB` (everyone folds to the BB: no decision, 404).
  */
 
 import { RangesError } from "./errors.js";
@@ -71,9 +71,9 @@ export function parseActionToken(game: GameId, token: string): ActionToken {
     if (m && Number(m[1]) > 0) return { token, kind: "raise", pct: Number(m[1]) };
   } else {
     const m = DEPTH_TOKEN.exec(token);
-    // Size suffixes exist only in PLO trees.
-    if (m && (m[2] === undefined || info.variant === "omaha")) {
-      const raiseNumber = m[1] === "Open" ? 2 : Number(m[1]![0]);
+    const raiseNumber = m === null ? 0 : m[1] === "Open" ? 2 : Number(m[1]![0]);
+    // Size suffixes exist only in PLO trees; hold'em depth tokens stop at 5B (then AI).
+    if (m && (info.variant === "omaha" || (m[2] === undefined && raiseNumber <= 5))) {
       return m[2] === undefined
         ? { token, kind: "raise", raiseNumber }
         : { token, kind: "raise", raiseNumber, sizeId: m[2] };
@@ -220,6 +220,14 @@ export function parsePath(game: GameId, path: string): ParsedPath {
     if (seat !== expected) {
       const skipped = order.seatsBefore(seat);
       if (skipped !== null && skipped.length > 0) {
+        if (info.seats.length - order.folded.size - skipped.length <= 1) {
+          // Writing out those folds would leave `seat` alone: the hand is over, there is no decision.
+          throw new RangesError(
+            "node_not_found",
+            `If ${skipped.join(", ")} all fold, ${seat} wins the pot uncontested: "${path}" names no decision. The next to act after "${prefix}" is ${expected}.`,
+            { validPrefix: prefix, nextToAct: expected },
+          );
+        }
         const folds = skipped.map((s) => `${s}_Fold`).join("_");
         const fixed = [prefix, folds, parts.slice(i).join("_")].filter(Boolean).join("_");
         throw new RangesError(

@@ -95,8 +95,10 @@ export class PotState {
     this.dead = 0;
     if (setup.ante > 0 && setup.antePostedBy) {
       const i = this.seatIndex(setup.antePostedBy);
-      this.behind[i]! -= setup.ante;
-      this.dead += setup.ante;
+      // Like a blind, an ante larger than the stack posts what the stack has.
+      const ante = Math.min(setup.ante, this.behind[i]!);
+      this.behind[i]! -= ante;
+      this.dead += ante;
     }
     const sbSeat = setup.sbSeat ?? setup.seats[n - 2]!;
     const bbSeat = setup.bbSeat ?? setup.seats[n - 1]!;
@@ -206,6 +208,13 @@ export class PotState {
         sizeReason: "all-in: the size is the stack, not a fraction of the pot",
         allIn: true,
       };
+    }
+    if (raiseTo <= this.currentBet) {
+      // Only code 14 (raise-to 1.5bb) can land here: facing a bet of 1.5bb or more it is no raise at all.
+      throw new RangesError(
+        "invalid_parameter",
+        `Raise-size code ${code} raises to ${roundBb(raiseTo)}bb, which is not above the current bet of ${roundBb(this.currentBet)}bb.`,
+      );
     }
     const base = {
       code,

@@ -1,1 +1,163 @@
-export {};
+/**
+ * `pnpm solve` — solve preflop spots and write packs.
+ *
+ *   pnpm solve --game nlmtt8 --stack 40        one pack into data/packs
+ *   pnpm solve --all [--jobs 2]                every committed pack, in parallel processes
+ *   pnpm solve --spot spot.json --out x.json   a custom spot (tree config with one stack) to JSON or .pack
+ * Options: --out DIR|FILE, --max-iterations N, --max-seconds S, --target PCT (exploitability, % of pot),
+ * --quiet.
+ */
+
+import { fork } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { type GameId, HOLDEM_CLASSES, isGameId } from "@ranges/core";
+import { packPath, writePack } from "@ranges/store";
+import { loadHeadsUpEquity } from "./equity/index.js";
+import { defaultPacksDir, repoRelative, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
+import { type SolveProgress, solvePreflop, toPackData } from "./solve/preflop.js";
+import { configStacks, loadTreeConfig, type TreeConfig, validateTreeConfig } from "./tree/config.js";
+
+const { values } = parseArgs({
+  options: {
+    game: { type: "string" },
+    stack: { type: "string" },
+    all: { type: "boolean", default: false },
+    spot: { type: "string" },
+    out: { type: "string" },
+    jobs: { type: "string" },
+    "max-iterations": { type: "string" },
+    "max-seconds": { type: "string" },
+    target: { type: "string" },
+    quiet: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+
+const fail = (message: string): never => {
+  process.stderr.write(`solve: ${message}\n`);
+  process.exit(1);
+};
+
+const num = (name: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const x = Number(raw);
+  if (!Number.isFinite(x) || x <= 0) fail(`--${name} must be a positive number, got "${raw}"`);
+  return x;
+};
+
+function formatDuration(s: number): string {
+  if (!Number.isFinite(s)) return "?";
+  const m = Math.floor(s / 60);
+  return m > 0 ? `${m}m${String(Math.round(s % 60)).padStart(2, "0")}s` : `${Math.round(s)}s`;
+}
+
+/** A one-line progress bar on stderr: iteration, worst exploitability, time left. */
+function progressBar(label: string, maxIterations: number) {
+  let last = 0;
+  return (p: SolveProgress) => {
+    if (values.quiet) return;
+    const width = 24;
+    const filled = Math.min(width, Math.round((p.iteration / maxIterations) * width));
+    const line = `${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] it ${p.iteration} | worst seat ${p.worstPctPot.toFixed(3)}% pot | ${formatDuration(p.elapsedSeconds)} elapsed | <= ${formatDuration(p.etaSeconds)} left`;
+    if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(last)}`);
+    else process.stderr.write(`${line}\n`);
+    last = line.length;
+  };
+}
+
+function solveOne(config: TreeConfig, configPath: string | null, stack: number, out: string): void {
+  const equity = loadHeadsUpEquity();
+  const maxIterations = num("max-iterations", values["max-iterations"]) ?? config.solve.maxIterations;
+  const result = solvePreflop({
+    config,
+    stack,
+    equity,
+    maxIterations,
+    maxSeconds: num("max-seconds", values["max-seconds"]) ?? config.solve.maxSeconds,
+    // Left undefined, the solver picks the config's target (tighter for jam/fold trees).
+    targetPctPot: num("target", values.target),
+    onProgress: progressBar(`${config.game} ${stack}bb`, maxIterations),
+  });
+  if (process.stderr.isTTY && !values.quiet) process.stderr.write("\n");
+  const pack = toPackData(result, config, {
+    createdAt: new Date().toISOString(),
+    configPath,
+    seed: equity.seed,
+  });
+  const worst = Math.max(...result.seats.map((s) => s.pctPot));
+  const summary = `${config.game} ${stack}bb: ${result.nodes.decisions} decisions, ${result.iterations} iterations, ${result.seconds.toFixed(1)}s, worst seat ${worst.toFixed(3)}% pot (${Math.max(...result.seats.map((s) => s.mbbPerHand)).toFixed(2)} mbb/hand)`;
+  if (out.endsWith(".json")) {
+    const json = {
+      header: pack.header,
+      classes: HOLDEM_CLASSES,
+      nodes: pack.nodes.map((node) => ({
+        ...node,
+        actions: node.actions.map((a) => ({
+          ...a,
+          freqs: Array.from(a.freqs, (x) => Math.round(x * 1e4) / 1e4),
+          evs: a.evs ? Array.from(a.evs, (x) => (Number.isNaN(x) ? null : Math.round(x * 1e4) / 1e4)) : null,
+        })),
+      })),
+    };
+    writeFileSync(out, `${JSON.stringify(json)}\n`);
+    process.stdout.write(`${summary} -> ${out}\n`);
+    return;
+  }
+  const file = out.endsWith(".pack") ? out : packPath(out, config.game, stack);
+  writePack(file, pack).then(
+    () => process.stdout.write(`${summary} -> ${file}\n`),
+    (err: Error) => fail(err.message),
+  );
+}
+
+/** `--all`: every (game, stack) of the committed configs, `jobs` child processes at a time. */
+async function solveAll(out: string): Promise<void> {
+  const jobs = Math.max(1, Math.floor(num("jobs", values.jobs) ?? availableParallelism()));
+  const queue: Array<{ game: GameId; stack: number }> = [];
+  for (const game of SOLVED_GAMES) {
+    for (const stack of configStacks(loadTreeConfig(treeConfigPath(game)))) queue.push({ game, stack });
+  }
+  process.stdout.write(`solving ${queue.length} packs with ${jobs} parallel jobs\n`);
+  const self = fileURLToPath(import.meta.url);
+  let failed = 0;
+  const worker = async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) {
+      const args = ["--game", job.game, "--stack", String(job.stack), "--out", out, "--quiet"];
+      for (const k of ["max-iterations", "max-seconds", "target"] as const) {
+        if (values[k] !== undefined) args.push(`--${k}`, values[k]!);
+      }
+      const code = await new Promise<number>((resolve) => fork(self, args).on("exit", (c) => resolve(c ?? 1)));
+      if (code !== 0) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: jobs }, worker));
+  if (failed > 0) fail(`${failed} solve(s) failed`);
+}
+
+if (values.help) {
+  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace("/**", ""));
+} else if (values.all) {
+  await solveAll(values.out ?? defaultPacksDir());
+} else if (values.spot) {
+  let raw: TreeConfig & { stack?: number };
+  try {
+    raw = JSON.parse(readFileSync(values.spot, "utf8"));
+  } catch (err) {
+    fail(`cannot read ${values.spot}: ${(err as Error).message}`);
+    throw err;
+  }
+  const config = validateTreeConfig(raw, values.spot);
+  const stacks = configStacks(config);
+  const stack = num("stack", values.stack) ?? raw.stack ?? stacks[0] ?? fail("the spot names no stack");
+  solveOne(config, values.spot, stack, values.out ?? fail("--spot needs --out (a .json or .pack file, or a folder)"));
+} else {
+  const game = values.game ?? fail("give --game G --stack S, --all or --spot FILE (see --help)");
+  if (!isGameId(game)) fail(`unknown game "${game}"`);
+  const path = treeConfigPath(game as GameId);
+  const config = loadTreeConfig(path);
+  const stack = num("stack", values.stack) ?? fail("--stack is required");
+  solveOne(config, repoRelative(path), stack, values.out ?? defaultPacksDir());
+}

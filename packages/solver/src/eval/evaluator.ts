@@ -7,8 +7,10 @@
  *
  * How it is fast: every card adds a rank key and a suit nibble. The suit nibbles (one 4-bit counter per suit)
  * tell whether five cards share a suit; when none do, the sum of rank keys indexes a table built for every rank
- * multiset of 5 to 7 cards. The rank keys are chosen so that those sums never collide (the greedy constants of
- * SKPokerEval, checked by a test). Flushes are looked up by the 13-bit rank mask of the flush suit.
+ * multiset of that many cards. The rank keys are the smallest increasing integers whose sums never collide
+ * among multisets of exactly 7 (or exactly 5) ranks with at most four of each, the constants SKPokerEval also
+ * uses; a test checks there is no collision. Flushes are looked up by the 13-bit rank mask of the flush suit.
+ * The tables (15.6 MB for seven cards, 0.7 MB for five, 16 KB for flushes) are built at load in about 0.1 s.
  */
 
 export const HAND_CATEGORY_NAMES = [
@@ -25,15 +27,21 @@ export const HAND_CATEGORY_NAMES = [
 
 export type HandCategoryName = (typeof HAND_CATEGORY_NAMES)[number];
 
-export const HIGH_CARD = 0;
-export const ONE_PAIR = 1;
-export const TWO_PAIR = 2;
-export const THREE_OF_A_KIND = 3;
-export const STRAIGHT = 4;
-export const FLUSH = 5;
-export const FULL_HOUSE = 6;
-export const FOUR_OF_A_KIND = 7;
-export const STRAIGHT_FLUSH = 8;
+/** Category numbers, as `handCategory` returns them. */
+export const HAND_CATEGORY = {
+  highCard: 0,
+  pair: 1,
+  twoPair: 2,
+  threeOfAKind: 3,
+  straight: 4,
+  flush: 5,
+  fullHouse: 6,
+  fourOfAKind: 7,
+  straightFlush: 8,
+} as const;
+
+const { highCard, pair, twoPair, threeOfAKind, straight, flush, fullHouse, fourOfAKind, straightFlush } =
+  HAND_CATEGORY;
 
 /** Bits below the category in a hand value. */
 export const CATEGORY_SHIFT = 12;
@@ -41,22 +49,28 @@ export const CATEGORY_SHIFT = 12;
 /** The category (0 high card .. 8 straight flush) of a hand value. */
 export const handCategory = (value: number): number => value >> CATEGORY_SHIFT;
 
-export const handCategoryName = (value: number): HandCategoryName => HAND_CATEGORY_NAMES[handCategory(value)]!;
+export const handCategoryName = (value: number): HandCategoryName =>
+  HAND_CATEGORY_NAMES[handCategory(value)]!;
 
-/** Per-rank keys whose sums are distinct for every multiset of up to 7 ranks with at most 4 of each. */
-const RANK_KEYS = [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181] as const;
+/** Per-rank keys whose sums are distinct over all multisets of exactly 7 ranks with at most 4 of each. */
+const RANK_KEYS_7 = [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181] as const;
+/** The same for exactly 5 ranks (smaller, so the five-card table is small). */
+const RANK_KEYS_5 = [0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415] as const;
 
-/** Largest key sum of seven cards: four aces and three kings. */
-const MAX_RANK_KEY = 4 * RANK_KEYS[12] + 3 * RANK_KEYS[11];
+/** Largest key sums: four aces and three (or one) kings. */
+const MAX_RANK_KEY_7 = 4 * RANK_KEYS_7[12] + 3 * RANK_KEYS_7[11];
+const MAX_RANK_KEY_5 = 4 * RANK_KEYS_5[12] + RANK_KEYS_5[11];
 
 /** Adds 3 to every suit counter: a counter of 5 or more then has its top bit (0x8 of the nibble) set. */
 const FLUSH_PROBE = 0x3333;
 const FLUSH_BITS = 0x8888;
 
 const CARD_RANK_KEY = new Int32Array(52);
+const CARD_RANK_KEY_5 = new Int32Array(52);
 const CARD_SUIT_BIT = new Int32Array(52);
 for (let card = 0; card < 52; card++) {
-  CARD_RANK_KEY[card] = RANK_KEYS[card >> 2]!;
+  CARD_RANK_KEY[card] = RANK_KEYS_7[card >> 2]!;
+  CARD_RANK_KEY_5[card] = RANK_KEYS_5[card >> 2]!;
   CARD_SUIT_BIT[card] = 1 << (4 * (card & 3));
 }
 
@@ -88,7 +102,7 @@ function ranksOfMask(mask: number): number[] {
 /** Best five-card strength of a flush suit's rank mask (five or more ranks). */
 function flushStrength(mask: number): number {
   const top = topStraightRank(mask);
-  return top >= 0 ? packStrength(STRAIGHT_FLUSH, [top]) : packStrength(FLUSH, ranksOfMask(mask).slice(0, 5));
+  return top >= 0 ? packStrength(straightFlush, [top]) : packStrength(flush, ranksOfMask(mask).slice(0, 5));
 }
 
 /** Best five-card strength of 5 to 7 cards without a flush, given how many cards of each rank there are. */
@@ -106,20 +120,20 @@ function rankCountStrength(counts: readonly number[]): number {
   if (quads.length > 0) {
     const quad = quads[0]!;
     const kicker = ranksOfMask(mask).find((rank) => rank !== quad)!;
-    return packStrength(FOUR_OF_A_KIND, [quad, kicker]);
+    return packStrength(fourOfAKind, [quad, kicker]);
   }
   if (trips.length > 0 && trips.length + pairs.length >= 2) {
-    return packStrength(FULL_HOUSE, [trips[0]!, Math.max(trips[1] ?? -1, pairs[0] ?? -1)]);
+    return packStrength(fullHouse, [trips[0]!, Math.max(trips[1] ?? -1, pairs[0] ?? -1)]);
   }
   const top = topStraightRank(mask);
-  if (top >= 0) return packStrength(STRAIGHT, [top]);
-  if (trips.length > 0) return packStrength(THREE_OF_A_KIND, [trips[0]!, ...singles.slice(0, 2)]);
+  if (top >= 0) return packStrength(straight, [top]);
+  if (trips.length > 0) return packStrength(threeOfAKind, [trips[0]!, ...singles.slice(0, 2)]);
   if (pairs.length >= 2) {
     // With three pairs the third pair's rank competes with the singles for the kicker.
-    return packStrength(TWO_PAIR, [pairs[0]!, pairs[1]!, Math.max(pairs[2] ?? -1, singles[0] ?? -1)]);
+    return packStrength(twoPair, [pairs[0]!, pairs[1]!, Math.max(pairs[2] ?? -1, singles[0] ?? -1)]);
   }
-  if (pairs.length === 1) return packStrength(ONE_PAIR, [pairs[0]!, ...singles.slice(0, 3)]);
-  return packStrength(HIGH_CARD, singles.slice(0, 5));
+  if (pairs.length === 1) return packStrength(pair, [pairs[0]!, ...singles.slice(0, 3)]);
+  return packStrength(highCard, singles.slice(0, 5));
 }
 
 /** Calls `visit` with every rank-count vector of `total` cards, at most 4 of a rank. */
@@ -171,15 +185,19 @@ export const DISTINCT_HAND_VALUES = COMPACT.size;
 
 const compactOf = (strength: number): number => COMPACT.get(strength)!;
 
-/** Non-flush hands by rank-key sum (5 to 7 cards). */
-const RANK_TABLE = new Uint16Array(MAX_RANK_KEY + 1);
-for (let total = 5; total <= 7; total++) {
-  forEachRankCounts(total, (counts) => {
+function rankTable(cardCount: number, keys: readonly number[], maxKey: number): Uint16Array {
+  const table = new Uint16Array(maxKey + 1);
+  forEachRankCounts(cardCount, (counts) => {
     let key = 0;
-    for (let rank = 0; rank < 13; rank++) key += counts[rank]! * RANK_KEYS[rank]!;
-    RANK_TABLE[key] = compactOf(rankCountStrength(counts));
+    for (let rank = 0; rank < 13; rank++) key += counts[rank]! * keys[rank]!;
+    table[key] = compactOf(rankCountStrength(counts));
   });
+  return table;
 }
+
+/** Non-flush hands by rank-key sum, for seven and for five cards. */
+const RANK_TABLE = rankTable(7, RANK_KEYS_7, MAX_RANK_KEY_7);
+const RANK_TABLE_5 = rankTable(5, RANK_KEYS_5, MAX_RANK_KEY_5);
 
 /** Flush hands by the flush suit's 13-bit rank mask (5 to 7 bits set). */
 const FLUSH_TABLE = new Uint16Array(1 << 13);
@@ -196,12 +214,21 @@ const suitRankBit = (card: number, suit: number): number => ((card & 3) === suit
 
 /** Value of a five-card hand. Cards must be distinct. */
 export function evaluate5(a: number, b: number, c: number, d: number, e: number): number {
-  const suits = CARD_SUIT_BIT[a]! + CARD_SUIT_BIT[b]! + CARD_SUIT_BIT[c]! + CARD_SUIT_BIT[d]! + CARD_SUIT_BIT[e]!;
+  const suits =
+    CARD_SUIT_BIT[a]! + CARD_SUIT_BIT[b]! + CARD_SUIT_BIT[c]! + CARD_SUIT_BIT[d]! + CARD_SUIT_BIT[e]!;
   const flushBits = (suits + FLUSH_PROBE) & FLUSH_BITS;
   if (flushBits === 0) {
-    return RANK_TABLE[CARD_RANK_KEY[a]! + CARD_RANK_KEY[b]! + CARD_RANK_KEY[c]! + CARD_RANK_KEY[d]! + CARD_RANK_KEY[e]!]!;
+    return RANK_TABLE_5[
+      CARD_RANK_KEY_5[a]! +
+        CARD_RANK_KEY_5[b]! +
+        CARD_RANK_KEY_5[c]! +
+        CARD_RANK_KEY_5[d]! +
+        CARD_RANK_KEY_5[e]!
+    ]!;
   }
-  return FLUSH_TABLE[(1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))]!;
+  return FLUSH_TABLE[
+    (1 << (a >> 2)) | (1 << (b >> 2)) | (1 << (c >> 2)) | (1 << (d >> 2)) | (1 << (e >> 2))
+  ]!;
 }
 
 /** Value of the best five-card hand among seven distinct cards. */
@@ -248,21 +275,27 @@ export function evaluate7(
 
 /** Value of the best five-card hand among 5, 6 or 7 distinct cards. */
 export function evaluateCards(cards: ArrayLike<number>): number {
-  const count = cards.length;
-  if (count < 5 || count > 7) throw new RangeError(`evaluateCards needs 5 to 7 cards, got ${count}`);
-  let suits = 0;
-  let rankKey = 0;
-  for (let i = 0; i < count; i++) {
-    const card = cards[i]!;
-    suits += CARD_SUIT_BIT[card]!;
-    rankKey += CARD_RANK_KEY[card]!;
+  const at = (index: number): number => cards[index]!;
+  switch (cards.length) {
+    case 5:
+      return evaluate5(at(0), at(1), at(2), at(3), at(4));
+    case 6: {
+      // Six cards are rare here: take the best of the six five-card hands.
+      const [a, b, c, d, e, f] = [at(0), at(1), at(2), at(3), at(4), at(5)];
+      return Math.max(
+        evaluate5(b, c, d, e, f),
+        evaluate5(a, c, d, e, f),
+        evaluate5(a, b, d, e, f),
+        evaluate5(a, b, c, e, f),
+        evaluate5(a, b, c, d, f),
+        evaluate5(a, b, c, d, e),
+      );
+    }
+    case 7:
+      return evaluate7(at(0), at(1), at(2), at(3), at(4), at(5), at(6));
+    default:
+      throw new RangeError(`evaluateCards needs 5 to 7 cards, got ${cards.length}`);
   }
-  const flushBits = (suits + FLUSH_PROBE) & FLUSH_BITS;
-  if (flushBits === 0) return RANK_TABLE[rankKey]!;
-  const suit = flushSuitOf(flushBits);
-  let mask = 0;
-  for (let i = 0; i < count; i++) mask |= suitRankBit(cards[i]!, suit);
-  return FLUSH_TABLE[mask]!;
 }
 
 /**
@@ -298,5 +331,8 @@ export function evaluateWith2(partial: PartialHand, a: number, b: number): numbe
   return FLUSH_TABLE[mask]!;
 }
 
-/** Rank keys, exposed for the collision test. */
-export const EVALUATOR_RANK_KEYS: readonly number[] = RANK_KEYS;
+/** Rank keys for seven and five cards, exposed for the collision test. */
+export const EVALUATOR_RANK_KEYS: { readonly seven: readonly number[]; readonly five: readonly number[] } = {
+  seven: RANK_KEYS_7,
+  five: RANK_KEYS_5,
+};

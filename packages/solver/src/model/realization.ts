@@ -1,0 +1,76 @@
+/**
+ * Terminal model: how a heads-up pot is shared.
+ *
+ * All-in: by showdown equity (the heads-up table, combo-level card removal).
+ * To the flop with chips behind: by equity realization. Each player's equity is scaled by a multiplier
+ * (position factor plus playability bonuses of the class) and the pot is split in proportion:
+ *
+ *   shareIP(a, b) = e * rIP(a) / (e * rIP(a) + (1 - e) * rOOP(b)),   e = equity of a against b
+ *
+ * so the two shares always sum to the pot (no chips created or lost), a hand with all the equity takes it
+ * all, and a hand with none takes nothing. Multipliers shrink linearly toward 1 as the stack-to-pot ratio
+ * falls below `sprFull`, because short-stacked pots play closer to all-in equity. SPR is bucketed into
+ * quarters of `sprFull` so a handful of matrices serve every terminal.
+ */
+
+import { holdemClassKind } from "@ranges/core";
+import type { RealizationModel } from "../tree/config.js";
+
+export const SPR_BUCKETS = [0.25, 0.5, 0.75, 1] as const;
+
+export interface ShareMatrices {
+  /** [0]: all-in equity; then per SPR bucket k: [1 + 2k] IP as row, [2 + 2k] OOP as row. */
+  readonly matrices: Float64Array[];
+  /** Matrix indexes for a showdown between p and q. */
+  indexFor(allIn: boolean, spr: number, pIsIp: boolean): [number, number];
+}
+
+/** Playability multiplier of a hold'em class (before the position factor). */
+export function classMultiplier(model: RealizationModel, index: number): number {
+  const row = Math.floor(index / 13);
+  const col = index % 13;
+  const kind = holdemClassKind(index);
+  if (kind === "pair") return 1 + model.pairBonus;
+  const gap = Math.abs(row - col) - 1;
+  let m = 1 + (model.connectedBonus[gap] ?? 0);
+  if (kind === "suited") m += model.suitedBonus;
+  return m;
+}
+
+export function buildShareMatrices(model: RealizationModel, eq: Float64Array, w: Float64Array): ShareMatrices {
+  const n = 169;
+  const allIn = new Float64Array(n * n);
+  for (let i = 0; i < n * n; i++) allIn[i] = w[i]! * eq[i]!;
+  const matrices: Float64Array[] = [allIn];
+  const mult = Array.from({ length: n }, (_, a) => classMultiplier(model, a));
+  for (const lambda of SPR_BUCKETS) {
+    const scale = (f: number) => 1 + (f - 1) * lambda;
+    const ip = new Float64Array(n * n);
+    const oop = new Float64Array(n * n);
+    for (let a = 0; a < n; a++) {
+      const rIp = scale(model.ipFactor * mult[a]!);
+      for (let b = 0; b < n; b++) {
+        const rOop = scale(model.oopFactor * mult[b]!);
+        const e = eq[a * n + b]!;
+        const den = e * rIp + (1 - e) * rOop;
+        const share = den > 0 ? (e * rIp) / den : 0.5;
+        ip[a * n + b] = w[a * n + b]! * share;
+        // The OOP player b's share of the same pot is the rest.
+        oop[b * n + a] = w[b * n + a]! * (1 - share);
+      }
+    }
+    matrices.push(ip, oop);
+  }
+  return {
+    matrices,
+    indexFor(isAllIn, spr, pIsIp) {
+      if (isAllIn) return [0, 0];
+      const lambda = Math.min(1, spr / model.sprFull);
+      let k = SPR_BUCKETS.findIndex((b) => lambda <= b + 1e-12);
+      if (k < 0) k = SPR_BUCKETS.length - 1;
+      const ipIdx = 1 + 2 * k;
+      const oopIdx = 2 + 2 * k;
+      return pIsIp ? [ipIdx, oopIdx] : [oopIdx, ipIdx];
+    },
+  };
+}

@@ -1,0 +1,260 @@
+/**
+ * Solving one (game, stack): build the tree from its config, run DCFR until every seat's exploitability
+ * is under the target (or the iteration/time budget runs out), evaluate, and export a pack.
+ */
+
+import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, roundBb } from "@ranges/core";
+import type { PackConfig, PackData, PackNode } from "@ranges/store";
+import { CfrSolver, DCFR_PARAMS, type SeatResult } from "../engine/cfr.js";
+import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
+import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
+import { buildShareMatrices } from "../model/realization.js";
+import { buildPreflopTree, type BuiltTree } from "../tree/build.js";
+import { profileFor, type TreeConfig } from "../tree/config.js";
+
+export const algorithmName = (alternate: boolean): string =>
+  `DCFR (alpha 1.5, beta 0, gamma 2), ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over 169 classes`;
+
+export interface SolveProgress {
+  readonly iteration: number;
+  /** Worst seat's exploitability in percent of the starting pot at the last check. */
+  readonly worstPctPot: number;
+  readonly elapsedSeconds: number;
+  /** Estimated seconds left (by the iteration budget, or by the convergence trend when it is faster). */
+  readonly etaSeconds: number;
+}
+
+export interface SolveOptions {
+  readonly config: TreeConfig;
+  /** Repository-relative path of the config, recorded in the pack. */
+  readonly configPath?: string;
+  readonly stack: number;
+  readonly equity?: HeadsUpEquityTable;
+  readonly maxIterations?: number;
+  readonly maxSeconds?: number;
+  /** Stop when every seat is at or under this exploitability (percent of the starting pot). */
+  readonly targetPctPot?: number;
+  /** Iterations between exploitability checks. */
+  readonly checkEvery?: number;
+  readonly onProgress?: (p: SolveProgress) => void;
+  /** Injected clock (ms) so tests and packs do not depend on wall time. */
+  readonly now?: () => number;
+}
+
+export interface SeatExploitabilityResult extends SeatResult {
+  readonly mbbPerHand: number;
+  readonly pctPot: number;
+}
+
+export interface SolveResult {
+  readonly tree: BuiltTree;
+  readonly solver: CfrSolver;
+  readonly game: EngineGame;
+  readonly iterations: number;
+  readonly seconds: number;
+  readonly seats: readonly SeatExploitabilityResult[];
+  readonly nodes: { decisions: number; terminals: number };
+}
+
+export function buildEngineGame(config: TreeConfig, stack: number, equity: HeadsUpEquityTable): { game: EngineGame; tree: BuiltTree } {
+  const shares = buildShareMatrices(config.model, equity.eq, equity.w);
+  const tree = buildPreflopTree(config, stack, (kind, players) =>
+    shares.indexFor(kind.allIn, kind.spr, kind.ipSeat === players[0]),
+  );
+  const game: EngineGame = {
+    seats: tree.seats,
+    classCount: 169,
+    combos: Float64Array.from(HOLDEM_CLASS_COMBOS),
+    oppPerCombo: 1225,
+    W: equity.w,
+    matrices: shares.matrices,
+    root: tree.root,
+  };
+  return { game, tree };
+}
+
+export function exploitabilityOf(seats: readonly SeatResult[], startingPot: number): SeatExploitabilityResult[] {
+  return seats.map((s) => ({
+    ...s,
+    mbbPerHand: s.exploitability * 1000,
+    pctPot: (s.exploitability / startingPot) * 100,
+  }));
+}
+
+export function solvePreflop(options: SolveOptions): SolveResult {
+  const { config, stack } = options;
+  const now = options.now ?? (() => performance.now());
+  const equity = options.equity ?? loadHeadsUpEquity();
+  const { game, tree } = buildEngineGame(config, stack, equity);
+  const solver = new CfrSolver(game, { ...DCFR_PARAMS, alternate: config.solve.alternate });
+  const maxIterations = options.maxIterations ?? config.solve.maxIterations;
+  const maxSeconds = options.maxSeconds ?? config.solve.maxSeconds;
+  // Jam/fold trees are small and held to a tighter bar (0.05% of the pot, under the 0.1% required).
+  const target = options.targetPctPot ?? (profileFor(config, stack).jamOrFold ? 0.05 : config.solve.targetPctPot);
+  // With alternating updates a check after a whole round of seats compares like with like.
+  const checkEvery = options.checkEvery ?? (config.solve.alternate ? 4 * tree.seats.length : 25);
+  const start = now();
+  let seats: SeatExploitabilityResult[] = [];
+  for (;;) {
+    solver.iterate();
+    const it = solver.iterations;
+    const elapsed = (now() - start) / 1000;
+    const done = it >= maxIterations || elapsed >= maxSeconds;
+    if (it % checkEvery === 0 || done) {
+      seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
+      const worst = Math.max(...seats.map((s) => s.pctPot));
+      const perIt = elapsed / it;
+      options.onProgress?.({
+        iteration: it,
+        worstPctPot: worst,
+        elapsedSeconds: elapsed,
+        etaSeconds: Math.max(0, Math.min((maxIterations - it) * perIt, maxSeconds - elapsed)),
+      });
+      if (worst <= target || done) break;
+    }
+  }
+  if (seats.length === 0) seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
+  return {
+    tree,
+    solver,
+    game,
+    iterations: solver.iterations,
+    seconds: (now() - start) / 1000,
+    seats,
+    nodes: countNodes(tree.root),
+  };
+}
+
+/** Readable raise sizes of the tree, collected from the decoded actions (e.g. "UTG Open 2.19bb (34%)"). */
+function treeSizes(tree: BuiltTree): string[] {
+  const seen = new Map<string, Set<string>>();
+  forEachNode(tree.root, (node) => {
+    if (node.type !== "decision") return;
+    for (const a of node.actions) {
+      if (a.kind !== "raise" && a.kind !== "allin") continue;
+      const label = a.kind === "allin" ? "AI" : `${a.token} ${a.sizePctPot}% pot`;
+      const key = `depth ${node.depth}`;
+      if (!seen.has(key)) seen.set(key, new Set());
+      seen.get(key)!.add(label);
+    }
+  });
+  return [...seen.entries()].map(([k, v]) => `${k}: ${[...v].join(", ")}`);
+}
+
+function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
+  const info = GAMES[config.game];
+  const profile = profileFor(config, tree.stack);
+  const unverified: { field: string; reason: string }[] = [
+    { field: "importedAt", reason: "Solved by this project's solver, not imported." },
+  ];
+  let stacks: number[] | null = tree.seats.map(() => tree.stack);
+  if (profile.jamOrFold && config.game === "nlmtt8") {
+    stacks = null;
+    unverified.push({
+      field: "stacks",
+      reason: `At ${tree.stack}bb the game is all-in/fold against deeper stacks; the tree plays every seat at ${tree.stack}bb effective, so per-seat starting stacks are not stated.`,
+    });
+  }
+  let openSizes: PackConfig["openSizes"] = null;
+  if (config.game === "nlmtt8") {
+    const rootOpen = (seat: string) => {
+      let size: number | null = null;
+      forEachNode(tree.root, (node) => {
+        if (size !== null || node.type !== "decision" || tree.seats[node.actor] !== seat || node.depth !== 1) return;
+        const a = node.actions.find((x) => x.kind === "raise") ?? node.actions.find((x) => x.kind === "allin");
+        if (a) size = a.sizeBb;
+      });
+      return size;
+    };
+    openSizes = {
+      open: { label: profile.openLabel ?? "all-in", sizeBb: rootOpen("UTG") },
+      sb: { label: profile.sbOpenLabel ?? "all-in", sizeBb: rootOpen("SB") },
+      note: "Labels are the pack listing and may round; each node's sizeBb is the decoded raise-to and is authoritative.",
+    };
+  } else {
+    unverified.push({ field: "openSizes", reason: "Open-size listings are published for nlmtt8 only." });
+  }
+  return {
+    seats: [...tree.seats],
+    stacks,
+    blinds: { ...config.blinds },
+    ante: config.ante,
+    antePostedBy: config.antePostedBy,
+    stackIncludesAnte: config.ante > 0 ? true : null,
+    treeSizes: treeSizes(tree),
+    openSizes,
+    importedAt: null,
+    unverified:
+      config.ante > 0
+        ? unverified
+        : [...unverified, { field: "stackIncludesAnte", reason: "The game has no ante." }],
+  };
+}
+
+export interface PackExportOptions {
+  readonly createdAt: string;
+  readonly configPath: string | null;
+  /** Seed of the heads-up equity table the solve used (the solver itself draws nothing at random). */
+  readonly seed: number;
+  /** Recorded solve time; defaults to the measured one (a regeneration check passes the original). */
+  readonly solveSeconds?: number;
+}
+
+/** Turns a solve into a pack: average strategies per class, EVs in sb relative to fold (if the game has EVs). */
+export function toPackData(result: SolveResult, config: TreeConfig, opts: PackExportOptions): PackData {
+  const info = GAMES[config.game];
+  const n = 169;
+  const nodes: PackNode[] = result.solver.decisionResults().map(({ node, strategy, evs }) => ({
+    history: node.history,
+    actor: result.tree.seats[node.actor]!,
+    depth: node.depth,
+    actions: node.actions.map((a, i) => {
+      const freqs = new Float32Array(n);
+      for (let c = 0; c < n; c++) freqs[c] = strategy[i * n + c]!;
+      let evSb: Float32Array | null = null;
+      if (info.hasEvs && evs) {
+        evSb = new Float32Array(n);
+        // bb to sb: two small blinds are one big blind.
+        for (let c = 0; c < n; c++) evSb[c] = a.kind === "fold" ? 0 : evs[i * n + c]! * 2;
+      }
+      const base = { code: a.code, token: a.token, kind: a.kind, sizeBb: a.sizeBb, sizePctPot: a.sizePctPot, freqs, evs: evSb };
+      return a.sizeReason === undefined ? base : { ...base, sizeReason: a.sizeReason };
+    }),
+  }));
+  const m = config.model;
+  return {
+    header: {
+      format: "preflop-ranges-pack",
+      formatVersion: 1,
+      game: config.game,
+      stack: result.tree.stack,
+      classSet: "holdem169",
+      classCount: HOLDEM_CLASSES.length,
+      evUnit: info.hasEvs ? "sb" : null,
+      config: packConfig(config, result.tree),
+      provenance: {
+        source: "solver",
+        algorithm: algorithmName(config.solve.alternate),
+        iterations: result.iterations,
+        exploitability: result.seats.map((s) => ({
+          seat: s.seat,
+          mbbPerHand: roundTo(s.mbbPerHand, 4),
+          pctPot: roundTo(s.pctPot, 5),
+        })),
+        seed: opts.seed,
+        model: `${m.name}: all-in pots by heads-up equity; flop pots by equity realization (IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull})`,
+        solveSeconds: opts.solveSeconds ?? roundTo(result.seconds, 1),
+        createdAt: opts.createdAt,
+        treeConfig: opts.configPath,
+        notes: [
+          "Pot cap: at most two players per pot; once a bet is called, players behind may only fold.",
+          `Tree: ${result.nodes.decisions} decision nodes, ${result.nodes.terminals} terminals; starting pot ${roundBb(result.tree.startingPot)}bb.`,
+          "Exploitability: best response of each seat against the stored average strategies of the others, on this tree and terminal model.",
+        ],
+      },
+    },
+    nodes,
+  };
+}
+
+const roundTo = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
