@@ -1,3 +1,17 @@
+export { packPath, readPackFile, writePack } from "./files.js";
+export {
+  decodePack,
+  encodePack,
+  FREQ_MAX_ERROR,
+  FREQ_SCALE,
+  PACK_MAGIC,
+  PackFormatError,
+  packChecksum,
+} from "./format.js";
+export type { ImportOptions } from "./importer.js";
+export { importMonker } from "./importer.js";
+export type { LineAction } from "./line.js";
+export { finalTokens, LineReplay, potSetupFor } from "./line.js";
 export type {
   PackAction,
   PackConfig,
@@ -8,3 +22,22 @@ export type {
   SeatExploitability,
 } from "./pack-types.js";
 export { gameDir, PACK_FORMAT, PACK_FORMAT_VERSION } from "./pack-types.js";
+export {
+  parseFullParam,
+  parseGameParam,
+  parseHandParam,
+  parseMinFreqParam,
+  parsePathParam,
+  parseStackParam,
+} from "./params.js";
+export type {
+  CacheStats,
+  JsonResult,
+  NodeQueryOptions,
+  PackMeta,
+  PackStatus,
+  RangeQueryOptions,
+  RangeStoreOptions,
+  StoreQuery,
+} from "./store.js";
+export { RangeStore } from "./store.js";

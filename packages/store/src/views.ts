@@ -1,0 +1,334 @@
+/**
+ * Response objects built from a loaded pack: Node, Range, Spots and Config, plus the tree walk that turns a
+ * path the grammar accepted into a node of the pack, or into a 404 that names the valid prefix and the
+ * actions available there.
+ */
+
+import {
+  BettingOrder,
+  GAMES,
+  type GameId,
+  HOLDEM_CLASS_COMBOS,
+  HOLDEM_CLASSES,
+  type PathStep,
+  ploClassComboCounts,
+  ploClasses,
+  RangesError,
+} from "@ranges/core";
+import {
+  type Action,
+  type Config,
+  type Node,
+  type Range,
+  SCHEMA_VERSION,
+  type Spots,
+  type Unverified,
+  unitsFor,
+} from "@ranges/schema";
+import type { PackAction, PackData, PackHeader, PackNode } from "./pack-types.js";
+
+export interface LoadedPack {
+  readonly game: GameId;
+  readonly stack: number;
+  /** The file relative to the packs directory, for messages (`nlmtt8/40.pack`). */
+  readonly file: string;
+  readonly header: PackHeader;
+  readonly nodes: readonly PackNode[];
+  readonly byHistory: ReadonlyMap<string, PackNode>;
+  readonly classNames: readonly string[];
+  readonly classCombos: ArrayLike<number>;
+  /** "fold" when every stored fold EV of the pack is 0 (EVs relative to folding); null otherwise or no EVs. */
+  readonly baseline: "fold" | null;
+}
+
+/** EVs this close to 0 print as 0 at 4 decimals, so they count as a zero fold EV. */
+const ZERO_EV = 5e-5;
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+const round2 = (x: number): number => Math.round(x * 100) / 100;
+
+function foldIsZero(action: PackAction): boolean {
+  if (action.evs === null) return true;
+  for (const ev of action.evs) if (!Number.isNaN(ev) && Math.abs(ev) >= ZERO_EV) return false;
+  return true;
+}
+
+export function loadPack(game: GameId, stack: number, file: string, data: PackData): LoadedPack {
+  const omaha = data.header.classSet === "plo16432";
+  const evs = data.header.evUnit !== null;
+  const folds = data.nodes.flatMap((n) => n.actions.filter((a) => a.kind === "fold"));
+  return {
+    game,
+    stack,
+    file,
+    header: data.header,
+    nodes: data.nodes,
+    byHistory: new Map(data.nodes.map((n) => [n.history, n])),
+    classNames: omaha ? ploClasses() : HOLDEM_CLASSES,
+    classCombos: omaha ? ploClassComboCounts() : HOLDEM_CLASS_COMBOS,
+    baseline: evs && folds.every(foldIsZero) ? "fold" : null,
+  };
+}
+
+/** `fold` when the node's stored fold EVs are all 0; a node without a fold takes the pack's baseline. */
+function nodeBaseline(pack: LoadedPack, node: PackNode): "fold" | null {
+  if (pack.header.evUnit === null) return null;
+  const fold = node.actions.find((a) => a.kind === "fold");
+  return fold === undefined ? pack.baseline : foldIsZero(fold) ? "fold" : null;
+}
+
+const where = (pack: LoadedPack): string => `${pack.game} at ${pack.stack}bb`;
+
+function notAvailable(pack: LoadedPack, node: PackNode, token: string): RangesError {
+  const tokens = node.actions.map((a) => a.token);
+  return new RangesError(
+    "action_not_available",
+    `"${token}" is not an action of ${node.actor} at "${node.history}" (${where(pack)}). Available actions: ${tokens.join(", ")}. The valid prefix is "${node.history}": append one of the available actions.`,
+    { validPrefix: node.history, validActions: tokens },
+  );
+}
+
+/**
+ * The node reached by `steps` with `actor` to act. Walks from the root so that a miss names the deepest
+ * node the pack holds: 404 `action_not_available` when a token is not an action there, 404
+ * `node_not_found` when the tree does not continue after a valid action.
+ */
+export function locateNode(pack: LoadedPack, steps: readonly PathStep[], actor: string): PackNode {
+  const parts = steps.flatMap((s) => [s.seat, s.action.token]);
+  const direct = pack.byHistory.get([...parts, actor].join("_"));
+  if (direct) return direct;
+  const rootSeat = steps[0]?.seat ?? actor;
+  let node = pack.byHistory.get(rootSeat);
+  if (!node) {
+    throw new RangesError("node_not_found", `The ${where(pack)} pack holds no root node "${rootSeat}".`, {
+      validPrefix: "",
+      validActions: [],
+    });
+  }
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i]!;
+    const action = node.actions.find((a) => a.token === step.action.token);
+    if (!action) throw notAvailable(pack, node, step.action.token);
+    const nextSeat = steps[i + 1]?.seat ?? actor;
+    const next = pack.byHistory.get(`${node.history}_${action.token}_${nextSeat}`);
+    if (!next) {
+      throw new RangesError(
+        "node_not_found",
+        `The ${where(pack)} tree has no decision for ${nextSeat} after "${node.history}_${action.token}": the tree does not continue this line. The valid prefix is "${node.history}" with actions ${node.actions.map((a) => a.token).join(", ")}.`,
+        { validPrefix: node.history, validActions: node.actions.map((a) => a.token) },
+      );
+    }
+    node = next;
+  }
+  return node;
+}
+
+/** The action of `node` named by `token`, else 404 `action_not_available`. */
+export function locateAction(pack: LoadedPack, node: PackNode, token: string): PackAction {
+  const action = node.actions.find((a) => a.token === token);
+  if (!action) throw notAvailable(pack, node, token);
+  return action;
+}
+
+/** The seat that would act after `steps`, for messages that suggest a history (null when closed). */
+export function nextSeatAfter(game: GameId, steps: readonly PathStep[]): string | null {
+  const order = new BettingOrder(GAMES[game].seats);
+  for (const s of steps)
+    order.apply(s.seat, s.action.kind, s.action.kind === "raise" || s.action.kind === "allin");
+  return order.nextToAct();
+}
+
+export interface DistributionOptions {
+  /** Restrict to this class index. */
+  readonly hand?: number;
+  readonly minFreq?: number;
+  /** Hold'em dense mode: every class with an explicit weight, minFreq removes nothing. */
+  readonly full?: boolean;
+}
+
+interface Distribution {
+  weights: Record<string, number>;
+  evs: Record<string, number>;
+  combos: number;
+}
+
+/**
+ * Weights, EVs and combos of one action. A weight is shown when it is non-zero at 4 decimals and above
+ * minFreq (every class with full=1); an EV is shown for every scored class, except that minFreq also drops
+ * the EVs of the classes it drops (so small PLO payloads stay small). combos counts the whole distribution.
+ */
+function distribution(pack: LoadedPack, action: PackAction, opts: DistributionOptions): Distribution {
+  const { freqs } = action;
+  const evs = pack.header.evUnit === null ? null : action.evs;
+  let combos = 0;
+  for (let c = 0; c < freqs.length; c++) combos += freqs[c]! * pack.classCombos[c]!;
+  const out: Distribution = { weights: {}, evs: {}, combos: round4(combos) };
+  const from = opts.hand ?? 0;
+  const to = opts.hand === undefined ? freqs.length : opts.hand + 1;
+  for (let c = from; c < to; c++) {
+    const name = pack.classNames[c]!;
+    const w = round4(freqs[c]!);
+    const kept = opts.full === true || opts.minFreq === undefined || w > opts.minFreq;
+    if (opts.full === true || (w > 0 && kept)) out.weights[name] = w;
+    if (evs !== null && kept) {
+      const ev = evs[c]!;
+      if (!Number.isNaN(ev)) out.evs[name] = round4(ev) + 0; // + 0 turns -0 into 0
+    }
+  }
+  return out;
+}
+
+function sizeFields(action: PackAction): Pick<Action, "sizeBb" | "sizePctPot" | "sizeReason"> {
+  const sizeBb = action.sizeBb === null ? null : round2(action.sizeBb);
+  const sizePctPot = action.sizePctPot === null ? null : round2(action.sizePctPot);
+  if (sizeBb !== null && sizePctPot !== null) return { sizeBb, sizePctPot };
+  const reason = action.sizeReason ?? (action.kind === "fold" ? "fold" : "no size is stored for this action");
+  return { sizeBb, sizePctPot, sizeReason: reason };
+}
+
+export function nodeView(pack: LoadedPack, node: PackNode, opts: DistributionOptions): Node {
+  const evUnit = pack.header.evUnit;
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    units: unitsFor(evUnit !== null),
+    game: pack.game,
+    stack: pack.stack,
+    history: node.history,
+    actor: node.actor,
+    depth: node.depth,
+    evUnit,
+    evBaseline: nodeBaseline(pack, node),
+    actions: node.actions.map((action): Action => {
+      const d = distribution(pack, action, opts);
+      return {
+        action: action.token,
+        kind: action.kind,
+        ...sizeFields(action),
+        combos: d.combos,
+        weights: d.weights,
+        evs: d.evs,
+      };
+    }),
+  };
+}
+
+export function rangeView(
+  pack: LoadedPack,
+  node: PackNode,
+  action: PackAction,
+  spot: string,
+  opts: { hand?: { name: string; index: number }; minFreq?: number },
+): Range {
+  const evUnit = pack.header.evUnit;
+  const d = distribution(pack, action, {
+    ...(opts.hand === undefined ? {} : { hand: opts.hand.index }),
+    ...(opts.minFreq === undefined ? {} : { minFreq: opts.minFreq }),
+  });
+  const range: Range = {
+    schemaVersion: SCHEMA_VERSION,
+    units: unitsFor(evUnit !== null),
+    game: pack.game,
+    stack: pack.stack,
+    spot,
+    actor: node.actor,
+    action: action.token,
+    kind: action.kind,
+    ...sizeFields(action),
+    combos: d.combos,
+    weights: d.weights,
+    evs: d.evs,
+    evUnit,
+    evBaseline: nodeBaseline(pack, node),
+  };
+  if (opts.hand !== undefined) {
+    const i = opts.hand.index;
+    const ev = evUnit === null || action.evs === null ? Number.NaN : action.evs[i]!;
+    range.hand = opts.hand.name;
+    range.freq = round4(action.freqs[i]!);
+    range.ev = Number.isNaN(ev) ? null : round4(ev) + 0;
+  }
+  return range;
+}
+
+export function spotsView(pack: LoadedPack): Spots {
+  return {
+    schemaVersion: SCHEMA_VERSION,
+    units: unitsFor(pack.header.evUnit !== null),
+    game: pack.game,
+    stack: pack.stack,
+    count: pack.nodes.length,
+    spots: pack.nodes.map((n) => ({
+      history: n.history,
+      actor: n.actor,
+      depth: n.depth,
+      actions: n.actions.map((a) => a.token),
+    })),
+  };
+}
+
+const NOT_RECORDED = "not recorded in the pack";
+
+/** Config from the pack header; every null field is listed in `unverified` (the header's reasons first). */
+export function configView(pack: LoadedPack, stack: number, availableStacks: number[]): Config {
+  const c = pack.header.config;
+  const unverified: Unverified[] = c.unverified.map((u) => ({ field: u.field, reason: u.reason }));
+  const listed = new Set(unverified.map((u) => u.field));
+  const note = (field: string, value: unknown, reason = NOT_RECORDED): void => {
+    if (value === null && !listed.has(field)) {
+      unverified.push({ field, reason });
+      listed.add(field);
+    }
+  };
+  const evUnit = pack.header.evUnit;
+  const evBaseline = evUnit === null ? null : pack.baseline;
+  const config: Config = {
+    schemaVersion: SCHEMA_VERSION,
+    units: unitsFor(true, true),
+    game: pack.game,
+    stack,
+    seats: c.seats === null ? null : [...c.seats],
+    stacks: c.stacks === null ? null : [...c.stacks],
+    blinds: c.blinds === null ? null : { sb: c.blinds.sb, bb: c.blinds.bb },
+    ante: c.ante,
+    antePostedBy: c.antePostedBy,
+    stackIncludesAnte: c.stackIncludesAnte,
+    treeSizes: c.treeSizes === null ? null : [...c.treeSizes],
+    openSizes:
+      c.openSizes === null
+        ? null
+        : {
+            open: { label: c.openSizes.open.label, sizeBb: c.openSizes.open.sizeBb },
+            sb: { label: c.openSizes.sb.label, sizeBb: c.openSizes.sb.sizeBb },
+            note: c.openSizes.note,
+          },
+    evUnit,
+    evBaseline,
+    importedAt: c.importedAt,
+    availableStacks,
+    unverified,
+  };
+  for (const field of [
+    "seats",
+    "stacks",
+    "blinds",
+    "ante",
+    "antePostedBy",
+    "stackIncludesAnte",
+    "treeSizes",
+    "openSizes",
+    "importedAt",
+  ] as const) {
+    note(field, config[field]);
+  }
+  if (config.openSizes !== null) {
+    note("openSizes.open.sizeBb", config.openSizes.open.sizeBb);
+    note("openSizes.sb.sizeBb", config.openSizes.sb.sizeBb);
+  }
+  note("evUnit", evUnit, "the pack stores no EVs");
+  note(
+    "evBaseline",
+    evBaseline,
+    evUnit === null ? "the pack stores no EVs" : "the pack's stored fold EVs are not all 0",
+  );
+  return config;
+}
