@@ -1,1 +1,10 @@
-export {};
+export type { CompactOptions } from "./compact.js";
+export { bucketOf, compactNode, compactRange, holdemRangeNotation, holdemRangeString } from "./compact.js";
+export type { Caller, McpDeps } from "./context.js";
+export type { RunningMcpServer, StartOptions } from "./http.js";
+export { clientIp, createMcpHttpHandler, MCP_PATHS, startMcpServer } from "./http.js";
+export type { Gap, ScopeRequest, ScopeVerdict } from "./scope.js";
+export { checkScope, unsupportedEnvelope } from "./scope.js";
+export type { ToolName } from "./server.js";
+export { createMcpServer, SERVER_NAME, SERVER_VERSION, TOOL_NAMES } from "./server.js";
+export { COMING_TOOLS } from "./tools/guide.js";

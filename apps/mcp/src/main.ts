@@ -1,1 +1,44 @@
-export {};
+/**
+ * Standalone MCP server: POST /mcp and POST /api/mcp on MCP_PORT (default 3001).
+ *
+ *   MCP_PORT      port (default 3001)
+ *   MCP_HOST      interface to bind (default: all)
+ *   PACKS_DIR     packs directory (default <repo>/data/packs)
+ *   ACCESS_DB     SQLite file of keys and meters (default <repo>/var/access.sqlite)
+ *   TRUST_PROXY   1 to take the client IP from X-Forwarded-For
+ */
+
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { startMcpServer } from "./http.js";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const port = Number(process.env.MCP_PORT ?? 3001);
+const packsDir = process.env.PACKS_DIR ?? resolve(repoRoot, "data/packs");
+const accessDb = process.env.ACCESS_DB ?? resolve(repoRoot, "var/access.sqlite");
+if (accessDb !== ":memory:") mkdirSync(dirname(accessDb), { recursive: true });
+
+const running = await startMcpServer({
+  port,
+  packsDir,
+  accessDb,
+  trustProxy: process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true",
+  ...(process.env.MCP_HOST ? { host: process.env.MCP_HOST } : {}),
+});
+console.log(
+  `MCP server listening on http://localhost:${running.port}/mcp (also /api/mcp); packs: ${packsDir}`,
+);
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: closing the MCP server`);
+  running.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on("SIGTERM", () => stop("SIGTERM"));
+process.on("SIGINT", () => stop("SIGINT"));

@@ -1,0 +1,311 @@
+/**
+ * Output schemas of the tools.
+ *
+ * A tool can answer with several shapes: `get_node` gives a compact node, the API's full Node object, an
+ * `unsupported` envelope, or an error body (`isError: true`). MCP wants one object schema per tool, and the
+ * SDK's client (1.x) validates `structuredContent` against it even on error results
+ * (modelcontextprotocol/typescript-sdk#1943), so each tool advertises one merged object schema: every property
+ * of every variant, each optional, plus an `anyOf` of the variants' required sets. Before returning, the
+ * server validates the value strictly against the one variant it built (see `server.ts`).
+ */
+
+import {
+  ActionKindSchema,
+  CatalogSchema,
+  ErrorBodySchema,
+  EvBaselineSchema,
+  EvUnitSchema,
+  GameIdSchema,
+  SpotsRowSchema,
+  SpotsSchema,
+} from "@ranges/schema";
+import { z } from "zod";
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+/** Keys a variant requires (present and not optional on input). */
+function requiredKeys(schema: AnyObject): string[] {
+  return Object.entries(schema.shape)
+    .filter(([, field]) => !(field as z.ZodType).safeParse(undefined).success)
+    .map(([key]) => key);
+}
+
+const jsonOf = (schema: z.ZodType): string => JSON.stringify(z.toJSONSchema(schema, { io: "output" }));
+
+/**
+ * One object schema that accepts every variant (and the error body): properties are the union of the
+ * variants' properties, all optional; an `anyOf` of the variants' required sets restores what each variant
+ * requires in the advertised JSON Schema.
+ */
+export function advertisedSchema(variants: readonly AnyObject[], description: string): AnyObject {
+  const all = [...variants, ErrorBodySchema as unknown as AnyObject];
+  const byKey = new Map<string, z.ZodType[]>();
+  for (const variant of all) {
+    for (const [key, field] of Object.entries(variant.shape)) {
+      const list = byKey.get(key) ?? [];
+      const inner = field as z.ZodType;
+      const json = jsonOf(inner);
+      if (!list.some((s) => jsonOf(s) === json)) list.push(inner);
+      byKey.set(key, list);
+    }
+  }
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, list] of byKey) {
+    const merged = list.length === 1 ? list[0]! : z.union(list as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+    shape[key] = merged.optional();
+  }
+  return z
+    .object(shape)
+    .describe(description)
+    .meta({ anyOf: all.map((variant) => ({ required: requiredKeys(variant) })) });
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Compact retrieval shapes.
+
+const Frequency = z.number().min(0).max(1);
+
+export const CompactActionSchema = z.object({
+  action: z.string().describe("Token to append to the history (e.g. Fold, Call, Open, 60%)."),
+  kind: ActionKindSchema,
+  sizeBb: z.number().nullable().describe("Raise-to in bb; null when the action has no size."),
+  sizePctPot: z.number().nullable().describe("Raise size in percent of the pot after calling."),
+  sizeReason: z.string().optional(),
+  share: Frequency.optional().describe(
+    "Share of all 1,326 combos (not weighted by reach) that take this action: weighted combos / total.",
+  ),
+  combos: z.number().min(0).optional().describe("Weighted concrete-combo count of the action."),
+  range: z
+    .string()
+    .optional()
+    .describe(
+      "Hold'em: classes grouped by frequency, `22+,A2s+,KTo+:1; A5s,76s:0.45` (see rangeFormat). Omitted for PLO and when a hand is requested.",
+    ),
+  counts: z
+    .object({ classes: z.number().int(), pure: z.number().int(), mixed: z.number().int() })
+    .optional()
+    .describe("PLO: classes above the threshold, how many at frequency 1, how many mixed."),
+  representative: z
+    .object({ pure: z.array(z.string()), mixed: z.array(z.string()) })
+    .optional()
+    .describe("PLO: a few pure classes and mixed classes (`class:freq`), highest EV first when scored."),
+  avgEvSb: z
+    .number()
+    .nullable()
+    .optional()
+    .describe("Combo- and frequency-weighted mean EV of the classes taking the action, in sb."),
+  topEvsSb: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe("Up to 5 classes with the highest EV for this action (among classes above the threshold)."),
+  freq: Frequency.optional().describe("With `hand`: that class's frequency for the action."),
+  evSb: z.number().nullable().optional().describe("With `hand`: that class's EV for the action in sb."),
+});
+
+export const CompactNodeSchema = z.object({
+  schemaVersion: z.literal(1),
+  detail: z.literal("compact"),
+  game: GameIdSchema,
+  stack: z.number(),
+  history: z.string(),
+  actor: z.string().describe("Seat to act."),
+  depth: z.number().int().min(1).max(4).describe("1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper."),
+  evUnit: EvUnitSchema,
+  evBaseline: EvBaselineSchema,
+  hand: z.string().optional().describe("The class the result is restricted to."),
+  combo: z.string().optional().describe("The concrete combo asked for, when given."),
+  threshold: z.number().describe("Classes at or below this frequency are left out of `range`."),
+  rangeFormat: z.string().optional(),
+  actions: z.array(CompactActionSchema),
+  next: z.string().describe("How to go on from here."),
+});
+
+export const CompactRangeSchema = z.object({
+  schemaVersion: z.literal(1),
+  detail: z.literal("compact"),
+  game: GameIdSchema,
+  stack: z.number(),
+  spot: z.string(),
+  actor: z.string(),
+  action: z.string(),
+  kind: ActionKindSchema,
+  sizeBb: z.number().nullable(),
+  sizePctPot: z.number().nullable(),
+  sizeReason: z.string().optional(),
+  evUnit: EvUnitSchema,
+  evBaseline: EvBaselineSchema,
+  threshold: z.number(),
+  rangeFormat: z.string().optional(),
+  share: Frequency.optional(),
+  combos: z.number().min(0).optional(),
+  range: z.string().optional(),
+  counts: CompactActionSchema.shape.counts,
+  representative: CompactActionSchema.shape.representative,
+  avgEvSb: z.number().nullable().optional(),
+  topEvsSb: z.record(z.string(), z.number()).optional(),
+  hand: z.string().optional(),
+  combo: z.string().optional(),
+  freq: Frequency.optional(),
+  evSb: z.number().nullable().optional(),
+});
+
+export const CompactSpotsSchema = z.object({
+  schemaVersion: z.literal(1),
+  detail: z.literal("compact"),
+  game: GameIdSchema,
+  stack: z.number(),
+  query: z.string().nullable(),
+  total: z.number().int().describe("Rows matching the query (all pages)."),
+  count: z.number().int().describe("Rows in this page."),
+  spots: z.array(SpotsRowSchema),
+  nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last page."),
+});
+
+export const FullSpotsSchema = SpotsSchema.extend({
+  query: z.string().nullable(),
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Guidance and dataset documentation.
+
+export const GetStartedSchema = z.object({
+  schemaVersion: z.literal(1),
+  service: z.string(),
+  workflow: z.array(z.object({ step: z.number().int(), tool: z.string(), purpose: z.string() })),
+  games: z.array(
+    z.object({
+      game: GameIdSchema,
+      title: z.string(),
+      stacks: z.array(z.number()).describe("Live stacks (packs present)."),
+      keyless: z.boolean().describe("get_node / get_range / list_spots work without a key."),
+    }),
+  ),
+  pathGrammar: z.array(z.string()),
+  units: z.array(z.string()),
+  access: z.array(z.string()),
+  coverage: z.object({ published: z.array(z.string()), notPublished: z.array(z.string()) }),
+  comingTools: z.array(z.string()),
+});
+
+export const ListGamesSchema = CatalogSchema.extend({
+  toolAccess: z.object({
+    keylessGames: z.array(GameIdSchema).describe("Games whose node/range/spots tools need no key."),
+    note: z.string(),
+  }),
+});
+
+export const ExploitabilitySummarySchema = z.object({
+  measured: z.boolean(),
+  seats: z.number().int(),
+  maxMbbPerHand: z.number().nullable(),
+  maxPctPot: z.number().nullable(),
+});
+
+export const DatasetRowSchema = z.object({
+  game: GameIdSchema,
+  stack: z.number(),
+  status: z.enum(["ok", "unavailable"]),
+  source: z.enum(["solver", "import"]).nullable(),
+  algorithm: z.string().nullable(),
+  iterations: z.number().nullable(),
+  solveSeconds: z.number().nullable(),
+  createdAt: z.string().nullable(),
+  exploitability: ExploitabilitySummarySchema.nullable(),
+  nodeCount: z.number().int().nullable(),
+  error: z.string().optional(),
+});
+
+export const ListDatasetsSchema = z.object({
+  schemaVersion: z.literal(1),
+  count: z.number().int(),
+  datasets: z.array(DatasetRowSchema),
+});
+
+export const SpotExampleSchema = z.object({
+  history: z.string(),
+  actor: z.string(),
+  depth: z.number().int().min(1).max(4),
+  actions: z.array(z.string()),
+  note: z.string(),
+});
+
+export const TreeDocsSchema = z.object({
+  schemaVersion: z.literal(1),
+  game: GameIdSchema,
+  title: z.string(),
+  format: z.enum(["cash", "mtt"]),
+  seats: z.array(z.string()).describe("Acting order preflop."),
+  stacks: z.array(z.number()).describe("Live stacks."),
+  stack: z.number().nullable().describe("The stack the examples and sizes come from."),
+  tokens: z.object({
+    style: z.enum(["percent", "depth"]),
+    allowed: z.array(z.string()),
+    grammar: z.string(),
+  }),
+  treeSizes: z.array(z.string()).nullable(),
+  depths: z.record(z.string(), z.string()),
+  pathRules: z.array(z.string()),
+  examples: z.array(SpotExampleSchema),
+  rangeExample: z.string().nullable(),
+  warnings: z.array(z.string()),
+});
+
+const SeatExploitabilitySchema = z.object({
+  seat: z.string(),
+  mbbPerHand: z.number(),
+  pctPot: z.number(),
+});
+
+export const RangeMetadataSchema = z.object({
+  schemaVersion: z.literal(1),
+  game: GameIdSchema,
+  stack: z.number(),
+  source: z.enum(["solver", "import"]),
+  algorithm: z.string().nullable(),
+  iterations: z.number().nullable(),
+  seed: z.number().nullable(),
+  model: z.string().nullable(),
+  solveSeconds: z.number().nullable(),
+  createdAt: z.string().describe("Solve (or import) timestamp, ISO 8601."),
+  importedAt: z.string().nullable(),
+  treeConfig: z.string().nullable(),
+  notes: z.array(z.string()),
+  exploitability: z.array(SeatExploitabilitySchema).nullable(),
+  checksum: z.string(),
+  nodeCount: z.number().int(),
+  fileBytes: z.number().int(),
+  classSet: z.enum(["holdem169", "plo16432"]),
+  classCount: z.number().int(),
+  evUnit: EvUnitSchema,
+  evBaseline: EvBaselineSchema,
+  treeSizes: z.array(z.string()).nullable(),
+  formatVersion: z.number().int(),
+});
+
+export const ExploitabilitySchema = z.object({
+  schemaVersion: z.literal(1),
+  game: GameIdSchema,
+  stack: z.number(),
+  measured: z.boolean(),
+  perSeat: z.array(SeatExploitabilitySchema),
+  summary: z
+    .object({
+      maxMbbPerHand: z.number(),
+      meanMbbPerHand: z.number(),
+      maxPctPot: z.number(),
+      meanPctPot: z.number(),
+    })
+    .nullable(),
+  units: z.object({ mbbPerHand: z.string(), pctPot: z.string() }),
+  method: z.string(),
+  caveat: z.string(),
+  algorithm: z.string().nullable(),
+  iterations: z.number().nullable(),
+  createdAt: z.string(),
+});
+
+export type CompactAction = z.infer<typeof CompactActionSchema>;
+export type CompactNode = z.infer<typeof CompactNodeSchema>;
+export type CompactRange = z.infer<typeof CompactRangeSchema>;
+export type DatasetRow = z.infer<typeof DatasetRowSchema>;
+export type SpotExample = z.infer<typeof SpotExampleSchema>;

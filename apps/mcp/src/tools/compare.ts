@@ -1,0 +1,336 @@
+/** compare_strategies: two preflop nodes side by side, in the analysis envelope. */
+
+import { GAMES, type GameId, isKeyless, isRangesError, RangesError } from "@ranges/core";
+import { type Node, ToolEnvelopeSchema } from "@ranges/schema";
+import { parseGameParam, parseStackParam } from "@ranges/store";
+import { z } from "zod";
+import {
+  comboField,
+  handField,
+  pathArg,
+  resolveHand,
+  scopeFields,
+  stackField,
+  type ToolContext,
+} from "../context.js";
+import { invalidParameter, missingParameter } from "../errors.js";
+import { checkScope, type Gap, stripUndefined, unsupportedEnvelope } from "../scope.js";
+import { defineTool, type Outcome } from "../tool.js";
+
+export const COMPARE_DEFAULT_LIMIT = 10;
+export const COMPARE_MAX_LIMIT = 50;
+
+const SideSchema = z
+  .object({
+    game: z.string().optional().describe("Preflop: the game, e.g. nl/v2 or nlmtt8."),
+    stack: stackField.optional(),
+    history: z
+      .string()
+      .optional()
+      .describe("Preflop: node history ending in the seat to act, e.g. UTG_Fold_HJ."),
+    hand: handField,
+    combo: comboField,
+    pack: z.string().optional().describe("Postflop: pack id (postflop is not published yet)."),
+    board: z.string().optional().describe("Postflop: board cards (postflop is not published yet)."),
+    path: z
+      .union([z.string(), z.array(z.string())])
+      .optional()
+      .describe("Postflop: action path."),
+    ...scopeFields,
+  })
+  .describe("One side of the comparison.");
+
+type Side = z.infer<typeof SideSchema>;
+
+interface Loaded {
+  readonly game: GameId;
+  readonly stack: number;
+  readonly node: Node;
+  readonly hand?: string | undefined;
+}
+
+const r4 = (x: number): number => Math.round(x * 10000) / 10000;
+const objectiveOf = (game: GameId): string => (GAMES[game].format === "mtt" ? "chip_ev" : "cash_ev");
+
+function labelled(side: "baseline" | "comparison", error: unknown): unknown {
+  if (!isRangesError(error)) return error;
+  return new RangesError(error.code, `${side}: ${error.message}`, error.hint);
+}
+
+function postflopGaps(sides: readonly Side[]): Gap[] {
+  const gaps: Gap[] = [
+    {
+      topic: "postflop",
+      detail:
+        "Postflop strategies are not published by this server yet (no postflop packs), so there is nothing to compare.",
+    },
+  ];
+  const tournament = sides.some(
+    (s) =>
+      (s.format !== undefined && /mtt|tourn/i.test(s.format)) ||
+      (s.game !== undefined && /mtt|tourn/i.test(s.game)) ||
+      (s.pack !== undefined && /mtt|tourn/i.test(s.pack)),
+  );
+  if (tournament) {
+    gaps.push({
+      topic: "tournament_postflop",
+      detail: "Tournament postflop is not published (only heads-up cash-style postflop is planned).",
+    });
+  }
+  if (sides.some((s) => (s.players ?? 2) > 2)) {
+    gaps.push({
+      topic: "multiway_postflop",
+      detail: "Multiway postflop is not published (postflop is heads-up only).",
+    });
+  }
+  return gaps;
+}
+
+function sideScope(name: "baseline" | "comparison", side: Side): { game: GameId } | { gaps: Gap[] } {
+  if (side.game === undefined || side.game.trim() === "")
+    throw missingParameter(`${name}.game`, "the game, e.g. nl/v2");
+  const verdict = checkScope({ ...side, game: side.game }, parseGameParam);
+  return verdict.kind === "ok" ? { game: verdict.game } : { gaps: verdict.gaps };
+}
+
+function load(
+  ctx: ToolContext,
+  name: "baseline" | "comparison",
+  side: Side,
+  game: GameId,
+  hand: string | undefined,
+): Loaded {
+  try {
+    if (side.stack === undefined) throw missingParameter(`${name}.stack`, "the stack depth in bb, e.g. 100");
+    if (side.history === undefined || side.history.trim() === "") {
+      throw missingParameter(`${name}.history`, "the node history ending in the seat to act, e.g. UTG");
+    }
+    const stack = parseStackParam(game, side.stack);
+    const node = ctx.store.node(game, stack, pathArg(side.history), {});
+    return { game, stack, node, hand };
+  } catch (error) {
+    throw labelled(name, error);
+  }
+}
+
+const keyOf = (a: { action: string; kind: string }): string => `${a.kind}:${a.action}`;
+
+function share(game: GameId, action: Node["actions"][number]): number {
+  const total = GAMES[game].classSet === "holdem169" ? 1326 : 270725;
+  return r4(action.combos / total);
+}
+
+function compare(b: Loaded, c: Loaded, limit: number, warnings: string[]): Record<string, unknown> {
+  const bActions = new Map(b.node.actions.map((a) => [keyOf(a), a]));
+  const cActions = new Map(c.node.actions.map((a) => [keyOf(a), a]));
+  const keys = [...new Set([...bActions.keys(), ...cActions.keys()])];
+  const onlyInBaseline = b.node.actions.filter((a) => !cActions.has(keyOf(a))).map((a) => a.action);
+  const onlyInComparison = c.node.actions.filter((a) => !bActions.has(keyOf(a))).map((a) => a.action);
+  if (onlyInBaseline.length + onlyInComparison.length > 0) {
+    warnings.push(
+      `Actions are matched by token and kind; unmatched: baseline only [${onlyInBaseline.join(", ")}], comparison only [${onlyInComparison.join(", ")}].`,
+    );
+  }
+  const bEvs = b.node.evUnit !== null;
+  const cEvs = c.node.evUnit !== null;
+  const ev = (a: Node["actions"][number] | undefined, hand: string, has: boolean): number | null =>
+    has && a ? (a.evs[hand] ?? null) : null;
+
+  if (b.hand !== undefined && c.hand !== undefined) {
+    const bh = b.hand;
+    const ch = c.hand;
+    const actions = keys.map((key) => {
+      const ba = bActions.get(key);
+      const ca = cActions.get(key);
+      const head = ba ?? ca!;
+      const bf = ba ? (ba.weights[bh] ?? 0) : null;
+      const cf = ca ? (ca.weights[ch] ?? 0) : null;
+      const be = ev(ba, bh, bEvs);
+      const ce = ev(ca, ch, cEvs);
+      return {
+        action: head.action,
+        kind: head.kind,
+        baseline: ba ? { sizeBb: ba.sizeBb, freq: bf, evSb: be } : null,
+        comparison: ca ? { sizeBb: ca.sizeBb, freq: cf, evSb: ce } : null,
+        deltaFreq: bf !== null && cf !== null ? r4(cf - bf) : null,
+        deltaEvSb: be !== null && ce !== null ? r4(ce - be) : null,
+      };
+    });
+    return {
+      mode: "hand",
+      hand: { baseline: bh, comparison: ch },
+      actions,
+      onlyInBaseline,
+      onlyInComparison,
+    };
+  }
+
+  const actions = keys.map((key) => {
+    const ba = bActions.get(key);
+    const ca = cActions.get(key);
+    const head = ba ?? ca!;
+    const bs = ba ? share(b.game, ba) : null;
+    const cs = ca ? share(c.game, ca) : null;
+    return {
+      action: head.action,
+      kind: head.kind,
+      baseline: ba ? { sizeBb: ba.sizeBb, share: bs } : null,
+      comparison: ca ? { sizeBb: ca.sizeBb, share: cs } : null,
+      deltaShare: bs !== null && cs !== null ? r4(cs - bs) : null,
+    };
+  });
+  const changes: Array<Record<string, unknown> & { deltaFreq: number }> = [];
+  for (const key of keys) {
+    const ba = bActions.get(key);
+    const ca = cActions.get(key);
+    if (!ba || !ca) continue;
+    const classes = new Set([...Object.keys(ba.weights), ...Object.keys(ca.weights)]);
+    for (const hand of classes) {
+      const bf = ba.weights[hand] ?? 0;
+      const cf = ca.weights[hand] ?? 0;
+      const delta = r4(cf - bf);
+      if (delta === 0) continue;
+      changes.push({
+        hand,
+        action: ba.action,
+        kind: ba.kind,
+        baselineFreq: bf,
+        comparisonFreq: cf,
+        deltaFreq: delta,
+        baselineEvSb: ev(ba, hand, bEvs),
+        comparisonEvSb: ev(ca, hand, cEvs),
+      });
+    }
+  }
+  changes.sort(
+    (x, y) => Math.abs(y.deltaFreq) - Math.abs(x.deltaFreq) || String(x.hand).localeCompare(String(y.hand)),
+  );
+  return {
+    mode: "largest_changes",
+    actions,
+    changes: changes.slice(0, limit),
+    changesTotal: changes.length,
+    onlyInBaseline,
+    onlyInComparison,
+  };
+}
+
+export const compareStrategies = defineTool({
+  name: "compare_strategies",
+  title: "Compare two preflop strategies",
+  description:
+    'Use to see how a strategy changes between two spots (another stack depth, position, game or tree): each side is { game, stack, history, hand? }; actions are matched by token and kind. With `hand` (or combo): that class\'s frequency and EV (evSb, small blinds relative to folding) per action on both sides, with deltas. Without: each action\'s share on both sides and the largest per-class frequency changes (top `limit`, default 10, max 50). Answers in the analysis envelope { schemaVersion "1.0", coverage { status, dataClass, objective }, context, result, warnings }. domain "postflop" answers coverage.status "unsupported" (postflop data is not published yet). Free when both sides are nl or nl/v2; otherwise needs a key.',
+  input: {
+    domain: z
+      .enum(["preflop", "postflop"])
+      .describe('"preflop" (published) or "postflop" (answers unsupported).'),
+    baseline: SideSchema,
+    comparison: SideSchema,
+    limit: z
+      .number()
+      .int()
+      .optional()
+      .describe(
+        `Largest changes to list without a hand, 1 to ${COMPARE_MAX_LIMIT}; default ${COMPARE_DEFAULT_LIMIT}.`,
+      ),
+  },
+  variants: [ToolEnvelopeSchema],
+  outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
+  run(args, ctx): Outcome {
+    const request = stripUndefined({ ...args });
+    if (args.domain === "postflop") {
+      const gaps = postflopGaps([args.baseline, args.comparison]);
+      return {
+        schema: ToolEnvelopeSchema,
+        value: unsupportedEnvelope("compare_strategies", request, gaps, args.baseline.objective),
+      };
+    }
+    const limit = args.limit ?? COMPARE_DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > COMPARE_MAX_LIMIT) {
+      throw invalidParameter(`limit must be an integer from 1 to ${COMPARE_MAX_LIMIT}; got ${limit}.`, {
+        parameter: "limit",
+      });
+    }
+    const bScope = sideScope("baseline", args.baseline);
+    const cScope = sideScope("comparison", args.comparison);
+    const gaps = [...("gaps" in bScope ? bScope.gaps : []), ...("gaps" in cScope ? cScope.gaps : [])];
+    if (gaps.length > 0 || !("game" in bScope) || !("game" in cScope)) {
+      const objective = args.baseline.objective ?? args.comparison.objective;
+      return {
+        schema: ToolEnvelopeSchema,
+        value: unsupportedEnvelope("compare_strategies", request, gaps, objective),
+      };
+    }
+    const bGame = bScope.game;
+    const cGame = cScope.game;
+    if (GAMES[bGame].classSet !== GAMES[cGame].classSet) {
+      throw invalidParameter(
+        `${bGame} and ${cGame} use different hand classes (hold'em vs PLO), so their strategies cannot be compared class by class.`,
+      );
+    }
+    ctx.authorize(isKeyless(bGame, "node") && isKeyless(cGame, "node"));
+    const warnings: string[] = [];
+    let bHand: string | undefined;
+    let cHand: string | undefined;
+    try {
+      bHand = resolveHand(bGame, args.baseline.hand, args.baseline.combo)?.name;
+    } catch (error) {
+      throw labelled("baseline", error);
+    }
+    try {
+      cHand = resolveHand(cGame, args.comparison.hand, args.comparison.combo)?.name;
+    } catch (error) {
+      throw labelled("comparison", error);
+    }
+    if (bHand !== undefined && cHand === undefined) {
+      cHand = bHand;
+      warnings.push(`hand ${bHand} was given for the baseline only and is used for both sides.`);
+    } else if (cHand !== undefined && bHand === undefined) {
+      bHand = cHand;
+      warnings.push(`hand ${cHand} was given for the comparison only and is used for both sides.`);
+    }
+    const b = load(ctx, "baseline", args.baseline, bGame, bHand);
+    const c = load(ctx, "comparison", args.comparison, cGame, cHand);
+    if (b.node.actor !== c.node.actor)
+      warnings.push(`The seats to act differ: ${b.node.actor} (baseline) and ${c.node.actor} (comparison).`);
+    if (b.node.evUnit === null || c.node.evUnit === null) {
+      warnings.push("nl (v1) stores no EVs, so evSb is null on that side.");
+    }
+    const bObj = objectiveOf(bGame);
+    const cObj = objectiveOf(cGame);
+    if (bObj !== cObj)
+      warnings.push("One side is a tournament chip-EV strategy and the other a cash strategy.");
+    const result = compare(b, c, limit, warnings);
+    const sideContext = (x: Loaded) => ({
+      game: x.game,
+      stack: x.stack,
+      history: x.node.history,
+      actor: x.node.actor,
+      depth: x.node.depth,
+      evUnit: x.node.evUnit,
+      evBaseline: x.node.evBaseline,
+    });
+    const value = {
+      schemaVersion: "1.0",
+      coverage: {
+        status: "exact",
+        dataClass: "preflop",
+        objective: bObj === cObj ? bObj : `${bObj}|${cObj}`,
+      },
+      context: {
+        domain: "preflop",
+        baseline: sideContext(b),
+        comparison: sideContext(c),
+        units: {
+          freq: "frequency in [0,1]",
+          share: "share of all combos taking the action (not reach-weighted)",
+          evSb: "EV in small blinds relative to folding",
+        },
+        ...(result.mode === "largest_changes" ? { limit } : {}),
+      },
+      result,
+      warnings,
+    };
+    return { schema: ToolEnvelopeSchema, value };
+  },
+});

@@ -1,0 +1,352 @@
+/** Dataset documentation: list_datasets, get_tree_docs, get_range_metadata, get_exploitability. */
+
+import {
+  BettingOrder,
+  GAME_IDS,
+  GAMES,
+  type GameId,
+  isRangesError,
+  parseActionToken,
+  parsePath,
+} from "@ranges/core";
+import type { Node } from "@ranges/schema";
+import type { PackHeader, RangeStore } from "@ranges/store";
+import { parseGameParam, parseStackParam } from "@ranges/store";
+import { gameField, stackField } from "../context.js";
+import {
+  type DatasetRow,
+  ExploitabilitySchema,
+  ListDatasetsSchema,
+  RangeMetadataSchema,
+  type SpotExample,
+  TreeDocsSchema,
+} from "../schemas.js";
+import { defineTool, type Outcome } from "../tool.js";
+
+const evBaselineOf = (header: PackHeader): "fold" | null => (header.evUnit === null ? null : "fold");
+
+function exploitabilitySummary(header: PackHeader): DatasetRow["exploitability"] {
+  const seats = header.provenance.exploitability;
+  if (!seats || seats.length === 0)
+    return { measured: false, seats: 0, maxMbbPerHand: null, maxPctPot: null };
+  return {
+    measured: true,
+    seats: seats.length,
+    maxMbbPerHand: Math.max(...seats.map((s) => s.mbbPerHand)),
+    maxPctPot: Math.max(...seats.map((s) => s.pctPot)),
+  };
+}
+
+export const listDatasets = defineTool({
+  name: "list_datasets",
+  title: "List the published packs",
+  description:
+    "Use to see what data exists and how it was made: one row per game and stack with a pack: source (solver or import), algorithm, iterations, solve time in seconds, creation time, an exploitability summary (largest per-seat best-response gain in mbb/hand and % of the starting pot, when measured) and the node count. Optional `game` narrows the list. Free without a key.",
+  input: { game: gameField.optional().describe("Optional: only this game's packs.") },
+  variants: [ListDatasetsSchema],
+  outputDescription: "Rows of packs, or an error body.",
+  run(args, ctx): Outcome {
+    ctx.authorize(true);
+    const games: readonly GameId[] = args.game === undefined ? GAME_IDS : [parseGameParam(args.game)];
+    const datasets: DatasetRow[] = [];
+    for (const game of games) {
+      for (const stack of ctx.store.liveStacks(game)) {
+        try {
+          const meta = ctx.store.packMeta(game, stack);
+          const p = meta.header.provenance;
+          datasets.push({
+            game,
+            stack,
+            status: "ok",
+            source: p.source,
+            algorithm: p.algorithm,
+            iterations: p.iterations,
+            solveSeconds: p.solveSeconds,
+            createdAt: p.createdAt,
+            exploitability: exploitabilitySummary(meta.header),
+            nodeCount: meta.nodeCount,
+          });
+        } catch (error) {
+          datasets.push({
+            game,
+            stack,
+            status: "unavailable",
+            source: null,
+            algorithm: null,
+            iterations: null,
+            solveSeconds: null,
+            createdAt: null,
+            exploitability: null,
+            nodeCount: null,
+            error: isRangesError(error) ? error.message : "The pack cannot be read.",
+          });
+        }
+      }
+    }
+    return { schema: ListDatasetsSchema, value: { schemaVersion: 1, count: datasets.length, datasets } };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// get_tree_docs
+
+const DEPTHS = {
+  "1": "RFI: nobody has raised (unopened pot; limps do not count).",
+  "2": "Facing a single raise (the open).",
+  "3": "3-bet pot: two raises made.",
+  "4": "4-bet pot or deeper (capped at 4).",
+};
+
+function tokenDocs(game: GameId): { style: "percent" | "depth"; allowed: string[]; grammar: string } {
+  const info = GAMES[game];
+  if (info.tokenStyle === "percent") {
+    return {
+      style: "percent",
+      allowed: ["Fold", "Call", "AI", "<pct>% (e.g. 60%, 100%)"],
+      grammar:
+        "Raises are written as the percent of the pot after calling (raise-to = current bet + pct/100 x (pot + to-call)); a check is Call; AI is all-in. Copy raise tokens from a node's actions: only the sizes the tree holds exist.",
+    };
+  }
+  const allowed = ["Fold", "Call", ...(info.limpToken ? ["Limp"] : []), "AI", "Open", "3B", "4B", "5B"];
+  if (info.variant === "omaha") {
+    return {
+      style: "depth",
+      allowed: [...allowed, "<token>-<size_id>"],
+      grammar:
+        "Raises are named by betting depth: Open (first raise), 3B, 4B, 5B, ...; when a node offers several sizes of one raise the token carries a size-id suffix (Open-<size_id>), read from get_node or list_spots, never guessed. The chip raise-to is the action's sizeBb.",
+    };
+  }
+  return {
+    style: "depth",
+    allowed,
+    grammar:
+      "Raises are named by betting depth: Open (first raise, also the BB raising a limp), 3B, 4B, 5B; Limp is a first-in call (the BB checking is Call); AI is all-in. The chip raise-to is the action's sizeBb, not the token.",
+  };
+}
+
+/** History of the node reached by `token` at `history`, or null when the betting closes. */
+export function nextHistory(game: GameId, history: string, token: string): string | null {
+  const parsed = parsePath(game, history);
+  const order = new BettingOrder(GAMES[game].seats);
+  for (const step of parsed.steps) {
+    order.apply(step.seat, step.action.kind, step.action.kind === "raise" || step.action.kind === "allin");
+  }
+  const action = parseActionToken(game, token);
+  order.apply(parsed.actor, action.kind, action.kind === "raise" || action.kind === "allin");
+  const next = order.nextToAct();
+  return next === null ? null : `${history}_${token}_${next}`;
+}
+
+function tryNode(store: RangeStore, game: GameId, stack: number, history: string): Node | null {
+  try {
+    return store.node(game, stack, history, { minFreq: 1 });
+  } catch {
+    return null;
+  }
+}
+
+const example = (node: Node, note: string): SpotExample => ({
+  history: node.history,
+  actor: node.actor,
+  depth: node.depth,
+  actions: node.actions.map((a) => a.action),
+  note,
+});
+
+/** Example nodes taken from the pack: the first decision, a fold to the next seat, then one raise per depth. */
+function examplesFrom(
+  store: RangeStore,
+  game: GameId,
+  stack: number,
+): { examples: SpotExample[]; range: string | null } {
+  const root = tryNode(store, game, stack, GAMES[game].seats[0]!);
+  if (!root) return { examples: [], range: null };
+  const examples = [example(root, "First decision of the hand.")];
+  const fold = root.actions.find((a) => a.kind === "fold");
+  const foldNext = fold ? nextHistory(game, root.history, fold.action) : null;
+  const folded = foldNext ? tryNode(store, game, stack, foldNext) : null;
+  if (folded) examples.push(example(folded, "After the first seat folds: every fold is written out."));
+  const firstRaise =
+    root.actions.find((a) => a.kind === "raise") ?? root.actions.find((a) => a.kind === "allin");
+  const range = firstRaise ? `${root.history}_${firstRaise.action}` : null;
+  let node: Node | null = root;
+  const notes = [
+    "",
+    "Facing the open (depth 2).",
+    "Facing a 3-bet (depth 3).",
+    "Facing a 4-bet or all-in (depth 4).",
+  ];
+  for (let depth = 2; depth <= 4 && node; depth++) {
+    const raise: Node["actions"][number] | undefined =
+      node.actions.find((a) => a.kind === "raise") ?? node.actions.find((a) => a.kind === "allin");
+    if (!raise) break;
+    const next = nextHistory(game, node.history, raise.action);
+    node = next ? tryNode(store, game, stack, next) : null;
+    if (node) examples.push(example(node, notes[depth - 1]!));
+  }
+  return { examples, range };
+}
+
+export const getTreeDocs = defineTool({
+  name: "get_tree_docs",
+  title: "How to address spots in a game's tree",
+  description:
+    "Use when building histories for get_node / get_range: explains a game's tree: seats in acting order, the action-token grammar (percent raises for nl/nl9, Open/3B/4B/5B/Limp for nlmtt8 and PLO), the raise sizes of the tree, what depth 1-4 means, the path rules (every fold written out), and example paths taken from the pack. `stack` is optional (default: 100 when live, else the first live stack). Free without a key.",
+  input: { game: gameField, stack: stackField.optional() },
+  variants: [TreeDocsSchema],
+  outputDescription: "Tree documentation with examples, or an error body.",
+  run(args, ctx): Outcome {
+    ctx.authorize(true);
+    const game = parseGameParam(args.game);
+    const info = GAMES[game];
+    const stacks = ctx.store.liveStacks(game);
+    const warnings: string[] = [];
+    let stack: number | null = null;
+    if (args.stack !== undefined) {
+      stack = parseStackParam(game, args.stack);
+      if (!stacks.includes(stack)) ctx.store.packMeta(game, stack); // throws 404 unknown_stack listing stacks
+    } else {
+      stack = stacks.includes(100) ? 100 : (stacks[0] ?? null);
+    }
+    let treeSizes: string[] | null = null;
+    let examples: SpotExample[] = [];
+    let rangeExample: string | null = null;
+    if (stack === null) {
+      warnings.push(`No pack of ${game} is published yet, so there are no example paths or tree sizes.`);
+    } else {
+      const meta = ctx.store.packMeta(game, stack);
+      treeSizes = meta.header.config.treeSizes === null ? null : [...meta.header.config.treeSizes];
+      const found = examplesFrom(ctx.store, game, stack);
+      examples = found.examples;
+      rangeExample = found.range;
+      if (treeSizes === null)
+        warnings.push("The pack does not list its raise sizes; read sizeBb from get_node.");
+    }
+    const first = info.seats[0]!;
+    const second = info.seats[1] ?? info.seats[0]!;
+    const value = {
+      schemaVersion: 1,
+      game,
+      title: info.title,
+      format: info.format,
+      seats: [...info.seats],
+      stacks,
+      stack,
+      tokens: tokenDocs(game),
+      treeSizes,
+      depths: DEPTHS,
+      pathRules: [
+        "A path is <SEAT>_<ACTION>_<SEAT>_<ACTION>... in acting order, seats and tokens joined by single underscores.",
+        `A path ending in a seat is a node (get_node history, e.g. "${first}"); ending in an action it is that action's range (get_range spot, e.g. "${first}_Fold").`,
+        `Every seat that folds is written out: the second seat's node is "${first}_Fold_${second}", never "${second}".`,
+        "Tokens must be copied from a node's actions when it offers several raise sizes; an absent line answers 404 with the valid prefix and the actions available there.",
+        "Tool arguments are not URL-encoded: send 60% as is (the API's query strings need %25).",
+      ],
+      examples,
+      rangeExample,
+      warnings,
+    };
+    return { schema: TreeDocsSchema, value };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// get_range_metadata and get_exploitability
+
+export const getRangeMetadata = defineTool({
+  name: "get_range_metadata",
+  title: "Provenance of one pack",
+  description:
+    "Use to cite or judge the data behind a game and stack: returns the pack's provenance (source, algorithm, iterations, seed, postflop model, solve time, solve or import timestamp, tree config, notes), the measured exploitability per seat (mbb/hand and % of the starting pot) when present, the checksum, node count, file size, hand-class set, EV unit and baseline, and the tree's raise sizes. Free without a key.",
+  input: { game: gameField, stack: stackField },
+  variants: [RangeMetadataSchema],
+  outputDescription: "Pack provenance and facts, or an error body.",
+  run(args, ctx): Outcome {
+    ctx.authorize(true);
+    const game = parseGameParam(args.game);
+    const stack = parseStackParam(game, args.stack);
+    const meta = ctx.store.packMeta(game, stack);
+    const { header } = meta;
+    const p = header.provenance;
+    const value = {
+      schemaVersion: 1,
+      game,
+      stack,
+      source: p.source,
+      algorithm: p.algorithm,
+      iterations: p.iterations,
+      seed: p.seed,
+      model: p.model,
+      solveSeconds: p.solveSeconds,
+      createdAt: p.createdAt,
+      importedAt: header.config.importedAt,
+      treeConfig: p.treeConfig,
+      notes: [...p.notes],
+      exploitability: p.exploitability ? p.exploitability.map((s) => ({ ...s })) : null,
+      checksum: meta.checksum,
+      nodeCount: meta.nodeCount,
+      fileBytes: meta.fileBytes,
+      classSet: header.classSet,
+      classCount: header.classCount,
+      evUnit: header.evUnit,
+      evBaseline: evBaselineOf(header),
+      treeSizes: header.config.treeSizes === null ? null : [...header.config.treeSizes],
+      formatVersion: header.formatVersion,
+    };
+    return { schema: RangeMetadataSchema, value };
+  },
+});
+
+export const EXPLOITABILITY_METHOD =
+  "Best response of each seat against the stored strategies of the other seats, computed by the solver on its abstract tree (the pack's action tree and raise sizes) with its postflop model. Per seat: what a best-responding player in that seat gains over the seat's value under the stored strategies, in milli-big-blinds per hand and in percent of the starting pot (blinds plus antes). The mean over seats is the usual N-player exploitability (NashConv / N).";
+
+export const EXPLOITABILITY_CAVEAT =
+  "It is not exploitability against real postflop play: pots that reach the flop are settled by the solver's postflop model (equity realization), so a player who outplays that model postflop, or uses sizes outside the tree, is not measured.";
+
+export const getExploitability = defineTool({
+  name: "get_exploitability",
+  title: "Measured exploitability of a pack",
+  description:
+    "Use to judge how close a pack is to equilibrium: returns the exploitability per seat that the solver measured and stored (mbb/hand and % of the starting pot), max and mean, with what was measured and how: a best response of each seat against the stored strategies of the others on the solver's abstract tree with its postflop model, which is not exploitability against real postflop play. Packs without a measurement (imports) say none was measured. Free without a key.",
+  input: { game: gameField, stack: stackField },
+  variants: [ExploitabilitySchema],
+  outputDescription: "Exploitability per seat with method and caveat, or an error body.",
+  run(args, ctx): Outcome {
+    ctx.authorize(true);
+    const game = parseGameParam(args.game);
+    const stack = parseStackParam(game, args.stack);
+    const { header } = ctx.store.packMeta(game, stack);
+    const p = header.provenance;
+    const seats = p.exploitability ?? [];
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const r = (x: number, d: number) => Math.round(x * 10 ** d) / 10 ** d;
+    const measured = seats.length > 0;
+    const value = {
+      schemaVersion: 1,
+      game,
+      stack,
+      measured,
+      perSeat: seats.map((s) => ({ seat: s.seat, mbbPerHand: s.mbbPerHand, pctPot: s.pctPot })),
+      summary: measured
+        ? {
+            maxMbbPerHand: Math.max(...seats.map((s) => s.mbbPerHand)),
+            meanMbbPerHand: r(mean(seats.map((s) => s.mbbPerHand)), 3),
+            maxPctPot: Math.max(...seats.map((s) => s.pctPot)),
+            meanPctPot: r(mean(seats.map((s) => s.pctPot)), 4),
+          }
+        : null,
+      units: {
+        mbbPerHand: "milli-big-blinds per hand (1000 mbb = 1bb)",
+        pctPot: "percent of the starting pot (blinds plus antes)",
+      },
+      method: measured
+        ? EXPLOITABILITY_METHOD
+        : `None was measured for this pack (source: ${p.source}${p.source === "import" ? "; imported solver exports carry no best-response measurement" : ""}).`,
+      caveat: EXPLOITABILITY_CAVEAT,
+      algorithm: p.algorithm,
+      iterations: p.iterations,
+      createdAt: p.createdAt,
+    };
+    return { schema: ExploitabilitySchema, value };
+  },
+});

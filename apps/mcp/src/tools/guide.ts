@@ -1,0 +1,111 @@
+/** Guidance: get_started and list_games. */
+
+import { GAME_IDS, GAMES } from "@ranges/core";
+import { keylessGames } from "../context.js";
+import { GetStartedSchema, ListGamesSchema } from "../schemas.js";
+import { NOT_PUBLISHED, PUBLISHED } from "../scope.js";
+import { defineTool, type Outcome } from "../tool.js";
+
+/** Tools of the specification that this server does not register yet (no data or backend behind them). */
+export const COMING_TOOLS = [
+  "submit_request",
+  "list_my_requests",
+  "explain_combo",
+  "get_board_report",
+  "list_postflop_packs",
+  "get_postflop_node",
+  "get_postflop_range",
+  "find_hands",
+  "get_hand_results",
+  "list_my_sessions",
+  "get_session_summary",
+  "get_tournament_results",
+  "list_my_opponents",
+  "get_opponent_notes",
+  "get_opponent_limp_range",
+  "get_upload_link",
+  "upload_hand_history",
+  "enqueue_solve",
+  "get_queued_solve",
+  "list_queued_solves",
+  "list_library_solutions",
+] as const;
+
+const ACCESS_NOTE =
+  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls.";
+
+export const getStarted = defineTool({
+  name: "get_started",
+  title: "Start here: what this server answers and how",
+  description:
+    "Call first: explains the data (solver-derived preflop strategies per hand class), the recommended tool workflow, the games with their live stacks and which are free, the action-path grammar, units (EVs in small blinds relative to folding), access rules, what is and is not published (no ICM, PKO, satellites, other antes, 9-max tournaments or postflop), and the tools that are coming. Free without a key.",
+  input: {},
+  variants: [GetStartedSchema],
+  outputDescription: "A guide to the server, or an error body.",
+  run(_args, ctx): Outcome {
+    ctx.authorize(true);
+    const free = new Set(keylessGames());
+    const value = {
+      schemaVersion: 1,
+      service:
+        "Preflop ranges: equilibrium strategies computed by this project's own solver (CFR family), per hand class: for every action its frequency in [0,1] and EV. Read-only.",
+      workflow: [
+        { step: 1, tool: "list_games", purpose: "Pick a game and a live stack." },
+        {
+          step: 2,
+          tool: "get_tree_docs",
+          purpose: "Learn the seats, token grammar and example paths of the game.",
+        },
+        { step: 3, tool: "get_config", purpose: "nlmtt8 only: table facts (stacks, ante, open sizes)." },
+        { step: 4, tool: "list_spots", purpose: "Search the decision nodes to find the exact history." },
+        { step: 5, tool: "get_node", purpose: "Strategy at a node; add hand or combo for one class." },
+        { step: 6, tool: "get_range", purpose: "One action's range: the history plus an action token." },
+        { step: 7, tool: "compare_strategies", purpose: "Compare two nodes (stacks, games, positions)." },
+        {
+          step: 8,
+          tool: "get_range_metadata",
+          purpose: "Cite the pack: provenance, solve time, exploitability.",
+        },
+      ],
+      games: GAME_IDS.map((game) => ({
+        game,
+        title: GAMES[game].title,
+        stacks: ctx.store.liveStacks(game),
+        keyless: free.has(game),
+      })),
+      pathGrammar: [
+        "A spot is an action path: <SEAT>_<ACTION>_<SEAT>_<ACTION>... in acting order.",
+        'Ending in a seat it is a node (get_node history, e.g. "UTG_Fold_HJ"); ending in an action it is a range (get_range spot, e.g. "UTG_Fold_HJ_60%").',
+        "Every fold is written out; there is no shortcut to a later seat.",
+        "Tokens: Fold, Call, AI; cash hold'em raises as percent of pot (60%); nlmtt8 Limp, Open, 3B, 4B, 5B; PLO Open, 3B... with -<size_id> when a node has several sizes. Copy tokens from get_node.",
+      ],
+      units: [
+        "Stacks, sizeBb, blinds and antes in big blinds (bb); sizePctPot in percent of the pot after calling.",
+        "EVs in small blinds (sb), relative to folding (fold = 0); never rescaled to bb. nl (v1) stores no EVs.",
+        "Frequencies in [0,1] per hand class; hold'em has 169 classes (AA, AKs, AKo), PLO 16,432.",
+      ],
+      access: [ACCESS_NOTE],
+      coverage: { published: PUBLISHED, notPublished: NOT_PUBLISHED },
+      comingTools: [...COMING_TOOLS],
+    };
+    return { schema: GetStartedSchema, value };
+  },
+});
+
+export const listGames = defineTool({
+  name: "list_games",
+  title: "List the games and their live stacks",
+  description:
+    "Use to choose a game and stack: returns the catalog of games (nl, nl/v2, nl9, nlmtt8, plo, plo9, plo5, plo6hu) with title, variant, format, live stacks, seats in acting order, number of hand classes, token style, EV unit and which operations are keyless, plus which games the retrieval tools serve without a key. Free without a key.",
+  input: {},
+  variants: [ListGamesSchema],
+  outputDescription: "The game catalog, or an error body.",
+  run(_args, ctx): Outcome {
+    ctx.authorize(true);
+    const value = {
+      ...ctx.store.catalog(),
+      toolAccess: { keylessGames: keylessGames(), note: ACCESS_NOTE },
+    };
+    return { schema: ListGamesSchema, value };
+  },
+});

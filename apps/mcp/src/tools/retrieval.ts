@@ -1,0 +1,289 @@
+/** Preflop retrieval: get_config, list_spots, get_node, get_range. Inputs mirror the API's GET parameters. */
+
+import { createHash } from "node:crypto";
+import { GAMES, type GameId, isKeyless, RangesError } from "@ranges/core";
+import type { SpotsRow } from "@ranges/schema";
+import { ConfigSchema, NodeSchema, RangeSchema, ToolEnvelopeSchema } from "@ranges/schema";
+import { parseGameParam, parseMinFreqParam, parseStackParam } from "@ranges/store";
+import { z } from "zod";
+import { COMPACT_FLOOR, compactNode, compactRange } from "../compact.js";
+import {
+  comboField,
+  detailField,
+  gameField,
+  handField,
+  minFreqField,
+  pathArg,
+  resolveHand,
+  type ScopeArgs,
+  scopeFields,
+  stackField,
+  type ToolContext,
+} from "../context.js";
+import { invalidParameter } from "../errors.js";
+import { CompactNodeSchema, CompactRangeSchema, CompactSpotsSchema, FullSpotsSchema } from "../schemas.js";
+import { checkScope, unsupportedEnvelope } from "../scope.js";
+import { defineTool, type Outcome } from "../tool.js";
+
+/** Runs the scope check; returns the game, or the unsupported outcome to answer with. */
+export function scoped(
+  tool: string,
+  args: ScopeArgs & Record<string, unknown>,
+): { game: ReturnType<typeof parseGameParam> } | { outcome: Outcome } {
+  const verdict = checkScope(args, parseGameParam);
+  if (verdict.kind === "ok") return { game: verdict.game };
+  return {
+    outcome: {
+      schema: ToolEnvelopeSchema,
+      value: unsupportedEnvelope(tool, args, verdict.gaps, args.objective),
+    },
+  };
+}
+
+const free = (ctx: ToolContext, game: Parameters<typeof isKeyless>[0]) =>
+  ctx.authorize(isKeyless(game, "node"));
+
+export const getConfig = defineTool({
+  name: "get_config",
+  title: "Table config of an nlmtt8 stack",
+  description:
+    "Use before reading nlmtt8 strategies: returns the table facts of one stack depth (seats in acting order, per-seat starting stacks, blinds, the 1bb big-blind ante and who posts it, whether the named depth includes the ante, the tree's raise sizes, the listed open sizes, EV unit and baseline, available stacks, and an `unverified` list for every unknown field). Served for game nlmtt8; free without a key.",
+  input: { game: gameField, stack: stackField, ...scopeFields },
+  variants: [ConfigSchema, ToolEnvelopeSchema],
+  outputDescription: "The API's Config object, or an unsupported envelope, or an error body.",
+  run(args, ctx) {
+    const s = scoped("get_config", args);
+    if ("outcome" in s) return s.outcome;
+    ctx.authorize(isKeyless(s.game, "config") || isKeyless(s.game, "node"));
+    const stack = parseStackParam(s.game, args.stack);
+    return { schema: ConfigSchema, value: ctx.store.config(s.game, stack) };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// list_spots: search and pagination.
+
+export const SPOTS_DEFAULT_LIMIT = 50;
+export const SPOTS_MAX_LIMIT = 200;
+
+/**
+ * Query filter over spot rows. Whitespace-separated terms, all must match (case-insensitive): `depth:N`,
+ * `actor:SEAT`, `action:TOKEN` (offered at the node), or a plain term found in the history, the actor or
+ * one of the action tokens.
+ */
+export function spotMatcher(query: string | undefined): (row: SpotsRow) => boolean {
+  const terms = (query ?? "").trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (terms.length === 0) return () => true;
+  return (row) =>
+    terms.every((term) => {
+      const [key, value] = term.includes(":") ? (term.split(":", 2) as [string, string]) : [null, term];
+      const actions = row.actions.map((a) => a.toLowerCase());
+      if (key === "depth") return String(row.depth) === value;
+      if (key === "actor") return row.actor.toLowerCase() === value;
+      if (key === "action") return actions.includes(value);
+      return (
+        row.history.toLowerCase().includes(term) || row.actor.toLowerCase() === term || actions.includes(term)
+      );
+    });
+}
+
+const fingerprint = (game: string, stack: number, query: string): string =>
+  createHash("sha256").update(`${game}|${stack}|${query}`).digest("base64url").slice(0, 10);
+
+/** Opaque cursor: the offset of the next page, bound to the game, stack and query it came from. */
+export function encodeCursor(offset: number, game: string, stack: number, query: string): string {
+  return Buffer.from(`${offset}.${fingerprint(game, stack, query)}`).toString("base64url");
+}
+
+export function decodeCursor(cursor: string, game: string, stack: number, query: string): number {
+  const text = Buffer.from(cursor, "base64url").toString("utf8");
+  const m = /^(\d{1,9})\.([A-Za-z0-9_-]{10})$/.exec(text);
+  if (!m || m[2] !== fingerprint(game, stack, query)) {
+    throw invalidParameter(
+      "cursor is not a cursor of this listing: pass the nextCursor of the previous page unchanged, with the same game, stack and query (or leave cursor out to start again).",
+      { parameter: "cursor" },
+    );
+  }
+  return Number(m[1]);
+}
+
+export const listSpots = defineTool({
+  name: "list_spots",
+  title: "List the decision nodes of a stack",
+  description:
+    'Use to find the exact history of a spot before get_node: lists every decision node of one game and stack as { history, actor, depth (1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper), actions (tokens offered) }. Search with `query` (terms all must match: a substring of the history, a seat, a token, or depth:2, actor:BTN, action:3B), page with `limit` (default 50, max 200) and the returned `nextCursor`. detail "full" returns the API\'s complete Spots object (every matching row, no paging). Free for nl/v2 (nl has no spot list); nlmtt8 and other games need a key.',
+  input: {
+    game: gameField,
+    stack: stackField,
+    query: z
+      .string()
+      .optional()
+      .describe('Search terms, all must match: e.g. "BTN 3B", "depth:2 actor:SB", "UTG_Open".'),
+    cursor: z.string().optional().describe("nextCursor from the previous page."),
+    limit: z
+      .number()
+      .int()
+      .optional()
+      .describe(`Rows per page, 1 to ${SPOTS_MAX_LIMIT}; default ${SPOTS_DEFAULT_LIMIT}.`),
+    detail: detailField,
+    ...scopeFields,
+  },
+  variants: [CompactSpotsSchema, FullSpotsSchema, ToolEnvelopeSchema],
+  outputDescription:
+    "A page of spot rows (compact), the full Spots object, an unsupported envelope, or an error body.",
+  run(args, ctx): Outcome {
+    const s = scoped("list_spots", args);
+    if ("outcome" in s) return s.outcome;
+    const game = s.game;
+    free(ctx, game);
+    const stack = parseStackParam(game, args.stack);
+    const limit = args.limit ?? SPOTS_DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > SPOTS_MAX_LIMIT) {
+      throw invalidParameter(`limit must be an integer from 1 to ${SPOTS_MAX_LIMIT}; got ${limit}.`, {
+        parameter: "limit",
+      });
+    }
+    const query = args.query?.trim() ?? "";
+    const offset = args.cursor ? decodeCursor(args.cursor, game, stack, query) : 0;
+    const spots = ctx.store.spots(game, stack);
+    const rows = spots.spots.filter(spotMatcher(query));
+    if (args.detail === "full") {
+      return {
+        schema: FullSpotsSchema,
+        value: { ...spots, count: rows.length, spots: rows, query: query || null },
+      };
+    }
+    const page = rows.slice(offset, offset + limit);
+    const value = {
+      schemaVersion: 1,
+      detail: "compact",
+      game,
+      stack,
+      query: query || null,
+      total: rows.length,
+      count: page.length,
+      spots: page,
+      ...(offset + limit < rows.length
+        ? { nextCursor: encodeCursor(offset + limit, game, stack, query) }
+        : {}),
+    };
+    return { schema: CompactSpotsSchema, value };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// get_node and get_range.
+
+const threshold = (minFreq: number | undefined): number => Math.max(minFreq ?? 0, COMPACT_FLOOR);
+
+/**
+ * A full PLO answer without minFreq or hand is the whole 16,432-class range per action (about 1 MB of JSON
+ * for a 3-action node): refused with the fix rather than flooding the caller's context.
+ */
+function requireBound(game: GameId, hasHand: boolean, minFreq: number | undefined): void {
+  if (GAMES[game].variant !== "omaha" || hasHand || (minFreq !== undefined && minFreq > 0)) return;
+  throw invalidParameter(
+    `detail "full" on ${game} needs minFreq (e.g. 0.05) or hand: the whole 16,432-class range is about 1 MB of JSON. Use detail "compact" for a summary.`,
+    { parameter: "minFreq", suggested: 0.05 },
+  );
+}
+
+function requirePath(name: "history" | "spot", raw: string): string {
+  const path = pathArg(raw);
+  if (path === "") {
+    throw new RangesError(
+      "missing_parameter",
+      `The ${name} parameter is required: an action path ${name === "history" ? "ending in the seat to act, e.g. UTG" : "ending in an action, e.g. UTG_Fold"}.`,
+      { parameter: name },
+    );
+  }
+  return path;
+}
+
+export const getNode = defineTool({
+  name: "get_node",
+  title: "Strategy at a decision node",
+  description:
+    'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object. `hand` or `combo` returns only that class\'s strategy. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
+  input: {
+    game: gameField,
+    stack: stackField,
+    history: z
+      .string()
+      .describe(
+        'Action path ending in the seat to act: "UTG" (first to act), "UTG_Fold_HJ_Fold_CO_Fold_BTN", "UTG_60%_HJ" (nl) or "UTG_Open_UTG1" (nlmtt8). Copy raise tokens from a node\'s actions.',
+      ),
+    hand: handField,
+    combo: comboField,
+    minFreq: minFreqField,
+    detail: detailField,
+    ...scopeFields,
+  },
+  variants: [CompactNodeSchema, NodeSchema, ToolEnvelopeSchema],
+  outputDescription:
+    "A compact node, the API's Node object (detail full), an unsupported envelope, or an error body.",
+  run(args, ctx): Outcome {
+    const s = scoped("get_node", args);
+    if ("outcome" in s) return s.outcome;
+    const game = s.game;
+    free(ctx, game);
+    const stack = parseStackParam(game, args.stack);
+    const minFreq = parseMinFreqParam(args.minFreq);
+    const hand = resolveHand(game, args.hand, args.combo);
+    const history = requirePath("history", args.history);
+    if (args.detail === "full") {
+      requireBound(game, hand !== undefined, minFreq);
+      const options = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
+      return { schema: NodeSchema, value: ctx.store.node(game, stack, history, options) };
+    }
+    const node = ctx.store.node(game, stack, history, hand ? { hand: hand.name } : {});
+    const value = compactNode(node, { threshold: threshold(minFreq), hand: hand?.name, combo: hand?.combo });
+    return { schema: CompactNodeSchema, value };
+  },
+});
+
+export const getRange = defineTool({
+  name: "get_range",
+  title: "Range of one action",
+  description:
+    'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation, mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV). `hand` or `combo` returns only that class\'s frequency and EV. Free for nl and nl/v2; other games need a key.',
+  input: {
+    game: gameField,
+    stack: stackField,
+    spot: z
+      .string()
+      .describe(
+        'Action path ending in an action: a node history plus a token from its actions, e.g. "UTG_Open".',
+      ),
+    hand: handField,
+    combo: comboField,
+    minFreq: minFreqField,
+    detail: detailField,
+    ...scopeFields,
+  },
+  variants: [CompactRangeSchema, RangeSchema, ToolEnvelopeSchema],
+  outputDescription:
+    "A compact range, the API's Range object (detail full), an unsupported envelope, or an error body.",
+  run(args, ctx): Outcome {
+    const s = scoped("get_range", args);
+    if ("outcome" in s) return s.outcome;
+    const game = s.game;
+    free(ctx, game);
+    const stack = parseStackParam(game, args.stack);
+    const minFreq = parseMinFreqParam(args.minFreq);
+    const hand = resolveHand(game, args.hand, args.combo);
+    const spot = requirePath("spot", args.spot);
+    if (args.detail === "full") {
+      requireBound(game, hand !== undefined, minFreq);
+      const options = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
+      return { schema: RangeSchema, value: ctx.store.range(game, stack, spot, options) };
+    }
+    const range = ctx.store.range(game, stack, spot, hand ? { hand: hand.name } : {});
+    const value = compactRange(range, {
+      threshold: threshold(minFreq),
+      hand: hand?.name,
+      combo: hand?.combo,
+    });
+    return { schema: CompactRangeSchema, value };
+  },
+});

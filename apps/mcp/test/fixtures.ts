@@ -1,0 +1,210 @@
+/**
+ * Small synthetic packs, consistent with the grammar and pot arithmetic: the tree is replayed code by code
+ * with the store's LineReplay (core's BettingOrder and PotState), so every history parses and every size is
+ * what the code decodes to. Strategies are seeded pseudo-random, pure for most classes and mixed for some.
+ */
+
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GAMES, type GameId, HOLDEM_CLASS_COUNT, PLO_CLASS_COUNT } from "@ranges/core";
+import {
+  LineReplay,
+  PACK_FORMAT,
+  PACK_FORMAT_VERSION,
+  type PackAction,
+  type PackData,
+  type PackHeader,
+  type PackNode,
+  packPath,
+  potSetupFor,
+  writePack,
+} from "@ranges/store";
+
+/** mulberry32 */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Options {
+  readonly source?: "solver" | "import";
+  readonly seed?: number;
+  /** Largest number of nodes to write (breadth first). */
+  readonly maxNodes?: number;
+}
+
+function candidateCodes(game: GameId, raises: number, actor: string): number[] {
+  const info = GAMES[game];
+  if (raises === 0) {
+    // SB may limp where the game allows it; the BB facing a limp checks (Call) or raises.
+    const call = (info.sbLimp && actor === "SB") || actor === "BB" ? [1] : [];
+    return [0, ...call, 40060, 3];
+  }
+  if (raises === 1) return [0, ...(actor === "BB" ? [1] : []), 40100, 3];
+  if (raises === 2) return [0, 1, 3];
+  return [0, 1];
+}
+
+/** Facing an all-in only Fold and Call remain. */
+function codesAt(game: GameId, line: LineReplay, actor: string, allIn: boolean): number[] {
+  return allIn ? [0, 1] : candidateCodes(game, line.raises, actor);
+}
+
+export function buildPack(game: GameId, stack: number, o: Options = {}): PackData {
+  const info = GAMES[game];
+  const random = rng(o.seed ?? 7);
+  const hasEvs = info.hasEvs;
+  const classCount = info.classSet === "holdem169" ? HOLDEM_CLASS_COUNT : PLO_CLASS_COUNT;
+  const nodes: PackNode[] = [];
+  const queue: Array<{ codes: number[]; history: string; allIn: boolean }> = [
+    { codes: [], history: info.seats[0]!, allIn: false },
+  ];
+  const maxNodes = o.maxNodes ?? 600;
+  while (queue.length > 0 && nodes.length < maxNodes) {
+    const { codes, history, allIn } = queue.shift()!;
+    const line = LineReplay.of(game, stack, codes);
+    const actor = line.actor!;
+    const depth = line.depth;
+    const described = new Map<string, { code: number; a: ReturnType<LineReplay["describe"]> }>();
+    for (const code of codesAt(game, line, actor, allIn)) {
+      let a: ReturnType<LineReplay["describe"]>;
+      try {
+        a = line.describe(code);
+      } catch {
+        continue;
+      }
+      // A BB check is a Call of nothing: no fold there. Facing an all-in, calling is Call, not AI.
+      if (a.kind === "fold" && actor === "BB" && line.raises === 0) continue;
+      if (a.kind === "allin" && allIn) continue;
+      if (!described.has(a.token)) described.set(a.token, { code, a });
+    }
+    const entries = [...described.values()];
+    const n = entries.length;
+    const freqs = entries.map(() => new Float32Array(classCount));
+    const evs = entries.map(() => (hasEvs ? new Float32Array(classCount) : null));
+    for (let c = 0; c < classCount; c++) {
+      if (random() < 0.7) {
+        freqs[Math.floor(random() * n)]![c] = 1;
+      } else {
+        const raw = entries.map(() => random() + 0.05);
+        const sum = raw.reduce((x, y) => x + y, 0);
+        raw.forEach((x, i) => {
+          freqs[i]![c] = x / sum;
+        });
+      }
+      entries.forEach(({ a }, i) => {
+        const ev = evs[i];
+        if (ev) ev[c] = a.kind === "fold" ? 0 : Math.round((random() * 13 - 3) * 1000) / 1000;
+      });
+    }
+    const actions: PackAction[] = entries.map(({ a }, i) => ({
+      code: a.code,
+      token: a.token,
+      kind: a.kind,
+      sizeBb: a.sizeBb,
+      sizePctPot: a.sizePctPot,
+      ...(a.sizeReason === undefined ? {} : { sizeReason: a.sizeReason }),
+      freqs: freqs[i]!,
+      evs: evs[i]!,
+    }));
+    nodes.push({ history, actor, depth, actions });
+    for (const { code, a } of entries) {
+      const next = LineReplay.of(game, stack, [...codes, code]);
+      const seat = next.actor;
+      if (seat !== null) {
+        queue.push({
+          codes: [...codes, code],
+          history: `${history}_${a.token}_${seat}`,
+          allIn: allIn || a.kind === "allin",
+        });
+      }
+    }
+  }
+  return { header: headerFor(game, stack, o.source ?? "solver"), nodes };
+}
+
+function headerFor(game: GameId, stack: number, source: "solver" | "import"): PackHeader {
+  const info = GAMES[game];
+  const setup = potSetupFor(game, stack);
+  const solver = source === "solver";
+  const open = LineReplay.of(game, stack, []).describe(40060);
+  return {
+    format: PACK_FORMAT,
+    formatVersion: PACK_FORMAT_VERSION,
+    game,
+    stack,
+    classSet: info.classSet,
+    classCount: info.classSet === "holdem169" ? HOLDEM_CLASS_COUNT : PLO_CLASS_COUNT,
+    evUnit: info.hasEvs ? "sb" : null,
+    config: {
+      seats: [...info.seats],
+      stacks: [...setup.stacks],
+      blinds: { sb: 0.5, bb: 1 },
+      ante: info.ante,
+      antePostedBy: info.antePostedBy,
+      stackIncludesAnte: info.ante > 0 ? true : null,
+      treeSizes:
+        info.tokenStyle === "percent" ? ["open 60%", "3B 100%", "AI"] : ["Open 50%", "3B 100%", "AI"],
+      openSizes:
+        game === "nlmtt8"
+          ? {
+              open: { label: `${open.sizeBb}x`, sizeBb: open.sizeBb },
+              sb: { label: `${open.sizeBb}x`, sizeBb: open.sizeBb },
+              note: null,
+            }
+          : null,
+      importedAt: solver ? null : "2025-01-02T03:04:05.000Z",
+      unverified: info.ante > 0 ? [] : [{ field: "stackIncludesAnte", reason: "no ante in this game" }],
+    },
+    provenance: {
+      source,
+      algorithm: solver ? "CFR+ (alternating updates, linear averaging)" : null,
+      iterations: solver ? 2000 : null,
+      exploitability: solver
+        ? info.seats.map((seat, i) => ({ seat, mbbPerHand: (15 + i) / 10, pctPot: (10 + i) / 100 }))
+        : null,
+      seed: solver ? 42 : null,
+      model: solver ? "hu-realization-v1 (test)" : null,
+      solveSeconds: solver ? 12.5 : null,
+      createdAt: "2025-01-01T00:00:00.000Z",
+      treeConfig: solver ? "data/trees/test.json" : null,
+      notes: solver ? ["synthetic test pack"] : [],
+    },
+  };
+}
+
+export interface FixturePacks {
+  readonly dir: string;
+  /** Node count per written pack, keyed `<game>@<stack>`. */
+  readonly nodeCounts: Record<string, number>;
+}
+
+/**
+ * nl/v2 at 100 and 50bb, nl at 100bb (no EVs), nlmtt8 at 40bb and 20bb (an import without provenance) and a
+ * small plo 100bb tree.
+ */
+export async function writeFixturePacks(): Promise<FixturePacks> {
+  const dir = await mkdtemp(join(tmpdir(), "mcp-packs-"));
+  const specs: Array<[GameId, number, Options]> = [
+    ["nl/v2", 100, { seed: 1 }],
+    ["nl/v2", 50, { seed: 2 }],
+    ["nl", 100, { seed: 3 }],
+    ["nlmtt8", 40, { seed: 4 }],
+    ["nlmtt8", 20, { seed: 5, source: "import" }],
+    ["plo", 100, { seed: 6, maxNodes: 12 }],
+  ];
+  const nodeCounts: Record<string, number> = {};
+  for (const [game, stack, o] of specs) {
+    const data = buildPack(game, stack, o);
+    nodeCounts[`${game}@${stack}`] = data.nodes.length;
+    await writePack(packPath(dir, game, stack), data);
+  }
+  return { dir, nodeCounts };
+}
