@@ -9,8 +9,8 @@
  */
 
 import { fork } from "node:child_process";
-import { availableParallelism } from "node:os";
 import { readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type GameId, HOLDEM_CLASSES, isGameId } from "@ranges/core";
@@ -129,7 +129,9 @@ async function solveAll(out: string): Promise<void> {
       for (const k of ["max-iterations", "max-seconds", "target"] as const) {
         if (values[k] !== undefined) args.push(`--${k}`, values[k]!);
       }
-      const code = await new Promise<number>((resolve) => fork(self, args).on("exit", (c) => resolve(c ?? 1)));
+      const code = await new Promise<number>((resolve) =>
+        fork(self, args).on("exit", (c) => resolve(c ?? 1)),
+      );
       if (code !== 0) failed++;
     }
   };
@@ -138,7 +140,11 @@ async function solveAll(out: string): Promise<void> {
 }
 
 if (values.help) {
-  process.stdout.write(readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace("/**", ""));
+  process.stdout.write(
+    readFileSync(fileURLToPath(import.meta.url), "utf8")
+      .split("*/")[0]!
+      .replace("/**", ""),
+  );
 } else if (values.all) {
   await solveAll(values.out ?? defaultPacksDir());
 } else if (values.spot) {
@@ -152,7 +158,12 @@ if (values.help) {
   const config = validateTreeConfig(raw, values.spot);
   const stacks = configStacks(config);
   const stack = num("stack", values.stack) ?? raw.stack ?? stacks[0] ?? fail("the spot names no stack");
-  solveOne(config, values.spot, stack, values.out ?? fail("--spot needs --out (a .json or .pack file, or a folder)"));
+  solveOne(
+    config,
+    values.spot,
+    stack,
+    values.out ?? fail("--spot needs --out (a .json or .pack file, or a folder)"),
+  );
 } else {
   const game = values.game ?? fail("give --game G --stack S, --all or --spot FILE (see --help)");
   if (!isGameId(game)) fail(`unknown game "${game}"`);

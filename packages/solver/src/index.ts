@@ -1,6 +1,13 @@
 export type { CfrParams, SeatResult } from "./engine/cfr.js";
 export { CfrSolver, DCFR_PARAMS } from "./engine/cfr.js";
-export type { ActionInfo, DecisionNode, EngineGame, FoldNode, ShowdownNode, TreeNode } from "./engine/game.js";
+export type {
+  ActionInfo,
+  DecisionNode,
+  EngineGame,
+  FoldNode,
+  ShowdownNode,
+  TreeNode,
+} from "./engine/game.js";
 export { countNodes, forEachNode } from "./engine/game.js";
 export * from "./equity/index.js";
 export * from "./eval/index.js";
@@ -14,7 +21,13 @@ export type {
   SolveProgress,
   SolveResult,
 } from "./solve/preflop.js";
-export { algorithmName, buildEngineGame, exploitabilityOf, solvePreflop, toPackData } from "./solve/preflop.js";
+export {
+  algorithmName,
+  buildEngineGame,
+  exploitabilityOf,
+  solvePreflop,
+  toPackData,
+} from "./solve/preflop.js";
 export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, ShowdownKind } from "./tree/build.js";
 export { buildPreflopTree } from "./tree/build.js";

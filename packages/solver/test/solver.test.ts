@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import { forEachNode } from "../src/engine/game.js";
 import { loadHeadsUpEquity } from "../src/equity/index.js";
 import { buildShareMatrices } from "../src/model/realization.js";
+import { treeConfigPath } from "../src/solve/files.js";
 import { buildEngineGame, solvePreflop, toPackData } from "../src/solve/preflop.js";
 import { loadTreeConfig } from "../src/tree/config.js";
-import { treeConfigPath } from "../src/solve/files.js";
 import { headsUpJamFold, threeHanded } from "./toys.js";
 
 const equity = loadHeadsUpEquity();
@@ -74,7 +74,11 @@ describe("three-handed toy tree", () => {
   });
 
   it("stores EVs relative to fold: fold is 0, AA's open beats folding", () => {
-    const pack = toPackData(result, { ...threeHanded, game: "nl/v2" }, { createdAt: "t", configPath: null, seed: 1 });
+    const pack = toPackData(
+      result,
+      { ...threeHanded, game: "nl/v2" },
+      { createdAt: "t", configPath: null, seed: 1 },
+    );
     const root = pack.nodes[0]!;
     expect(root.history).toBe("BTN");
     const fold = root.actions.find((a) => a.kind === "fold")!;
@@ -131,8 +135,22 @@ describe("terminal model", () => {
 
 describe("evaluation does not disturb the solve", () => {
   it("gives the same strategies whether or not exploitability is checked along the way", () => {
-    const checked = solvePreflop({ config: threeHanded, stack: 25, equity, maxIterations: 60, targetPctPot: -1, checkEvery: 7 });
-    const unchecked = solvePreflop({ config: threeHanded, stack: 25, equity, maxIterations: 60, targetPctPot: -1, checkEvery: 1000 });
+    const checked = solvePreflop({
+      config: threeHanded,
+      stack: 25,
+      equity,
+      maxIterations: 60,
+      targetPctPot: -1,
+      checkEvery: 7,
+    });
+    const unchecked = solvePreflop({
+      config: threeHanded,
+      stack: 25,
+      equity,
+      maxIterations: 60,
+      targetPctPot: -1,
+      checkEvery: 1000,
+    });
     const a = checked.solver.decisionResults();
     const b = unchecked.solver.decisionResults();
     for (let i = 0; i < a.length; i++) expect(b[i]!.strategy).toEqual(a[i]!.strategy);

@@ -288,7 +288,9 @@ export function encodePack(data: PackData): Buffer {
   });
 
   const headerBuf = Buffer.from(canonicalJson(header, "header"), "utf8");
-  const indexBuf = deflateRawSync(Buffer.from(canonicalJson({ nodes: indexNodes }, "index"), "utf8"), { level: 9 });
+  const indexBuf = deflateRawSync(Buffer.from(canonicalJson({ nodes: indexNodes }, "index"), "utf8"), {
+    level: 9,
+  });
   const dataBuf = deflateRawSync(rawData, { level: 9 });
   const dataLength = dataBuf.length;
   const dataOffset = align(PREAMBLE_BYTES + headerBuf.length + indexBuf.length, 8);
@@ -478,14 +480,18 @@ export function decodePackMeta(head: Uint8Array, fileBytes?: number): PackMetaDa
 export function decodePackData(meta: PackMetaData, dataBytes: Uint8Array): PackData {
   const stored = Buffer.from(dataBytes.buffer, dataBytes.byteOffset, dataBytes.byteLength);
   if (stored.length !== meta.dataLength) {
-    throw new PackFormatError(`The data section is ${stored.length} bytes; the preamble says ${meta.dataLength}.`);
+    throw new PackFormatError(
+      `The data section is ${stored.length} bytes; the preamble says ${meta.dataLength}.`,
+    );
   }
   if (sha256(stored).toString("hex") !== meta.dataSha256) {
     throw new PackFormatError("The data checksum does not match: the data section is corrupt.");
   }
   const d = meta.dataDeflated ? inflate(stored, "data section") : stored;
   if (d.length !== meta.rawDataLength) {
-    throw new PackFormatError(`The data section inflates to ${d.length} bytes; the index describes ${meta.rawDataLength}.`);
+    throw new PackFormatError(
+      `The data section inflates to ${d.length} bytes; the index describes ${meta.rawDataLength}.`,
+    );
   }
   const n = meta.header.classCount;
   const nodes: PackNode[] = meta.nodes.map((node) => ({

@@ -136,7 +136,15 @@ export class CfrSolver {
       out = { ...base, kind: "fold", winner: node.winner, pot: node.pot };
     } else if (node.type === "showdown") {
       const [p, q] = node.players;
-      out = { ...base, kind: "showdown", p, q, mtP: mts[node.matrices[0]]!, mtQ: mts[node.matrices[1]]!, pot: node.pot };
+      out = {
+        ...base,
+        kind: "showdown",
+        p,
+        q,
+        mtP: mts[node.matrices[0]]!,
+        mtQ: mts[node.matrices[1]]!,
+        pot: node.pot,
+      };
     } else {
       const nA = node.actions.length;
       const childReach = node.actions.map(() => new Float64Array(n));

@@ -75,7 +75,8 @@ export function forEachNode(root: TreeNode, visit: (node: TreeNode) => void): vo
   while (stack.length > 0) {
     const node = stack.pop()!;
     visit(node);
-    if (node.type === "decision") for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    if (node.type === "decision")
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
   }
 }
 

@@ -37,7 +37,11 @@ export function classMultiplier(model: RealizationModel, index: number): number 
   return m;
 }
 
-export function buildShareMatrices(model: RealizationModel, eq: Float64Array, w: Float64Array): ShareMatrices {
+export function buildShareMatrices(
+  model: RealizationModel,
+  eq: Float64Array,
+  w: Float64Array,
+): ShareMatrices {
   const n = 169;
   const allIn = new Float64Array(n * n);
   for (let i = 0; i < n * n; i++) allIn[i] = w[i]! * eq[i]!;

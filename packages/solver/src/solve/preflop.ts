@@ -9,7 +9,7 @@ import { CfrSolver, DCFR_PARAMS, type SeatResult } from "../engine/cfr.js";
 import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
 import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
 import { buildShareMatrices } from "../model/realization.js";
-import { buildPreflopTree, type BuiltTree } from "../tree/build.js";
+import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
 import { profileFor, type TreeConfig } from "../tree/config.js";
 
 export const algorithmName = (alternate: boolean): string =>
@@ -56,7 +56,11 @@ export interface SolveResult {
   readonly nodes: { decisions: number; terminals: number };
 }
 
-export function buildEngineGame(config: TreeConfig, stack: number, equity: HeadsUpEquityTable): { game: EngineGame; tree: BuiltTree } {
+export function buildEngineGame(
+  config: TreeConfig,
+  stack: number,
+  equity: HeadsUpEquityTable,
+): { game: EngineGame; tree: BuiltTree } {
   const shares = buildShareMatrices(config.model, equity.eq, equity.w);
   const tree = buildPreflopTree(config, stack, (kind, players) =>
     shares.indexFor(kind.allIn, kind.spr, kind.ipSeat === players[0]),
@@ -73,7 +77,10 @@ export function buildEngineGame(config: TreeConfig, stack: number, equity: Heads
   return { game, tree };
 }
 
-export function exploitabilityOf(seats: readonly SeatResult[], startingPot: number): SeatExploitabilityResult[] {
+export function exploitabilityOf(
+  seats: readonly SeatResult[],
+  startingPot: number,
+): SeatExploitabilityResult[] {
   return seats.map((s) => ({
     ...s,
     mbbPerHand: s.exploitability * 1000,
@@ -90,7 +97,8 @@ export function solvePreflop(options: SolveOptions): SolveResult {
   const maxIterations = options.maxIterations ?? config.solve.maxIterations;
   const maxSeconds = options.maxSeconds ?? config.solve.maxSeconds;
   // Jam/fold trees are small and held to a tighter bar (0.05% of the pot, under the 0.1% required).
-  const target = options.targetPctPot ?? (profileFor(config, stack).jamOrFold ? 0.05 : config.solve.targetPctPot);
+  const target =
+    options.targetPctPot ?? (profileFor(config, stack).jamOrFold ? 0.05 : config.solve.targetPctPot);
   // With alternating updates a check after a whole round of seats compares like with like.
   const checkEvery = options.checkEvery ?? (config.solve.alternate ? 4 * tree.seats.length : 25);
   const start = now();
@@ -142,7 +150,6 @@ function treeSizes(tree: BuiltTree): string[] {
 }
 
 function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
-  const info = GAMES[config.game];
   const profile = profileFor(config, tree.stack);
   const unverified: { field: string; reason: string }[] = [
     { field: "importedAt", reason: "Solved by this project's solver, not imported." },
@@ -160,8 +167,10 @@ function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
     const rootOpen = (seat: string) => {
       let size: number | null = null;
       forEachNode(tree.root, (node) => {
-        if (size !== null || node.type !== "decision" || tree.seats[node.actor] !== seat || node.depth !== 1) return;
-        const a = node.actions.find((x) => x.kind === "raise") ?? node.actions.find((x) => x.kind === "allin");
+        if (size !== null || node.type !== "decision" || tree.seats[node.actor] !== seat || node.depth !== 1)
+          return;
+        const a =
+          node.actions.find((x) => x.kind === "raise") ?? node.actions.find((x) => x.kind === "allin");
         if (a) size = a.sizeBb;
       });
       return size;
@@ -217,7 +226,15 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
         // bb to sb: two small blinds are one big blind.
         for (let c = 0; c < n; c++) evSb[c] = a.kind === "fold" ? 0 : evs[i * n + c]! * 2;
       }
-      const base = { code: a.code, token: a.token, kind: a.kind, sizeBb: a.sizeBb, sizePctPot: a.sizePctPot, freqs, evs: evSb };
+      const base = {
+        code: a.code,
+        token: a.token,
+        kind: a.kind,
+        sizeBb: a.sizeBb,
+        sizePctPot: a.sizePctPot,
+        freqs,
+        evs: evSb,
+      };
       return a.sizeReason === undefined ? base : { ...base, sizeReason: a.sizeReason };
     }),
   }));

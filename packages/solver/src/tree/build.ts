@@ -8,7 +8,15 @@
  * arithmetic.
  */
 
-import { bettingDepth, CODE_ALLIN, CODE_CALL, CODE_FOLD, type DecodedAction, GAMES, PotState } from "@ranges/core";
+import {
+  bettingDepth,
+  CODE_ALLIN,
+  CODE_CALL,
+  CODE_FOLD,
+  type DecodedAction,
+  GAMES,
+  PotState,
+} from "@ranges/core";
 import type { ActionInfo, DecisionNode, TreeNode } from "../engine/game.js";
 import { profileFor, type StackProfile, type TreeConfig } from "./config.js";
 
@@ -108,7 +116,8 @@ export function buildPreflopTree(
     const mayCall = toCall === 0 || (st.callers === 0 && (!firstIn || config.limpSeats.includes(seat)));
     if (mayCall && !profile.jamOrFold) codes.push(CODE_CALL);
     else if (mayCall && profile.jamOrFold && st.raises > 0) codes.push(CODE_CALL);
-    const othersCanCall = st.pending.length > 0 || seats.some((_, i) => i !== actor && !st.pot.folded[i] && !st.allIn[i]);
+    const othersCanCall =
+      st.pending.length > 0 || seats.some((_, i) => i !== actor && !st.pot.folded[i] && !st.allIn[i]);
     const mayRaise =
       !ownerAllIn &&
       (st.callers === 0 || st.owner === actor) &&
@@ -118,12 +127,15 @@ export function buildPreflopTree(
       seats.some((_, i) => i !== actor && !st.pot.folded[i] && !st.allIn[i]);
     if (!mayRaise) return codes;
     const raiseNumber = st.raises + 1;
-    const maxOther = Math.max(...seats.map((_, i) => (i !== actor && !st.pot.folded[i] ? totalStack(st, i) : 0)));
+    const maxOther = Math.max(
+      ...seats.map((_, i) => (i !== actor && !st.pot.folded[i] ? totalStack(st, i) : 0)),
+    );
     const cap = Math.min(totalStack(st, actor), maxOther);
     let allIn = profile.jamOrFold === true || raiseNumber >= profile.allInFrom;
     for (const code of raiseCodes(profile, raiseNumber, actor, st)) {
       const d = st.pot.decode(seat, code);
-      if (d.kind === "allin" || d.toBb >= config.allInThreshold * totalStack(st, actor) || d.toBb >= cap) allIn = true;
+      if (d.kind === "allin" || d.toBb >= config.allInThreshold * totalStack(st, actor) || d.toBb >= cap)
+        allIn = true;
       else codes.push(code);
     }
     if (allIn) codes.push(CODE_ALLIN);
@@ -187,7 +199,8 @@ export function buildPreflopTree(
   };
 
   const showdown = (st: State, active: number[]): TreeNode => {
-    if (active.length !== 2) throw new Error(`pot cap broken: ${active.length} players at ${st.parts.join("_")}`);
+    if (active.length !== 2)
+      throw new Error(`pot cap broken: ${active.length} players at ${st.parts.join("_")}`);
     const [p, q] = active as [number, number];
     const cp = st.pot.contributed[p]!;
     const cq = st.pot.contributed[q]!;

@@ -79,7 +79,8 @@ export function validateTreeConfig(raw: TreeConfig, where = "tree config"): Tree
   if (!isGameId(raw.game) || GAMES[raw.game].variant !== "holdem") {
     throw new Error(`${where}: game must be a hold'em game, got ${String(raw.game)}`);
   }
-  if (!Array.isArray(raw.profiles) || raw.profiles.length === 0) throw new Error(`${where}: profiles is empty`);
+  if (!Array.isArray(raw.profiles) || raw.profiles.length === 0)
+    throw new Error(`${where}: profiles is empty`);
   for (const seat of raw.limpSeats) {
     if (!GAMES[raw.game].seats.includes(seat)) throw new Error(`${where}: limp seat ${seat} is not a seat`);
   }
