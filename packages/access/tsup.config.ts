@@ -1,4 +1,5 @@
 import { defineConfig } from "tsup";
 import { baseTsup } from "../../tsup.base.js";
 
-export default defineConfig(baseTsup(["src/index.ts"]));
+// node:sqlite exists only under its node: name, so the prefix must survive the build.
+export default defineConfig({ ...baseTsup(["src/index.ts"]), removeNodeProtocol: false });

@@ -1,1 +1,5 @@
-export {};
+export type { AppOptions, LogLine, McpHandler } from "./app.js";
+export { createApp } from "./app.js";
+export type { ErrorPayload } from "./errors.js";
+export { errorBody, errorPayload } from "./errors.js";
+export { parseQuery } from "./query.js";

@@ -1,1 +1,104 @@
-export {};
+/**
+ * Starts the API on the committed packs. Environment:
+ *   PORT         listen port (default 3000)
+ *   PACKS_DIR    pack directory (default <repo>/data/packs)
+ *   ACCESS_DB    SQLite file for keys and meters (default <repo>/var/access.sqlite)
+ *   TRUST_PROXY  1/true: take the client address from the nearest proxy's X-Forwarded-For
+ *   CACHE_MB     size of the store's response cache in MB
+ * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
+ */
+
+import { mkdirSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { dirname } from "node:path";
+import { AccessStore } from "@ranges/access";
+import { createMcpHttpHandler } from "@ranges/mcp";
+import { RangeStore } from "@ranges/store";
+import { createApp, type LogLine } from "./app.js";
+import { createStdoutLogger } from "./logger.js";
+import { defaultAccessDb, defaultPacksDir } from "./paths.js";
+
+const say = (text: string) => process.stderr.write(`${text}\n`);
+
+function envFlag(name: string): boolean {
+  return /^(1|true|yes|on)$/i.test(process.env[name] ?? "");
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n < 0) {
+    say(`${name}=${raw} is not a non-negative number.`);
+    process.exit(1);
+  }
+  return n;
+}
+
+const port = envNumber("PORT", 3000);
+const packsDir = defaultPacksDir();
+const accessDb = defaultAccessDb();
+const trustProxy = envFlag("TRUST_PROXY");
+const cacheMb = process.env.CACHE_MB ? envNumber("CACHE_MB", 0) : undefined;
+
+const store = RangeStore.open({
+  packsDir,
+  ...(cacheMb === undefined ? {} : { cacheBytes: Math.round(cacheMb * 1024 * 1024) }),
+});
+mkdirSync(dirname(accessDb), { recursive: true });
+const access = AccessStore.open(accessDb);
+const logger = createStdoutLogger<LogLine>();
+
+const packs = store.packStatus();
+const live = packs.filter((p) => p.ok);
+if (packs.length === 0) {
+  say(
+    `No packs in ${packsDir} yet. Packs come from the solver (pnpm solve --all) or an import (pnpm ranges import monker <folder> --game G --stack S). Serving the catalog, discovery, OpenAPI and health endpoints; data endpoints answer 404 until packs exist.`,
+  );
+} else {
+  const byGame = new Map<string, number[]>();
+  for (const p of live) if (p.stack !== null) byGame.set(p.game, [...(byGame.get(p.game) ?? []), p.stack]);
+  const list = [...byGame].map(([g, stacks]) => `${g} ${stacks.sort((a, b) => a - b).join("/")}`).join("; ");
+  say(`Live packs (${live.length}) from ${packsDir}: ${list || "none"}`);
+  for (const p of packs.filter((x) => !x.ok)) {
+    say(`Pack unavailable: ${p.file}: ${p.error ?? "unreadable"}`);
+  }
+}
+
+const app = createApp({
+  store,
+  access,
+  trustProxy,
+  logger: logger.log,
+  mcpHandler: createMcpHttpHandler({ store, access, trustProxy }),
+});
+const server = app.listen(port, () => {
+  const { port: bound } = server.address() as AddressInfo;
+  say(`preflop-ranges API on http://localhost:${bound} (keys and meters: ${accessDb})`);
+});
+server.on("error", (err) => {
+  say(`Cannot listen on port ${port}: ${err.message}`);
+  access.close();
+  process.exit(1);
+});
+
+let stopping = false;
+function shutdown(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  say(`${signal}: no longer accepting connections, finishing requests in flight...`);
+  // Idle keep-alive sockets are closed at once; busy ones after their response.
+  server.close(() => {
+    logger.flush();
+    access.close();
+    say("Stopped.");
+    process.exit(0);
+  });
+  server.closeIdleConnections();
+  setTimeout(() => {
+    say("Requests still in flight after 10 s: closing them.");
+    server.closeAllConnections();
+  }, 10_000).unref();
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

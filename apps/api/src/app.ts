@@ -1,0 +1,441 @@
+/**
+ * The Koa app. Middleware, outermost first:
+ *   1. request id, error mapping and the one log line per request
+ *   2. CORS (every origin; preflight answered here)
+ *   3. routes: a string-matching fast path for the data routes, then @koa/router for everything
+ *   4. fallback: 405 with `Allow` when the path exists for another method, else 404
+ *
+ * Per data request: resolve the game (404 unknown_game), check the game serves the operation (404),
+ * authorize and meter (401/429, headers set either way), validate the query (400), ask the store for the
+ * cached body and ETag, answer 304 when `If-None-Match` matches. A 304 is metered like a 200: the caller
+ * still asked, and counting it keeps the allowance independent of client caches.
+ */
+
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import cors from "@koa/cors";
+import Router from "@koa/router";
+import type { AccessStore } from "@ranges/access";
+import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
+import { buildOpenApiDocument } from "@ranges/schema";
+import {
+  parseFullParam,
+  parseGameParam,
+  parseMinFreqParam,
+  parsePathParam,
+  parseStackParam,
+  type RangeStore,
+} from "@ranges/store";
+import Koa from "koa";
+import { errorBody, mapError } from "./errors.js";
+import { createStdoutLogger } from "./logger.js";
+import { readJsonBody } from "./mcp-body.js";
+import { parseQuery } from "./query.js";
+
+export type McpHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+
+/** One structured line per request (and one per internal error). */
+export interface LogLine {
+  time: string;
+  level: "info" | "warn" | "error";
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  ip: string;
+  via?: string | undefined;
+  code?: string | undefined;
+  err?: string | undefined;
+}
+
+export interface AppOptions {
+  store: RangeStore;
+  access: AccessStore;
+  /** Trust the nearest proxy's `X-Forwarded-For` for the client address (one hop). */
+  trustProxy?: boolean;
+  /** Receives one object per request; defaults to JSON lines on stdout. */
+  logger?: (line: LogLine) => void;
+  /** Mounted at POST /api/mcp with the parsed JSON body (undefined when absent or not JSON). */
+  mcpHandler?: McpHandler;
+}
+
+interface RequestState {
+  via?: string;
+  code?: string;
+}
+
+type DataOp = "node" | "range" | "spots" | "config";
+
+const PARAMS: Record<DataOp, readonly string[]> = {
+  node: ["stack", "history", "hand", "minFreq", "full"],
+  range: ["stack", "spot", "hand", "minFreq"],
+  spots: ["stack"],
+  config: ["stack"],
+};
+const DATA_OPS = Object.keys(PARAMS) as DataOp[];
+
+/** Node, range, spots and config bodies never change for a URL (spec: cacheable by URL). */
+const CACHE_DATA = "public, max-age=86400, immutable";
+/** Catalog and discovery list live stacks, which change when packs are added: cache briefly. */
+const CACHE_META = "public, max-age=300";
+const JSON_TYPE = "application/json; charset=utf-8";
+const MCP_BODY_LIMIT = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * UTF-8 bytes of a store result. The store returns the same object for a cache hit, so the encoding is done
+ * once per cached body; writing a Buffer is much cheaper for Node than writing a long string.
+ */
+const encoded = new WeakMap<object, Buffer>();
+function bodyBytes(result: { body: string }): Buffer {
+  let bytes = encoded.get(result);
+  if (bytes === undefined) {
+    bytes = Buffer.from(result.body);
+    encoded.set(result, bytes);
+  }
+  return bytes;
+}
+
+// Generated request ids: a random per-process prefix and a counter (unique, and cheaper than a UUID).
+const ID_PREFIX = randomBytes(6).toString("hex");
+let idCounter = 0;
+const nextRequestId = (): string => `${ID_PREFIX}-${(++idCounter).toString(36)}`;
+
+// Log timestamps, formatted once per millisecond.
+let isoMs = -1;
+let isoText = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== isoMs) {
+    isoMs = ms;
+    isoText = new Date(ms).toISOString();
+  }
+  return isoText;
+}
+
+const quoteEtag = (etag: string): string =>
+  etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`;
+
+/** `If-None-Match` matching with weak comparison (RFC 9110 13.1.2), including `*`. */
+function etagMatches(header: string, etag: string): boolean {
+  if (header === etag || header === "*") return true;
+  const bare = etag.startsWith("W/") ? etag.slice(2) : etag;
+  for (const part of header.split(",")) {
+    const t = part.trim();
+    if (t === "*" || (t.startsWith("W/") ? t.slice(2) : t) === bare) return true;
+  }
+  return false;
+}
+
+function notServed(game: GameId, op: Operation): RangesError {
+  const servedBy = GAME_IDS.filter((g) => GAMES[g].serves.includes(op));
+  return new RangesError(
+    "not_found",
+    `/${op} is not served for ${game}; it is served for ${servedBy.join(", ")}. ${game} serves ${GAMES[
+      game
+    ].serves
+      .filter((o) => o !== "discovery")
+      .map((o) => `/${o}`)
+      .join(", ")}.`,
+    { servedBy },
+  );
+}
+
+/** Long paths are cut in messages; the request id identifies the request anyway. */
+const shown = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}...` : path);
+
+export function createApp(o: AppOptions): Koa<RequestState> {
+  const { store, access } = o;
+  const log = o.logger ?? createStdoutLogger<LogLine>().log;
+  const app = new Koa<RequestState>();
+  app.proxy = o.trustProxy === true;
+  // Only the address the nearest proxy appended is trusted; earlier entries are client-supplied.
+  app.maxIpsCount = 1;
+  app.silent = true;
+
+  const openapi = JSON.stringify(buildOpenApiDocument("/"));
+
+  // 1. Request id, errors, logging.
+  app.use(async (ctx, next) => {
+    const start = performance.now();
+    const incoming = ctx.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
+    ctx.set("X-Request-Id", requestId);
+    let errText: string | undefined;
+    try {
+      await next();
+    } catch (err) {
+      const mapped = mapError(err);
+      if (mapped.internal) errText = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      ctx.state.code = mapped.code;
+      // A handler that took over the response (MCP) and failed before writing: answer for it.
+      if (ctx.respond === false && !ctx.res.headersSent) ctx.respond = true;
+      ctx.status = mapped.status;
+      ctx.remove("ETag");
+      ctx.set("Cache-Control", "no-store");
+      ctx.set("Content-Type", JSON_TYPE);
+      ctx.body = mapped.body;
+    }
+    const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
+    log({
+      time: isoNow(),
+      level: status >= 500 ? "error" : status >= 400 ? "warn" : "info",
+      requestId,
+      method: ctx.method,
+      path: ctx.path,
+      status,
+      ms: Math.round((performance.now() - start) * 100) / 100,
+      ip: ctx.ip.startsWith("::ffff:") ? ctx.ip.slice(7) : ctx.ip,
+      via: ctx.state.via,
+      code: ctx.state.code,
+      err: errText,
+    });
+  });
+
+  // 2. CORS for every origin; Authorization may be sent cross-origin (bearer keys, no cookies).
+  app.use(
+    cors({
+      origin: "*",
+      allowMethods: ["GET", "HEAD", "POST", "OPTIONS"],
+      allowHeaders: ["Authorization", "Content-Type", "If-None-Match", "X-Request-Id", "Mcp-Session-Id"],
+      exposeHeaders: [
+        "ETag",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+        "Retry-After",
+        "X-Request-Id",
+        "WWW-Authenticate",
+      ],
+      maxAge: 86400,
+    }),
+  );
+
+  /** Authorizes and meters the call; its headers go on the response whatever the outcome. */
+  function authorize(ctx: Koa.ParameterizedContext<RequestState>, keyless: boolean, operation: string) {
+    const decision = access.authorize({
+      authorization: ctx.get("authorization"),
+      ip: ctx.ip,
+      keyless,
+      operation,
+    });
+    for (const name in decision.headers) ctx.set(name, decision.headers[name]!);
+    if (!decision.ok) throw decision.error;
+    ctx.state.via = decision.via;
+  }
+
+  function send(
+    ctx: Koa.ParameterizedContext<RequestState>,
+    result: { body: string; etag: string },
+    cacheControl: string,
+  ) {
+    const etag = quoteEtag(result.etag);
+    ctx.set("ETag", etag);
+    ctx.set("Cache-Control", cacheControl);
+    const inm = ctx.get("if-none-match");
+    if (inm && etagMatches(inm, etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.set("Content-Type", JSON_TYPE);
+    ctx.body = bodyBytes(result);
+  }
+
+  function serveData(ctx: Koa.ParameterizedContext<RequestState>, game: GameId, op: DataOp) {
+    if (!GAMES[game].serves.includes(op)) throw notServed(game, op);
+    authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
+    const q = parseQuery(ctx.querystring, PARAMS[op]);
+    const stack = parseStackParam(game, q.stack);
+    let result: { body: string; etag: string };
+    if (op === "node") {
+      result = store.json({
+        kind: "node",
+        game,
+        stack,
+        history: parsePathParam("history", q.history, game),
+        hand: q.hand,
+        minFreq: parseMinFreqParam(q.minFreq),
+        full: parseFullParam(q.full),
+      });
+    } else if (op === "range") {
+      result = store.json({
+        kind: "range",
+        game,
+        stack,
+        spot: parsePathParam("spot", q.spot, game),
+        hand: q.hand,
+        minFreq: parseMinFreqParam(q.minFreq),
+      });
+    } else {
+      result = store.json({ kind: op, game, stack });
+    }
+    send(ctx, result, CACHE_DATA);
+  }
+
+  function serveDiscovery(ctx: Koa.ParameterizedContext<RequestState>, game: GameId) {
+    authorize(ctx, isKeyless(game, "discovery"), `discovery of ${game}`);
+    parseQuery(ctx.querystring, []);
+    send(ctx, store.json({ kind: "discovery", game }), CACHE_META);
+  }
+
+  const router = new Router<RequestState>();
+
+  router.get("/healthz", (ctx) => {
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { status: "ok" };
+  });
+  router.get("/readyz", (ctx) => {
+    const packs = store.packStatus();
+    const live = packs.filter((p) => p.ok).length;
+    const accessOk = access.ping();
+    ctx.set("Cache-Control", "no-store");
+    ctx.status = accessOk ? 200 : 503;
+    ctx.body = {
+      status: accessOk ? "ready" : "not_ready",
+      access: accessOk ? "ok" : "unavailable",
+      packs: { live, failed: packs.length - live },
+    };
+  });
+  router.get("/api/v1/openapi.json", (ctx) => {
+    ctx.set("Cache-Control", "public, max-age=3600");
+    ctx.set("Content-Type", JSON_TYPE);
+    ctx.body = openapi;
+  });
+
+  function serveCatalog(ctx: Koa.ParameterizedContext<RequestState>) {
+    authorize(ctx, true, "the game catalog");
+    parseQuery(ctx.querystring, []);
+    send(ctx, store.json({ kind: "catalog" }), CACHE_META);
+  }
+
+  router.get("/api/v1/ranges/games", serveCatalog);
+  // nl/v2 spans two segments: its routes come before the one-segment `:game` routes.
+  router.get("/api/v1/ranges/nl/v2", (ctx) => serveDiscovery(ctx, "nl/v2"));
+  for (const op of DATA_OPS) {
+    router.get(`/api/v1/ranges/nl/v2/${op}`, (ctx) => serveData(ctx, "nl/v2", op));
+  }
+  router.get("/api/v1/ranges/:game", (ctx) => serveDiscovery(ctx, parseGameParam(ctx.params.game!)));
+  for (const op of DATA_OPS) {
+    router.get(`/api/v1/ranges/:game/${op}`, (ctx) => serveData(ctx, parseGameParam(ctx.params.game!), op));
+  }
+
+  const mcpHandler = o.mcpHandler;
+  router.post("/api/mcp", async (ctx) => {
+    if (!mcpHandler) throw new RangesError("not_found", "The MCP endpoint is not enabled on this server.");
+    const body = await readJsonBody(ctx.req, MCP_BODY_LIMIT);
+    ctx.state.via = "mcp";
+    // The MCP transport writes the response itself.
+    ctx.respond = false;
+    await mcpHandler(ctx.req, ctx.res, body);
+  });
+
+  // The data routes again, matched by plain string operations: these are the hot paths, and @koa/router
+  // costs several microseconds and a composed middleware chain per request. Only exact, unencoded paths
+  // take this way; anything else (percent-encoded segments, other methods) goes through the router, which
+  // holds the same routes with the same handlers, so the answers are identical.
+  app.use((ctx, next) => {
+    const method = ctx.method;
+    if ((method === "GET" || method === "HEAD") && ctx.path.startsWith(RANGES_PREFIX)) {
+      const route = fastRoute(ctx.path);
+      if (route !== null) {
+        if (route.op === "catalog") return serveCatalog(ctx);
+        const game = parseGameParam(route.game);
+        return route.op === "discovery" ? serveDiscovery(ctx, game) : serveData(ctx, game, route.op);
+      }
+    }
+    return next();
+  });
+  app.use(router.routes());
+
+  // 4. Nothing matched this method: 405 when the path exists for another one, else 404.
+  app.use((ctx) => {
+    const allowed = new Set<string>();
+    for (const layer of router.match(ctx.path, ctx.method).path) {
+      for (const m of layer.methods) allowed.add(m);
+    }
+    if (allowed.size > 0) {
+      const allow = [...allowed].join(", ");
+      ctx.set("Allow", allow);
+      if (ctx.method === "OPTIONS") {
+        ctx.status = 204;
+        return;
+      }
+      throw new RangesError(
+        "method_not_allowed",
+        `${ctx.method} is not allowed on ${shown(ctx.path)}; use ${allow}.`,
+        {
+          allow: [...allowed],
+        },
+      );
+    }
+    throw routeNotFound(ctx.path);
+  });
+
+  // Requests Node's HTTP parser rejects (bytes not allowed in a URL, oversized headers) never reach Koa;
+  // answer them with the same error body instead of Node's bare 400.
+  app.listen = ((...args: Parameters<ReturnType<typeof createServer>["listen"]>) => {
+    const server = createServer(app.callback());
+    server.on("clientError", onClientError);
+    return server.listen(...args);
+  }) as typeof app.listen;
+
+  return app;
+}
+
+function onClientError(err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = errorBody(
+    new RangesError(
+      "invalid_parameter",
+      `The request is not valid HTTP (${err.code ?? "parse error"}): percent-encode every byte outside printable ASCII in the URL.`,
+    ),
+  );
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+const RANGES_PREFIX = "/api/v1/ranges/";
+type FastRoute = { op: "catalog" } | { op: "discovery" | DataOp; game: string };
+
+/** `/api/v1/ranges/...` split into game and operation, or null to let the router decide. */
+function fastRoute(path: string): FastRoute | null {
+  let rest = path.slice(RANGES_PREFIX.length);
+  if (rest.endsWith("/")) rest = rest.slice(0, -1);
+  if (rest.length === 0 || rest.includes("%")) return null;
+  const parts = rest.split("/");
+  if (parts[0] === "nl" && parts[1] === "v2") parts.splice(0, 2, "nl/v2");
+  const [game, op] = parts;
+  if (parts.length === 1) return game === "games" ? { op: "catalog" } : { op: "discovery", game: game! };
+  if (parts.length === 2 && (op === "node" || op === "range" || op === "spots" || op === "config")) {
+    return { op, game: game! };
+  }
+  return null;
+}
+
+function routeNotFound(path: string): RangesError {
+  const m = /^\/api\/v1\/ranges\/(.+)\/([^/]+)\/?$/.exec(path);
+  if (m && (GAME_IDS as readonly string[]).includes(decodeURIComponentSafe(m[1]!))) {
+    return new RangesError(
+      "not_found",
+      `Unknown operation "${shown(m[2]!)}" for ${m[1]}: the operations are node, range, spots and config.`,
+    );
+  }
+  return new RangesError(
+    "not_found",
+    `No endpoint at ${shown(path)}. Endpoints: /api/v1/ranges/games, /api/v1/ranges/{game}, /api/v1/ranges/{game}/node|range|spots|config (nl/v2 as two segments), /api/v1/openapi.json, POST /api/mcp.`,
+  );
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The `ranges` administration commands (src/cli.ts runs them; tests call `runCli` directly).
+ *   ranges keys create --name N [--plan P] [--quota Q|unmetered]
+ *   ranges keys list
+ *   ranges keys revoke <id>
+ *   ranges import monker <folder> --game G --stack S [--out data/packs]
+ * ACCESS_DB selects the key database (default <repo>/var/access.sqlite).
+ */
+
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { AccessStore } from "@ranges/access";
+import { importMonker, packPath, parseGameParam, parseStackParam, writePack } from "@ranges/store";
+import { defaultAccessDb, defaultPacksDir } from "./paths.js";
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const consoleIo: CliIo = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+const USAGE = `Usage:
+  ranges keys create --name <name> [--plan <plan>] [--quota <calls per day>|unmetered]
+  ranges keys list
+  ranges keys revoke <id>
+  ranges import monker <folder> --game <game> --stack <bb> [--out <packs dir>]
+
+Keys live in ACCESS_DB (default var/access.sqlite). A new key is printed once; only its hash is stored.`;
+
+class UsageError extends Error {}
+
+function openAccess(): AccessStore {
+  const file = defaultAccessDb();
+  mkdirSync(dirname(file), { recursive: true });
+  return AccessStore.open(file);
+}
+
+function parseQuota(raw: string | undefined): number | null {
+  if (raw === undefined || /^(unmetered|none|null)$/i.test(raw)) return null;
+  if (!/^\d+$/.test(raw))
+    throw new UsageError(`--quota must be a whole number of calls per day or "unmetered", got "${raw}".`);
+  return Number(raw);
+}
+
+function keys(args: string[], io: CliIo): void {
+  const [sub, ...rest] = args;
+  if (sub === "create") {
+    const { values } = parseArgs({
+      args: rest,
+      options: { name: { type: "string" }, plan: { type: "string" }, quota: { type: "string" } },
+      strict: true,
+    });
+    if (!values.name) throw new UsageError("keys create needs --name.");
+    const access = openAccess();
+    try {
+      const quota = parseQuota(values.quota);
+      const created = access.createKey({
+        name: values.name,
+        dailyQuota: quota,
+        ...(values.plan === undefined ? {} : { plan: values.plan }),
+      });
+      const info = access.listKeys().find((k) => k.id === created.id)!;
+      io.out(
+        `Created key ${created.prefix} "${info.name}" (plan ${info.plan}, ${quota === null ? "unmetered" : `${quota} calls per UTC day`}).`,
+      );
+      io.out("The key is shown once; store it now:");
+      io.out(created.key);
+    } finally {
+      access.close();
+    }
+    return;
+  }
+  if (sub === "list") {
+    if (rest.length > 0) throw new UsageError("keys list takes no arguments.");
+    const access = openAccess();
+    try {
+      const list = access.listKeys();
+      if (list.length === 0) {
+        io.out("No keys yet. Create one with: ranges keys create --name <name>");
+        return;
+      }
+      const rows = list.map((k) => [
+        k.prefix,
+        k.name,
+        k.plan,
+        k.dailyQuota === null ? "unmetered" : String(k.dailyQuota),
+        String(k.usedToday),
+        k.createdAt.slice(0, 19).replace("T", " "),
+        k.revokedAt ? `revoked ${k.revokedAt.slice(0, 10)}` : "active",
+      ]);
+      const head = ["KEY", "NAME", "PLAN", "QUOTA/DAY", "USED TODAY", "CREATED (UTC)", "STATUS"];
+      const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+      for (const r of [head, ...rows])
+        io.out(
+          r
+            .map((c, i) => c.padEnd(widths[i]!))
+            .join("  ")
+            .trimEnd(),
+        );
+    } finally {
+      access.close();
+    }
+    return;
+  }
+  if (sub === "revoke") {
+    const [id, ...extra] = rest;
+    if (!id || extra.length > 0) throw new UsageError("keys revoke takes one key id (or its pr_ prefix).");
+    const access = openAccess();
+    try {
+      if (!access.revokeKey(id)) throw new Error(`No active key with id ${id}; see ranges keys list.`);
+      io.out(`Revoked ${id.startsWith("pr_") ? id : `pr_${id}`}. Calls with it now get 401.`);
+    } finally {
+      access.close();
+    }
+    return;
+  }
+  throw new UsageError(`Unknown keys command "${sub ?? ""}".`);
+}
+
+async function importCommand(args: string[], io: CliIo): Promise<void> {
+  const [format, ...rest] = args;
+  if (format !== "monker")
+    throw new UsageError(`Unknown import format "${format ?? ""}"; supported: monker.`);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    options: { game: { type: "string" }, stack: { type: "string" }, out: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length !== 1) throw new UsageError("import monker takes one folder.");
+  if (!values.game || !values.stack) throw new UsageError("import monker needs --game and --stack.");
+  const game = parseGameParam(values.game);
+  const stack = parseStackParam(game, values.stack);
+  const folder = resolve(positionals[0]!);
+  const outDir = values.out ? resolve(values.out) : defaultPacksDir();
+  const data = await importMonker(folder, { game, stack });
+  const file = packPath(outDir, game, stack);
+  mkdirSync(dirname(file), { recursive: true });
+  await writePack(file, data);
+  io.out(`Imported ${data.nodes.length} nodes for ${game} at ${stack}bb from ${folder} into ${file}.`);
+}
+
+/** Runs one command; resolves to the process exit code (0 success, 1 failure). Never throws. */
+export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<number> {
+  const [group, ...rest] = argv;
+  try {
+    if (group === undefined || group === "help" || group === "--help" || group === "-h") {
+      io.out(USAGE);
+      return group === undefined ? 1 : 0;
+    }
+    if (group === "keys") keys(rest, io);
+    else if (group === "import") await importCommand(rest, io);
+    else throw new UsageError(`Unknown command "${group}".`);
+    return 0;
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    io.err(`Error: ${message}`);
+    if (err instanceof UsageError || (err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+      io.err(`\n${USAGE}`);
+    }
+    return 1;
+  }
+}

@@ -1,0 +1,51 @@
+/** Reads a JSON request body for the MCP endpoint, bounded in size. */
+
+import type { IncomingMessage } from "node:http";
+import { RangesError } from "@ranges/core";
+
+const tooLarge = (limit: number) =>
+  new RangesError("payload_too_large", `The request body is larger than ${limit} bytes.`, { limit });
+
+/**
+ * Resolves the parsed JSON body, or undefined when the body is empty or not JSON (the MCP handler answers
+ * those with a JSON-RPC parse error). Rejects with 413 beyond `limit` bytes.
+ */
+export function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        // Stop buffering; the rest of the body is drained and dropped.
+        chunks.length = 0;
+        reject(tooLarge(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (done) return;
+      done = true;
+      const text = Buffer.concat(chunks).toString("utf8");
+      if (text.trim().length === 0) return resolve(undefined);
+      try {
+        resolve(JSON.parse(text));
+      } catch {
+        resolve(undefined);
+      }
+    });
+    req.on("error", () => {
+      if (done) return;
+      done = true;
+      reject(
+        new RangesError("invalid_parameter", "The request body could not be read (connection aborted?)."),
+      );
+    });
+  });
+}

@@ -1,0 +1,351 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: HTTP throughput and latency of the API against a minimal node:http server that sends the
+ * same bytes (the baseline). Both servers run in child processes; autocannon drives them from this one.
+ *
+ * Scenarios (64 connections, 10 s each; options: --duration S, --connections N, --packs DIR, --dry-run):
+ *   baseline        node:http, one fixed body (the cached /node response)
+ *   node cached     the same hold'em /node URL again and again (store cache hit)
+ *   node uncached   rotating histories with a distinct minFreq per request, so every request misses the cache
+ *   range           rotating over every stored action of the pack (cached after the first round)
+ * Every API request carries an unmetered key, so each one is also counted on the key's meter (SQLite).
+ *
+ * Packs: data/packs when a hold'em pack is live there; otherwise a temporary nl/v2 100bb pack
+ * written with the store's writer (the output says which). Results go to stdout and to BENCHMARKS.md.
+ */
+
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "64" },
+    packs: { type: "string", default: "data/packs" },
+    "dry-run": { type: "boolean", default: false },
+  },
+});
+const DURATION = Number(args.duration);
+const CONNECTIONS = Number(args.connections);
+const TARGETS = { cachedRatio: 0.5, cachedP99: 10, uncachedP99: 20 };
+
+const requireFromApi = createRequire(join(ROOT, "apps/api/package.json"));
+const autocannon = requireFromApi("autocannon");
+const load = (rel) => import(pathToFileURL(join(ROOT, rel)).href);
+const core = await load("packages/core/dist/index.js");
+const store = await load("packages/store/dist/index.js");
+const { AccessStore } = await load("packages/access/dist/index.js");
+
+const loadAtStart = os.loadavg()[0];
+const tmp = mkdtempSync(join(os.tmpdir(), "ranges-bench-"));
+const children = [];
+process.on("exit", () => {
+  for (const c of children) c.kill("SIGKILL");
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Packs
+
+/** A small but real nl/v2 tree: every first-in decision and every response to each open. */
+function temporaryPack(game, stack) {
+  const info = core.GAMES[game];
+  const seats = info.seats;
+  const setup = { seats, stacks: seats.map(() => stack), sb: 0.5, bb: 1, ante: 0, antePostedBy: null };
+  const n = core.HOLDEM_CLASS_COUNT;
+  let seed = 12345;
+  const rand = () => {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    return seed / 0x1_0000_0000;
+  };
+  const nodes = [];
+  const addNode = (history, steps, options) => {
+    const pot = new core.PotState(setup);
+    for (const [seat, code] of steps) pot.apply(seat, code);
+    const actor = history.split("_").at(-1);
+    const mixes = Array.from({ length: n }, () => options.map(() => (rand() < 0.3 ? 0 : rand())));
+    const actions = options.map(({ token, code }, a) => {
+      const d = pot.decode(actor, code);
+      const freqs = new Float32Array(n);
+      const evs = new Float32Array(n);
+      for (let c = 0; c < n; c++) {
+        const sum = mixes[c].reduce((x, y) => x + y, 0) || 1;
+        freqs[c] = mixes[c][a] / sum;
+        evs[c] = code === 0 ? 0 : Math.round((rand() * 6 - 2) * 1000) / 1000;
+      }
+      return {
+        code,
+        token,
+        kind: d.kind,
+        sizeBb: d.sizeBb,
+        sizePctPot: d.sizePctPot,
+        ...(d.sizeReason ? { sizeReason: d.sizeReason } : {}),
+        freqs,
+        evs,
+      };
+    });
+    nodes.push({ history, actor, depth: core.bettingDepth(steps.filter(([, c]) => c > 1).length), actions });
+  };
+  const FOLD = { token: "Fold", code: 0 };
+  const CALL = { token: "Call", code: 1 };
+  const AI = { token: "AI", code: 3 };
+  const open = { token: "60%", code: core.pctCode(60) };
+  const threeBet = { token: "100%", code: core.pctCode(100) };
+  for (let i = 0; i < seats.length - 1; i++) {
+    const folds = seats.slice(0, i).map((s) => [s, 0]);
+    const prefix = folds.map(([s]) => `${s}_Fold_`).join("");
+    addNode(`${prefix}${seats[i]}`, folds, [FOLD, open, AI]);
+    // Responses to this seat's open, with the seats between folding.
+    for (let j = i + 1; j < seats.length; j++) {
+      const between = seats.slice(i + 1, j).map((s) => [s, 0]);
+      const steps = [...folds, [seats[i], open.code], ...between];
+      const history = `${prefix}${seats[i]}_60%${between.map(([s]) => `_${s}_Fold`).join("")}_${seats[j]}`;
+      addNode(history, steps, [FOLD, CALL, threeBet, AI]);
+    }
+  }
+  return {
+    header: {
+      format: store.PACK_FORMAT,
+      formatVersion: store.PACK_FORMAT_VERSION,
+      game,
+      stack,
+      classSet: info.classSet,
+      classCount: n,
+      evUnit: "sb",
+      config: {
+        seats,
+        stacks: seats.map(() => stack),
+        blinds: { sb: 0.5, bb: 1 },
+        ante: null,
+        antePostedBy: null,
+        stackIncludesAnte: null,
+        treeSizes: ["open 60% pot", "3B 100% pot", "AI"],
+        openSizes: null,
+        importedAt: null,
+        unverified: [{ field: "importedAt", reason: "benchmark pack" }],
+      },
+      provenance: {
+        source: "solver",
+        algorithm: "benchmark fixture (random strategies)",
+        iterations: 0,
+        exploitability: null,
+        seed: 12345,
+        model: null,
+        solveSeconds: null,
+        createdAt: new Date().toISOString(),
+        treeConfig: null,
+        notes: ["written by scripts/bench.mjs; not a solve"],
+      },
+    },
+    nodes,
+  };
+}
+
+const GAME_ORDER = ["nl/v2", "nl", "nlmtt8", "nl9"];
+const rank = (p) => GAME_ORDER.indexOf(p.game) * 10_000 + Math.abs(p.stack - 100);
+let packsDir = resolve(ROOT, args.packs);
+let pick = store.RangeStore.open({ packsDir })
+  .packStatus()
+  .filter((p) => p.ok && p.stack !== null && core.GAMES[p.game].variant === "holdem")
+  // Prefer the 6-max cash games and a 100bb stack, the most common lookups.
+  .sort((a, b) => rank(a) - rank(b))[0];
+let packSource;
+if (pick) {
+  packSource = `${args.packs}/${pick.file}`;
+} else {
+  packsDir = join(tmp, "packs");
+  const path = store.packPath(packsDir, "nl/v2", 100);
+  await store.writePack(path, temporaryPack("nl/v2", 100));
+  pick = { game: "nl/v2", stack: 100, path };
+  packSource = `temporary nl/v2 100bb pack written by scripts/bench.mjs (no hold'em pack in ${args.packs})`;
+}
+const pack = await store.readPackFile(pick.path);
+const gamePath = `/api/v1/ranges/${pick.game}`;
+const histories = pack.nodes.map((nd) => nd.history);
+const spots = pack.nodes.flatMap((nd) => nd.actions.map((a) => `${nd.history}_${a.token}`));
+const enc = (s) => encodeURIComponent(s);
+const nodeUrl = (h, extra = "") => `${gamePath}/node?stack=${pick.stack}&history=${enc(h)}${extra}`;
+
+// ---------------------------------------------------------------------------------------------------------
+// Servers
+
+function spawnServer(args, env, readyPattern) {
+  return new Promise((resolvePort, reject) => {
+    const child = spawn(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    children.push(child);
+    let err = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk) => {
+      err += chunk;
+      const m = readyPattern.exec(err);
+      if (m) resolvePort({ child, port: Number(m[1]) });
+    });
+    child.on("exit", (code) => reject(new Error(`server exited (${code}) before it was ready:\n${err}`)));
+  });
+}
+
+const accessDb = join(tmp, "access.sqlite");
+const access = AccessStore.open(accessDb);
+const { key } = access.createKey({ name: "bench", plan: "bench", dailyQuota: null });
+access.close();
+const auth = { authorization: `Bearer ${key}` };
+
+const api = await spawnServer(
+  [join(ROOT, "apps/api/dist/main.js")],
+  { PORT: "0", PACKS_DIR: packsDir, ACCESS_DB: accessDb },
+  /API on http:\/\/localhost:(\d+)/,
+);
+const apiBase = `http://127.0.0.1:${api.port}`;
+
+const cachedPath = nodeUrl(histories[0]);
+const probe = await fetch(`${apiBase}${cachedPath}`, { headers: auth });
+if (probe.status !== 200) throw new Error(`probe ${cachedPath}: ${probe.status} ${await probe.text()}`);
+const sampleBody = Buffer.from(await probe.arrayBuffer());
+const bodyFile = join(tmp, "body.json");
+writeFileSync(bodyFile, sampleBody);
+
+const BASELINE_SRC = `
+const http = require("node:http");
+const body = require("node:fs").readFileSync(process.argv[1]);
+const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": String(body.length) };
+const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
+server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server.address().port + "\\n"));
+`;
+const baseline = await spawnServer(["-e", BASELINE_SRC, bodyFile], {}, /baseline on (\d+)/);
+
+// ---------------------------------------------------------------------------------------------------------
+// Load
+
+function run(title, base, paths) {
+  let i = 0;
+  const opts = {
+    url: base,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: auth,
+    requests: [
+      {
+        method: "GET",
+        setupRequest: (req) => {
+          req.path = typeof paths === "string" ? paths : paths(i++);
+          return req;
+        },
+      },
+    ],
+  };
+  return new Promise((done, fail) => {
+    autocannon(opts, (err, result) => {
+      if (err) return fail(err);
+      const row = {
+        title,
+        rps: result.requests.average,
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        ok: result["2xx"],
+        other: result.non2xx + result.errors + result.timeouts,
+      };
+      console.log(
+        `${title.padEnd(16)} ${row.rps.toFixed(0).padStart(8)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  (${row.ok} ok, ${row.other} other)`,
+      );
+      done(row);
+    });
+  });
+}
+
+const warm = async (base, path) => {
+  for (let k = 0; k < 200; k++) await (await fetch(`${base}${path}`, { headers: auth })).arrayBuffer();
+};
+
+console.log(`Packs: ${packSource}`);
+console.log(
+  `Load: ${CONNECTIONS} connections, ${DURATION} s per scenario, autocannon ${requireFromApi("autocannon/package.json").version}`,
+);
+console.log(`Cached URL: ${cachedPath} (${sampleBody.length} bytes)\n`);
+
+await warm(`http://127.0.0.1:${baseline.port}`, "/");
+const base = await run("baseline", `http://127.0.0.1:${baseline.port}`, "/");
+await warm(apiBase, cachedPath);
+const cached = await run("node cached", apiBase, cachedPath);
+// Distinct minFreq values make each request a new cache key; the value is far below any stored weight.
+const uncached = await run("node uncached", apiBase, (k) =>
+  nodeUrl(histories[k % histories.length], `&minFreq=${((k + 1) * 1e-9).toFixed(9)}`),
+);
+const range = await run(
+  "range",
+  apiBase,
+  (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spots[k % spots.length])}`,
+);
+
+for (const c of children) c.kill("SIGTERM");
+
+// ---------------------------------------------------------------------------------------------------------
+// Report
+
+const rows = [base, cached, uncached, range];
+const verdict = (okay) => (okay ? "met" : "MISSED");
+const cachedRatio = cached.rps / base.rps;
+const checks = [
+  `cached hold'em /node >= ${TARGETS.cachedRatio * 100}% of baseline throughput: ${(cachedRatio * 100).toFixed(0)}% (${verdict(cachedRatio >= TARGETS.cachedRatio)})`,
+  `cached hold'em /node p99 < ${TARGETS.cachedP99} ms: ${cached.p99} ms (${verdict(cached.p99 < TARGETS.cachedP99)})`,
+  `uncached /node p99 < ${TARGETS.uncachedP99} ms: ${uncached.p99} ms (${verdict(uncached.p99 < TARGETS.uncachedP99)})`,
+];
+console.log(`\n${checks.join("\n")}`);
+const machineBound = base.p99 >= TARGETS.cachedP99;
+if (machineBound) {
+  checks.push(
+    `the bare node:http baseline itself has p99 ${base.p99} ms here, so the latency targets are bounded by this machine (load generator and servers share ${os.cpus().length} cores; load average ${loadAtStart.toFixed(2)} at the start)`,
+  );
+}
+const failures = rows.filter((r) => r.other > 0);
+if (failures.length > 0)
+  console.log(`\nWARNING: non-2xx or errors in ${failures.map((r) => r.title).join(", ")}`);
+
+const cpus = os.cpus();
+const section = [
+  "<!-- bench:api:start -->",
+  "## HTTP API (`pnpm bench`)",
+  "",
+  `- Date: ${new Date().toISOString().slice(0, 10)}`,
+  `- Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
+  `- Load average at the start: ${loadAtStart.toFixed(2)} (other work on the machine skews every number)`,
+  `- Node ${process.version}; autocannon ${requireFromApi("autocannon/package.json").version} in the same machine (it competes with the server for cores)`,
+  `- Load: ${CONNECTIONS} connections, ${DURATION} s per scenario; every API request sends an unmetered key (counted on its SQLite meter) and is logged (stdout to /dev/null)`,
+  `- Packs: ${packSource}`,
+  `- Cached URL: \`${cachedPath}\` (${sampleBody.length} bytes); the baseline is a bare node:http server sending those bytes`,
+  "",
+  "| Scenario | req/s | p50 ms | p99 ms | vs baseline | non-2xx/errors |",
+  "|---|---:|---:|---:|---:|---:|",
+  ...rows.map(
+    (r) =>
+      `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base.rps) * 100).toFixed(0)}% | ${r.other} |`,
+  ),
+  "",
+  "Targets:",
+  "",
+  ...checks.map((c) => `- ${c}`),
+  "",
+  "Scenarios: *node cached* repeats one URL (store cache hit); *node uncached* rotates over the pack's",
+  "histories with a distinct `minFreq` per request so every request builds its body; *range* rotates over",
+  "every stored action (cached after the first round).",
+  "<!-- bench:api:end -->",
+].join("\n");
+
+if (args["dry-run"]) process.exit(0);
+const file = join(ROOT, "BENCHMARKS.md");
+let doc = existsSync(file)
+  ? readFileSync(file, "utf8")
+  : "# Benchmarks\n\nNumbers from the bench scripts, with the machine they ran on.\n";
+const pattern = /<!-- bench:api:start -->[\s\S]*?<!-- bench:api:end -->/;
+doc = pattern.test(doc) ? doc.replace(pattern, section) : `${doc.trimEnd()}\n\n${section}\n`;
+writeFileSync(file, doc);
+console.log(`\nWrote the results to ${file}`);
+process.exit(0);
