@@ -157,3 +157,31 @@ describe("evaluation does not disturb the solve", () => {
     expect(checked.seats).toEqual(unchecked.seats);
   });
 });
+
+describe("pot cap", () => {
+  const config = loadTreeConfig(treeConfigPath("nl"));
+  const { tree } = buildEngineGame(config, 100, equity);
+  const tokensAt = (history: string) => {
+    let found: string[] | null = null;
+    forEachNode(tree.root, (node) => {
+      if (node.type === "decision" && node.history === history) found = node.actions.map((a) => a.token);
+    });
+    return found;
+  };
+
+  it("lets a seat behind an open and a call only fold, unless it is a blind (squeeze)", () => {
+    expect(tokensAt("UTG_60%_HJ_Call_CO")).toEqual(["Fold"]);
+    expect(tokensAt("UTG_60%_HJ_Call_CO_Fold_BTN")).toEqual(["Fold"]);
+    const sb = tokensAt("UTG_60%_HJ_Call_CO_Fold_BTN_Fold_SB")!;
+    expect(sb).toContain("Fold");
+    expect(sb).not.toContain("Call");
+    expect(sb.some((t) => t.endsWith("%") || t === "AI")).toBe(true);
+  });
+
+  it("gives a squeezed opener and caller one call between them", () => {
+    const squeeze = tokensAt("UTG_60%_HJ_Call_CO_Fold_BTN_Fold_SB")!.find((t) => t.endsWith("%"))!;
+    const after = `UTG_60%_HJ_Call_CO_Fold_BTN_Fold_SB_${squeeze}_BB_Fold_UTG`;
+    expect(tokensAt(after)).toContain("Call");
+    expect(tokensAt(`${after.replace(/_UTG$/, "")}_UTG_Call_HJ`)).not.toContain("Call");
+  });
+});

@@ -2,8 +2,9 @@ import type { TreeConfig } from "../src/tree/config.js";
 
 const model = {
   name: "test-model",
-  ipFactor: 1.08,
-  oopFactor: 0.9,
+  ipFactor: 1.06,
+  oopFactor: 0.94,
+  contestExponent: 1.6,
   suitedBonus: 0.05,
   connectedBonus: [0.04, 0.025, 0.01],
   pairBonus: 0.03,

@@ -2,14 +2,16 @@
  * Terminal model: how a heads-up pot is shared.
  *
  * All-in: by showdown equity (the heads-up table, combo-level card removal).
- * To the flop with chips behind: by equity realization. Each player's equity is scaled by a multiplier
- * (position factor plus playability bonuses of the class) and the pot is split in proportion:
+ * To the flop with chips behind: by equity realization, as a contest between the two players. Each
+ * player's equity is scaled by a multiplier (position factor times playability bonuses of the class) and the
+ * pot is split by a contest function with exponent k:
  *
- *   shareIP(a, b) = e * rIP(a) / (e * rIP(a) + (1 - e) * rOOP(b)),   e = equity of a against b
+ *   x = (e * rIP(a))^k,  y = ((1 - e) * rOOP(b))^k,  shareIP(a, b) = x / (x + y),  e = equity of a vs b
  *
  * so the two shares always sum to the pot (no chips created or lost), a hand with all the equity takes it
- * all, and a hand with none takes nothing. Multipliers shrink linearly toward 1 as the stack-to-pot ratio
- * falls below `sprFull`, because short-stacked pots play closer to all-in equity. SPR is bucketed into
+ * all and a hand with none takes nothing, and with k > 1 favourites realize more than their equity and
+ * underdogs less (weak hands are folded out postflop). Multipliers and k shrink linearly toward 1 as the
+ * stack-to-pot ratio falls below `sprFull`, because short-stacked pots play closer to all-in equity. SPR is bucketed into
  * quarters of `sprFull` so a handful of matrices serve every terminal.
  */
 
@@ -47,8 +49,11 @@ export function buildShareMatrices(
   for (let i = 0; i < n * n; i++) allIn[i] = w[i]! * eq[i]!;
   const matrices: Float64Array[] = [allIn];
   const mult = Array.from({ length: n }, (_, a) => classMultiplier(model, a));
+  if (!(model.contestExponent >= 1))
+    throw new Error(`contestExponent must be >= 1, got ${model.contestExponent}`);
   for (const lambda of SPR_BUCKETS) {
     const scale = (f: number) => 1 + (f - 1) * lambda;
+    const k = scale(model.contestExponent);
     const ip = new Float64Array(n * n);
     const oop = new Float64Array(n * n);
     for (let a = 0; a < n; a++) {
@@ -56,8 +61,9 @@ export function buildShareMatrices(
       for (let b = 0; b < n; b++) {
         const rOop = scale(model.oopFactor * mult[b]!);
         const e = eq[a * n + b]!;
-        const den = e * rIp + (1 - e) * rOop;
-        const share = den > 0 ? (e * rIp) / den : 0.5;
+        const x = (e * rIp) ** k;
+        const y = ((1 - e) * rOop) ** k;
+        const share = x + y > 0 ? x / (x + y) : 0.5;
         ip[a * n + b] = w[a * n + b]! * share;
         // The OOP player b's share of the same pot is the rest.
         oop[b * n + a] = w[b * n + a]! * (1 - share);

@@ -259,7 +259,7 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
           pctPot: roundTo(s.pctPot, 5),
         })),
         seed: opts.seed,
-        model: `${m.name}: all-in pots by heads-up equity; flop pots by equity realization (IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull})`,
+        model: `${m.name}: all-in pots by heads-up equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull})`,
         solveSeconds: opts.solveSeconds ?? roundTo(result.seconds, 1),
         createdAt: opts.createdAt,
         treeConfig: opts.configPath,

@@ -1,9 +1,10 @@
 /**
  * Builds the preflop game tree of a (tree config, stack) for the CFR engine.
  *
- * The pot cap: at most two players contest a pot. Once the current bet has a caller, players behind may
- * only fold (no cold-call of a called bet, no squeeze), and nobody raises over an all-in. So every pot that
- * reaches a showdown or the flop is heads-up; a blind that folds leaves its chips as dead money.
+ * The pot cap: at most two players contest a pot. Each bet takes at most one caller: once it is called,
+ * players behind may fold or raise (squeeze) but not call, and nobody raises while another player is all-in.
+ * A raise starts a new bet, so every pot that reaches a showdown or the flop is heads-up; the chips of a
+ * player who folds stay in the pot as dead money.
  * Sizes come from @ranges/core's `PotState`, so the tree, the served sizes and the importer share one
  * arithmetic.
  */
@@ -118,9 +119,16 @@ export function buildPreflopTree(
     else if (mayCall && profile.jamOrFold && st.raises > 0) codes.push(CODE_CALL);
     const othersCanCall =
       st.pending.length > 0 || seats.some((_, i) => i !== actor && !st.pot.folded[i] && !st.allIn[i]);
+    // Raising is open to anyone (squeezes included) unless another player is all-in: a raise resets the
+    // callers to zero and each bet takes at most one caller, so the pot stays heads-up.
+    const otherAllIn = seats.some((_, i) => i !== actor && !st.pot.folded[i] && st.allIn[i]);
+    // After a call only the blinds' squeeze (a 3-bet over an open and a call) is offered: squeezes from every
+    // seat and deeper raises over a called bet multiply the tree five- to ten-fold.
+    const squeezeOk = st.callers === 0 || st.owner === actor || (st.raises === 1 && SQUEEZERS(seats, actor));
     const mayRaise =
       !ownerAllIn &&
-      (st.callers === 0 || st.owner === actor) &&
+      !otherAllIn &&
+      squeezeOk &&
       othersCanCall &&
       st.pot.behind[actor]! > toCall &&
       // Raising over a larger all-in is a call; nobody can be raised once all others are all-in.
@@ -236,5 +244,11 @@ export function buildPreflopTree(
   });
   return { root, seats, stack, startingPot, showdowns };
 }
+
+/**
+ * Seats allowed to squeeze: the blinds, who have chips in the pot and close the action. Without them an early
+ * call would shut everyone out, and first callers would call almost any hand.
+ */
+const SQUEEZERS = (seats: readonly string[], actor: number): boolean => actor >= seats.length - 2;
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);

@@ -35,6 +35,8 @@ export interface RealizationModel {
   /** Equity-realization multipliers of the player in and out of position. */
   readonly ipFactor: number;
   readonly oopFactor: number;
+  /** Exponent of the contest function (1: shares in proportion to scaled equity; > 1: favourites gain). */
+  readonly contestExponent: number;
   /** Playability bonuses added to a class's multiplier. */
   readonly suitedBonus: number;
   /** Bonus by gap between the two ranks (index 0: connectors). */
