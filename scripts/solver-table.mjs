@@ -10,8 +10,11 @@ const file = new URL("../BENCHMARKS.md", import.meta.url).pathname;
 const store = RangeStore.open({ packsDir });
 const rows = [];
 let bytes = 0;
-for (const s of store.packStatus()) {
-  if (!s.ok || s.stack === null) continue;
+const packs = store
+  .packStatus()
+  .filter((s) => s.ok && s.stack !== null)
+  .sort((a, b) => (a.game === b.game ? a.stack - b.stack : a.game < b.game ? -1 : 1));
+for (const s of packs) {
   const meta = store.packMeta(s.game, s.stack);
   const p = meta.header.provenance;
   const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
