@@ -49,7 +49,10 @@ const errors = {
   "401": json("Error", "A key is required for this operation, or the key is invalid or revoked."),
   "404": json("Error", "A well-formed path, stack or game that the data does not hold."),
   "429": json("Error", "The daily keyless allowance or the key's plan quota is spent."),
-  "503": json("Error", "The pack of this game and stack exists but cannot be read (corrupt or missing data)."),
+  "503": json(
+    "Error",
+    "The pack of this game and stack exists but cannot be read (corrupt or missing data).",
+  ),
 };
 
 const stackParam = (integer: boolean) => ({
