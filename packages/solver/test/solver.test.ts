@@ -161,12 +161,12 @@ describe("evaluation does not disturb the solve", () => {
 describe("pot cap", () => {
   const config = loadTreeConfig(treeConfigPath("nl"));
   const { tree } = buildEngineGame(config, 100, equity);
-  const tokensAt = (history: string) => {
-    let found: string[] | null = null;
+  const tokensAt = (history: string): string[] | undefined => {
+    const found: string[][] = [];
     forEachNode(tree.root, (node) => {
-      if (node.type === "decision" && node.history === history) found = node.actions.map((a) => a.token);
+      if (node.type === "decision" && node.history === history) found.push(node.actions.map((a) => a.token));
     });
-    return found;
+    return found[0];
   };
 
   it("lets a seat behind an open and a call only fold, unless it is a blind (squeeze)", () => {
