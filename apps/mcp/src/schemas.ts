@@ -16,6 +16,7 @@ import {
   EvBaselineSchema,
   EvUnitSchema,
   GameIdSchema,
+  RangeSchema,
   SpotsRowSchema,
   SpotsSchema,
 } from "@ranges/schema";
@@ -120,20 +121,22 @@ export const CompactNodeSchema = z.object({
   next: z.string().describe("How to go on from here."),
 });
 
-export const CompactRangeSchema = z.object({
-  schemaVersion: z.literal(1),
+/** The compact range keeps the Range's identifying fields and replaces its per-class maps with a summary. */
+export const CompactRangeSchema = RangeSchema.pick({
+  schemaVersion: true,
+  game: true,
+  stack: true,
+  spot: true,
+  actor: true,
+  action: true,
+  kind: true,
+  sizeBb: true,
+  sizePctPot: true,
+  sizeReason: true,
+  evUnit: true,
+  evBaseline: true,
+}).extend({
   detail: z.literal("compact"),
-  game: GameIdSchema,
-  stack: z.number(),
-  spot: z.string(),
-  actor: z.string(),
-  action: z.string(),
-  kind: ActionKindSchema,
-  sizeBb: z.number().nullable(),
-  sizePctPot: z.number().nullable(),
-  sizeReason: z.string().optional(),
-  evUnit: EvUnitSchema,
-  evBaseline: EvBaselineSchema,
   threshold: z.number(),
   rangeFormat: z.string().optional(),
   share: Frequency.optional(),

@@ -200,6 +200,44 @@ function requirePath(name: "history" | "spot", raw: string): string {
   return path;
 }
 
+/** What get_node and get_range both need from their arguments, after scope, access and validation. */
+interface LineRequest {
+  readonly game: GameId;
+  readonly stack: number;
+  readonly path: string;
+  readonly minFreq: number | undefined;
+  readonly hand: ReturnType<typeof resolveHand>;
+  /** Store options for detail "full" (hand and minFreq as given). */
+  readonly fullOptions: { hand?: string; minFreq?: number };
+}
+
+function lineRequest(
+  tool: "get_node" | "get_range",
+  pathName: "history" | "spot",
+  args: ScopeArgs &
+    Record<string, unknown> & {
+      stack?: unknown;
+      minFreq?: unknown;
+      hand?: string;
+      combo?: string;
+      history?: string;
+      spot?: string;
+    },
+  ctx: ToolContext,
+): LineRequest | { outcome: Outcome } {
+  const s = scoped(tool, args);
+  if ("outcome" in s) return s;
+  const game = s.game;
+  free(ctx, game);
+  const stack = parseStackParam(game, args.stack);
+  const minFreq = parseMinFreqParam(args.minFreq);
+  const hand = resolveHand(game, args.hand, args.combo);
+  const path = requirePath(pathName, args[pathName] ?? "");
+  if (args.detail === "full") requireBound(game, hand !== undefined, minFreq);
+  const fullOptions = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
+  return { game, stack, path, minFreq, hand, fullOptions };
+}
+
 export const getNode = defineTool({
   name: "get_node",
   title: "Strategy at a decision node",
@@ -223,20 +261,12 @@ export const getNode = defineTool({
   outputDescription:
     "A compact node, the API's Node object (detail full), an unsupported envelope, or an error body.",
   run(args, ctx): Outcome {
-    const s = scoped("get_node", args);
-    if ("outcome" in s) return s.outcome;
-    const game = s.game;
-    free(ctx, game);
-    const stack = parseStackParam(game, args.stack);
-    const minFreq = parseMinFreqParam(args.minFreq);
-    const hand = resolveHand(game, args.hand, args.combo);
-    const history = requirePath("history", args.history);
-    if (args.detail === "full") {
-      requireBound(game, hand !== undefined, minFreq);
-      const options = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
-      return { schema: NodeSchema, value: ctx.store.node(game, stack, history, options) };
-    }
-    const node = ctx.store.node(game, stack, history, hand ? { hand: hand.name } : {});
+    const r = lineRequest("get_node", "history", args, ctx);
+    if ("outcome" in r) return r.outcome;
+    const { game, stack, path, minFreq, hand } = r;
+    if (args.detail === "full")
+      return { schema: NodeSchema, value: ctx.store.node(game, stack, path, r.fullOptions) };
+    const node = ctx.store.node(game, stack, path, hand ? { hand: hand.name } : {});
     const value = compactNode(node, { threshold: threshold(minFreq), hand: hand?.name, combo: hand?.combo });
     return { schema: CompactNodeSchema, value };
   },
@@ -265,20 +295,12 @@ export const getRange = defineTool({
   outputDescription:
     "A compact range, the API's Range object (detail full), an unsupported envelope, or an error body.",
   run(args, ctx): Outcome {
-    const s = scoped("get_range", args);
-    if ("outcome" in s) return s.outcome;
-    const game = s.game;
-    free(ctx, game);
-    const stack = parseStackParam(game, args.stack);
-    const minFreq = parseMinFreqParam(args.minFreq);
-    const hand = resolveHand(game, args.hand, args.combo);
-    const spot = requirePath("spot", args.spot);
-    if (args.detail === "full") {
-      requireBound(game, hand !== undefined, minFreq);
-      const options = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
-      return { schema: RangeSchema, value: ctx.store.range(game, stack, spot, options) };
-    }
-    const range = ctx.store.range(game, stack, spot, hand ? { hand: hand.name } : {});
+    const r = lineRequest("get_range", "spot", args, ctx);
+    if ("outcome" in r) return r.outcome;
+    const { game, stack, path, minFreq, hand } = r;
+    if (args.detail === "full")
+      return { schema: RangeSchema, value: ctx.store.range(game, stack, path, r.fullOptions) };
+    const range = ctx.store.range(game, stack, path, hand ? { hand: hand.name } : {});
     const value = compactRange(range, {
       threshold: threshold(minFreq),
       hand: hand?.name,
