@@ -30,7 +30,7 @@ Read from the pack headers by \`node scripts/solver-table.mjs\`; regenerate the 
 (two parallel jobs). Solved on ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Node
 ${process.version}, while other work shared the two cores, so times are upper bounds. Exploitability is each
 seat's best-response gain against the stored strategies, in percent of the starting pot (1.5bb cash, 2.5bb
-nlmtt8) and mbb/hand; the target was 0.45% of the pot (0.05% for jam/fold), the requirement 0.5% (0.1%).
+nlmtt8) and mbb/hand; the target was 0.25% of the pot (0.05% for jam/fold), the requirement 0.5% (0.1%).
 
 | game | stack | decision nodes | iterations | solve s | worst seat | best seat | pack |
 |---|---|---|---|---|---|---|---|
