@@ -1,3 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { include: ["test/**/*.test.ts"], testTimeout: 60_000 } });
+// Generous limits: CI runs every package's tests at once on two cores, and no test may fail on speed alone.
+export default defineConfig({
+  test: { include: ["test/**/*.test.ts"], testTimeout: 300_000, hookTimeout: 300_000 },
+});
