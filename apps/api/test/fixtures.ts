@@ -17,7 +17,7 @@ import {
   pctCode,
 } from "@ranges/core";
 import type { PackAction, PackConfig, PackData, PackNode } from "@ranges/store";
-import { packPath, writePack } from "@ranges/store";
+import { packPath, potSetupFor, writePack } from "@ranges/store";
 
 interface ActionSpec {
   token: string;
@@ -70,18 +70,6 @@ function hashString(text: string): number {
   return h >>> 0;
 }
 
-function setupFor(game: GameId, stack: number): PotSetup {
-  const info = GAMES[game];
-  return {
-    seats: info.seats,
-    stacks: info.seats.map(() => stack),
-    sb: 0.5,
-    bb: 1,
-    ante: info.ante,
-    antePostedBy: info.antePostedBy,
-  };
-}
-
 /** Replays `history` (node path) through PotState using the codes the tree gives each token. */
 function replay(setup: PotSetup, tree: NodeSpec[], history: string): PotState {
   const pot = new PotState(setup);
@@ -115,7 +103,7 @@ function buildNode(
   const n = info.classSet === "plo16432" ? PLO_CLASS_COUNT : HOLDEM_CLASS_COUNT;
   const parts = spec.history.split("_");
   const actor = parts[parts.length - 1]!;
-  const pot = replay(setupFor(game, stack), tree, spec.history);
+  const pot = replay(potSetupFor(game, stack), tree, spec.history);
   const rand = lcg(hashString(`${game}|${stack}|${spec.history}`));
   const k = spec.actions.length;
   const freqs = spec.actions.map(() => new Float32Array(n));
@@ -154,7 +142,7 @@ function buildNode(
 function configFor(game: GameId, stack: number): PackConfig {
   const info = GAMES[game];
   if (game === "nlmtt8") {
-    const setup = setupFor(game, stack);
+    const setup = potSetupFor(game, stack);
     const open = new PotState(setup).decode("UTG", pctCode(34)).sizeBb;
     const sbOpen = new PotState(setup).decode("SB", pctCode(60)).sizeBb;
     return {

@@ -111,28 +111,22 @@ export function buildPreflopTree(
     const seat = seats[actor]!;
     const toCall = st.pot.toCall(seat);
     const codes: number[] = [];
-    const ownerAllIn = st.allIn[st.owner]!;
     if (toCall > 0) codes.push(CODE_FOLD);
     const firstIn = st.raises === 0 && seat !== "BB";
     const mayCall = toCall === 0 || (st.callers === 0 && (!firstIn || config.limpSeats.includes(seat)));
-    if (mayCall && !profile.jamOrFold) codes.push(CODE_CALL);
-    else if (mayCall && profile.jamOrFold && st.raises > 0) codes.push(CODE_CALL);
-    const othersCanCall =
-      st.pending.length > 0 || seats.some((_, i) => i !== actor && !st.pot.folded[i] && !st.allIn[i]);
-    // Raising is open to anyone (squeezes included) unless another player is all-in: a raise resets the
-    // callers to zero and each bet takes at most one caller, so the pot stays heads-up.
-    const otherAllIn = seats.some((_, i) => i !== actor && !st.pot.folded[i] && st.allIn[i]);
-    // After a call only the blinds' squeeze (a 3-bet over an open and a call) is offered: squeezes from every
-    // seat and deeper raises over a called bet multiply the tree five- to ten-fold.
+    // Jam/fold trees have no first-in call; facing an all-in, calling is the only way in.
+    if (mayCall && (!profile.jamOrFold || st.raises > 0)) codes.push(CODE_CALL);
+    const others = seats.map((_, i) => i).filter((i) => i !== actor && !st.pot.folded[i]);
+    // Each bet takes at most one caller, so after a call only the blinds' squeeze (a 3-bet over an open and a
+    // call) is offered: squeezes from every seat and deeper raises over a called bet multiply the tree five- to
+    // ten-fold. Nobody raises while another player is all-in (that could put three players in the pot), and a
+    // raise needs someone left with chips to face it.
     const squeezeOk = st.callers === 0 || st.owner === actor || (st.raises === 1 && SQUEEZERS(seats, actor));
     const mayRaise =
-      !ownerAllIn &&
-      !otherAllIn &&
       squeezeOk &&
-      othersCanCall &&
-      st.pot.behind[actor]! > toCall &&
-      // Raising over a larger all-in is a call; nobody can be raised once all others are all-in.
-      seats.some((_, i) => i !== actor && !st.pot.folded[i] && !st.allIn[i]);
+      !others.some((i) => st.allIn[i]) &&
+      others.some((i) => !st.allIn[i]) &&
+      st.pot.behind[actor]! > toCall;
     if (!mayRaise) return codes;
     const raiseNumber = st.raises + 1;
     const maxOther = Math.max(
