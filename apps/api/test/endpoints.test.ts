@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { HOLDEM_CLASS_COUNT } from "@ranges/core";
 import {
   CatalogSchema,
@@ -7,6 +10,7 @@ import {
   RangeSchema,
   SpotsSchema,
 } from "@ranges/schema";
+import { importMonker, nodeReach, packPath, readPackFile, writePack } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CASH_TREE, MTT_TREE } from "./fixtures.js";
 import { bearer, expectError, fixturePacksDir, getJson, start, type TestServer } from "./helpers.js";
@@ -170,6 +174,101 @@ describe("/range", () => {
       "invalid_parameter",
       /takes stack, spot, hand, minFreq/,
     );
+  });
+});
+
+describe("reach", () => {
+  const inUnit = (x: unknown): boolean => typeof x === "number" && x >= 0 && x <= 1;
+
+  it("every /node body carries reach in [0,1]: 1 at the root, and the store's value elsewhere", async () => {
+    for (const [game, tree, withKey] of [
+      ["nl", CASH_TREE, false],
+      ["nl/v2", CASH_TREE, false],
+      ["nlmtt8", MTT_TREE, true],
+    ] as const) {
+      const stack = game === "nlmtt8" ? 40 : 100;
+      for (const { history } of tree) {
+        const url = `${R}/${game}/node?stack=${stack}&history=${encodeURIComponent(history)}`;
+        const r = await get(url, withKey);
+        expect(r.status, r.text).toBe(200);
+        expect(inUnit(r.body.reach), `${game} ${history}: ${String(r.body.reach)}`).toBe(true);
+        const n = NodeSchema.parse(r.body);
+        expect(n.reach).toBe(t.store.node(game, stack, history).reach);
+        if (history === tree[0]!.history) expect(n.reach).toBe(1);
+        else expect(n.reach).toBeLessThan(1);
+      }
+    }
+    const plo = await ok(NodeSchema, `${R}/plo/node?stack=100&history=UTG_Fold_HJ&minFreq=0.5`, true);
+    expect(plo.reach).toBeGreaterThan(0);
+    expect(plo.reach).toBeLessThan(1);
+  });
+
+  it("hand, minFreq and full do not change it", async () => {
+    const base = await ok(NodeSchema, `${R}/nl/v2/node?stack=100&history=UTG_60%25_HJ_Fold_CO`);
+    for (const q of ["hand=AKs", "minFreq=0.5", "full=1"]) {
+      const n = await ok(NodeSchema, `${R}/nl/v2/node?stack=100&history=UTG_60%25_HJ_Fold_CO&${q}`);
+      expect(n.reach, q).toBe(base.reach);
+    }
+  });
+
+  it("/range carries the reach of the node where the action is chosen", async () => {
+    const node = await ok(NodeSchema, `${R}/nl/v2/node?stack=100&history=UTG_60%25_HJ`);
+    const range = await ok(RangeSchema, `${R}/nl/v2/range?stack=100&spot=UTG_60%25_HJ_Call`);
+    expect(range.reach).toBe(node.reach);
+    expect((await ok(RangeSchema, `${R}/nl/range?stack=100&spot=UTG_60%25`)).reach).toBe(1);
+  });
+
+  it("the OpenAPI document describes reach on Node and Range", async () => {
+    const r = await get("/api/v1/openapi.json");
+    const schemas = (
+      r.body as {
+        components: { schemas: Record<string, { required: string[]; properties: Record<string, unknown> }> };
+      }
+    ).components.schemas;
+    for (const name of ["Node", "Range"]) {
+      expect(schemas[name]!.required).toContain("reach");
+      expect(schemas[name]!.properties.reach).toMatchObject({ type: "number", minimum: 0, maximum: 1 });
+    }
+  });
+});
+
+describe("reach of an imported pack", () => {
+  let imported: TestServer;
+  let packsDir: string;
+  let root: string;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "api-import-"));
+    const folder = join(root, "monker");
+    mkdirSync(folder);
+    // UTG: AA always raises, KK 3/4 of the time, 72o folds, every other class is absent (weight 0).
+    writeFileSync(join(folder, "0.rng"), "AA\n0\nKK\n0.25\n72o\n1\n");
+    writeFileSync(join(folder, "40060.rng"), "AA\n1\nKK\n0.75\n72o\n0\n");
+    // HJ facing the raise: calls with everything listed, never folds it.
+    writeFileSync(join(folder, "40060.0.rng"), "AA\n0\nKK\n0\n72o\n0\n");
+    writeFileSync(join(folder, "40060.1.rng"), "AA\n1\nKK\n1\n72o\n1\n");
+    packsDir = join(root, "packs");
+    await writePack(packPath(packsDir, "nl", 100), await importMonker(folder, { game: "nl", stack: 100 }));
+    imported = await start({ packsDir });
+  });
+  afterAll(async () => {
+    await imported?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it("is computed from the imported frequencies, combo-weighted, at 4 significant digits", async () => {
+    const at = (history: string) =>
+      getJson(`${imported.base}${R}/nl/node?stack=100&history=${encodeURIComponent(history)}`);
+    const root = await at("UTG");
+    expect(root.status, root.text).toBe(200);
+    expect(NodeSchema.parse(root.body).reach).toBe(1);
+    const hj = await at("UTG_60%_HJ");
+    expect(hj.status, hj.text).toBe(200);
+    // AA 6 combos at 1, KK 6 at 0.75 (as stored), 72o 12 at 0: 10.5 of 1,326 combos.
+    const decoded = await readPackFile(packPath(packsDir, "nl", 100));
+    const exact = nodeReach(decoded, "UTG_60%_HJ");
+    expect(exact).toBeCloseTo(10.5 / 1326, 6);
+    expect(NodeSchema.parse(hj.body).reach).toBe(Number(exact.toPrecision(4)));
   });
 });
 

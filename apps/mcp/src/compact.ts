@@ -22,6 +22,7 @@ import {
   ploCombosOfName,
 } from "@ranges/core";
 import type { Action, Node, Range } from "@ranges/schema";
+import { reachWarnings } from "./reach.js";
 import type { CompactAction, CompactNode, CompactRange } from "./schemas.js";
 
 /** Classes at or below this frequency never appear in a compact range, whatever minFreq says. */
@@ -268,9 +269,11 @@ function buildCompactNode(node: Node, o: CompactOptions, step: number): CompactN
     depth: node.depth,
     evUnit: node.evUnit,
     evBaseline: node.evBaseline,
+    reach: node.reach,
     threshold: o.threshold,
     actions: node.actions.map((a) => compactAction(node.game, a, hasEvs, o, step)),
     next: `To see one action's range call get_range with spot "${node.history}_<action>" (e.g. "${node.history}_${node.actions.find((a) => a.kind !== "fold")?.action ?? node.actions[0]?.action ?? "Fold"}"). A deeper node's history continues with the next seat to act; list_spots lists them.`,
+    warnings: reachWarnings(node.reach),
   };
   if (o.hand !== undefined) {
     out.hand = o.hand;
@@ -295,8 +298,10 @@ function buildCompactRange(range: Range, o: CompactOptions, step: number): Compa
     ...sizeFields(range),
     evUnit: range.evUnit,
     evBaseline: range.evBaseline,
+    reach: range.reach,
     threshold: o.threshold,
     ...rest,
+    warnings: reachWarnings(range.reach),
   };
   if (o.hand !== undefined) {
     out.hand = o.hand;

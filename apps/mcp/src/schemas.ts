@@ -16,7 +16,9 @@ import {
   EvBaselineSchema,
   EvUnitSchema,
   GameIdSchema,
+  NodeSchema,
   RangeSchema,
+  ReachSchema,
   SpotsRowSchema,
   SpotsSchema,
 } from "@ranges/schema";
@@ -66,6 +68,13 @@ export function advertisedSchema(variants: readonly AnyObject[], description: st
 
 const Frequency = z.number().min(0).max(1);
 
+/** Warnings about the result; a node (or range) whose reach is 0 carries one saying so. */
+export const ResultWarningsSchema = z
+  .array(z.string())
+  .describe(
+    "Warnings about this result, e.g. that the line is never reached when every seat follows the published strategies (reach 0). Empty when there is nothing to warn about.",
+  );
+
 export const CompactActionSchema = z.object({
   action: z.string().describe("Token to append to the history (e.g. Fold, Call, Open, 60%)."),
   kind: ActionKindSchema,
@@ -113,12 +122,14 @@ export const CompactNodeSchema = z.object({
   depth: z.number().int().min(1).max(4).describe("1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper."),
   evUnit: EvUnitSchema,
   evBaseline: EvBaselineSchema,
+  reach: ReachSchema,
   hand: z.string().optional().describe("The class the result is restricted to."),
   combo: z.string().optional().describe("The concrete combo asked for, when given."),
   threshold: z.number().describe("Classes at or below this frequency are left out of `range`."),
   rangeFormat: z.string().optional(),
   actions: z.array(CompactActionSchema),
   next: z.string().describe("How to go on from here."),
+  warnings: ResultWarningsSchema,
 });
 
 /** The compact range keeps the Range's identifying fields and replaces its per-class maps with a summary. */
@@ -135,6 +146,7 @@ export const CompactRangeSchema = RangeSchema.pick({
   sizeReason: true,
   evUnit: true,
   evBaseline: true,
+  reach: true,
 }).extend({
   detail: z.literal("compact"),
   threshold: z.number(),
@@ -150,7 +162,14 @@ export const CompactRangeSchema = RangeSchema.pick({
   combo: z.string().optional(),
   freq: Frequency.optional(),
   evSb: z.number().nullable().optional(),
+  warnings: ResultWarningsSchema,
 });
+
+/** get_node with detail "full": the API's Node object, plus the result's warnings. */
+export const FullNodeSchema = NodeSchema.extend({ warnings: ResultWarningsSchema });
+
+/** get_range with detail "full": the API's Range object, plus the result's warnings. */
+export const FullRangeSchema = RangeSchema.extend({ warnings: ResultWarningsSchema });
 
 export const CompactSpotsSchema = z.object({
   schemaVersion: z.literal(1),

@@ -38,6 +38,11 @@ interface Options {
   readonly seed?: number;
   /** Largest number of nodes to write (breadth first). */
   readonly maxNodes?: number;
+  /**
+   * An action no class ever takes (its frequency moves to the node's first action), so the nodes after it
+   * have reach 0.
+   */
+  readonly neverTaken?: { readonly history: string; readonly token: string };
 }
 
 function candidateCodes(game: GameId, raises: number, actor: string): number[] {
@@ -103,6 +108,14 @@ export function buildPack(game: GameId, stack: number, o: Options = {}): PackDat
         const ev = evs[i];
         if (ev) ev[c] = a.kind === "fold" ? 0 : Math.round((random() * 13 - 3) * 1000) / 1000;
       });
+    }
+    const never =
+      o.neverTaken?.history === history ? entries.findIndex(({ a }) => a.token === o.neverTaken!.token) : -1;
+    if (never > 0) {
+      for (let c = 0; c < classCount; c++) {
+        freqs[0]![c] = freqs[0]![c]! + freqs[never]![c]!;
+        freqs[never]![c] = 0;
+      }
     }
     const actions: PackAction[] = entries.map(({ a }, i) => ({
       code: a.code,
@@ -188,13 +201,16 @@ export interface FixturePacks {
 
 /**
  * nl/v2 at 100 and 50bb, nl at 100bb (no EVs), nlmtt8 at 40bb and 20bb (an import without provenance) and a
- * small plo 100bb tree.
+ * small plo 100bb tree. At nl/v2 50bb UTG never goes all-in, so `UTG_AI_HJ` and everything after it has
+ * reach 0 (UNREACHED).
  */
+export const UNREACHED = { game: "nl/v2", stack: 50, history: "UTG_AI_HJ" } as const;
+
 export async function writeFixturePacks(): Promise<FixturePacks> {
   const dir = await mkdtemp(join(tmpdir(), "mcp-packs-"));
   const specs: Array<[GameId, number, Options]> = [
     ["nl/v2", 100, { seed: 1 }],
-    ["nl/v2", 50, { seed: 2 }],
+    ["nl/v2", 50, { seed: 2, neverTaken: { history: "UTG", token: "AI" } }],
     ["nl", 100, { seed: 3 }],
     ["nlmtt8", 40, { seed: 4 }],
     ["nlmtt8", 20, { seed: 5, source: "import" }],

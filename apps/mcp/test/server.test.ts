@@ -13,17 +13,20 @@ import { packPath, RangeStore } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPACT_FLOOR } from "../src/compact.js";
 import { compactNode, type RunningMcpServer, startMcpServer, TOOL_NAMES } from "../src/index.js";
+import { UNREACHED_WARNING } from "../src/reach.js";
 import {
   CompactNodeSchema,
   CompactRangeSchema,
   CompactSpotsSchema,
   ExploitabilitySchema,
+  FullNodeSchema,
+  FullRangeSchema,
   GetStartedSchema,
   ListDatasetsSchema,
   RangeMetadataSchema,
   TreeDocsSchema,
 } from "../src/schemas.js";
-import { type FixturePacks, writeFixturePacks } from "./fixtures.js";
+import { type FixturePacks, UNREACHED, writeFixturePacks } from "./fixtures.js";
 import { call, connect, fails, ok } from "./helpers.js";
 
 let packs: FixturePacks;
@@ -644,6 +647,76 @@ describe("compare_strategies", () => {
       status: 400,
       code: "missing_parameter",
     });
+  });
+});
+
+describe("reach", () => {
+  const { game, stack, history } = UNREACHED;
+
+  it("every get_node answer carries reach; a reached node has no warning", async () => {
+    const root = CompactNodeSchema.parse(await ok(anon, "get_node", { game, stack, history: "UTG" }));
+    expect(root.reach).toBe(1);
+    expect(root.warnings).toEqual([]);
+    for (const h of ["UTG_Fold_HJ", "UTG_60%_HJ", "UTG_Fold_HJ_60%_CO"]) {
+      const expected = store.node(game, stack, h).reach;
+      expect(expected, h).toBeGreaterThan(0);
+      expect(expected, h).toBeLessThanOrEqual(1);
+      const compact = CompactNodeSchema.parse(await ok(anon, "get_node", { game, stack, history: h }));
+      expect(compact.reach, h).toBe(expected);
+      expect(compact.warnings, h).toEqual([]);
+      const full = FullNodeSchema.parse(
+        await ok(anon, "get_node", { game, stack, history: h, detail: "full" }),
+      );
+      expect(full.reach, h).toBe(expected);
+      expect(full.warnings, h).toEqual([]);
+    }
+  });
+
+  it("a node no line reaches has reach 0 and says so in warnings (compact, full, one hand)", async () => {
+    const compact = CompactNodeSchema.parse(await ok(anon, "get_node", { game, stack, history }));
+    expect(compact.reach).toBe(0);
+    expect(compact.warnings).toEqual([UNREACHED_WARNING]);
+    expect(compact.warnings[0]).toMatch(/never reached .*published strategies.*reach 0/);
+    const full = await ok(anon, "get_node", { game, stack, history, detail: "full" });
+    expect(NodeSchema.parse(full)).toEqual(store.node(game, stack, history));
+    expect(FullNodeSchema.parse(full)).toMatchObject({ reach: 0, warnings: [UNREACHED_WARNING] });
+    const hand = CompactNodeSchema.parse(await ok(anon, "get_node", { game, stack, history, hand: "AA" }));
+    expect(hand).toMatchObject({ reach: 0, warnings: [UNREACHED_WARNING] });
+    // Below an unreached node everything is unreached too.
+    const deeper = CompactNodeSchema.parse(
+      await ok(anon, "get_node", { game, stack, history: `${history}_Call_CO` }),
+    );
+    expect(deeper).toMatchObject({ reach: 0, warnings: [UNREACHED_WARNING] });
+  });
+
+  it("get_range carries the reach of the node where the action is chosen", async () => {
+    const open = CompactRangeSchema.parse(await ok(anon, "get_range", { game, stack, spot: "UTG_AI" }));
+    expect(open).toMatchObject({ reach: 1, warnings: [] });
+    const call = CompactRangeSchema.parse(
+      await ok(anon, "get_range", { game, stack, spot: `${history}_Call` }),
+    );
+    expect(call).toMatchObject({ reach: 0, warnings: [UNREACHED_WARNING] });
+    const full = FullRangeSchema.parse(
+      await ok(anon, "get_range", { game, stack, spot: `${history}_Call`, detail: "full" }),
+    );
+    expect(full).toMatchObject({ reach: 0, warnings: [UNREACHED_WARNING] });
+    expect(RangeSchema.parse(full)).toEqual(store.range(game, stack, `${history}_Call`));
+  });
+
+  it("compare_strategies gives each side's reach and warns for an unreached side", async () => {
+    const env = ToolEnvelopeSchema.parse(
+      await ok(anon, "compare_strategies", {
+        domain: "preflop",
+        baseline: { game, stack, history },
+        comparison: { game, stack: 100, history },
+      }),
+    );
+    const context = env.context as { baseline: { reach: number }; comparison: { reach: number } };
+    expect(context.baseline.reach).toBe(0);
+    expect(context.comparison.reach).toBe(store.node(game, 100, history).reach);
+    expect(context.comparison.reach).toBeGreaterThan(0);
+    expect(env.warnings).toContain(`baseline: ${UNREACHED_WARNING}`);
+    expect(env.warnings.filter((w) => w.startsWith("comparison: "))).toEqual([]);
   });
 });
 

@@ -13,6 +13,7 @@ import {
 } from "../src/compact.js";
 import { pathArg } from "../src/context.js";
 import { errorBody } from "../src/errors.js";
+import { reachWarnings, UNREACHED_WARNING } from "../src/reach.js";
 import { advertisedSchema, CompactNodeSchema } from "../src/schemas.js";
 import { checkScope, unsupportedEnvelope } from "../src/scope.js";
 import { decodeCursor, encodeCursor, spotMatcher } from "../src/tools/retrieval.js";
@@ -252,6 +253,51 @@ describe("advertised output schema", () => {
   });
 });
 
+describe("reach warnings", () => {
+  const node = NodeSchema.parse({
+    schemaVersion: 1,
+    units: { stack: "bb", sizeBb: "bb", sizePctPot: "percent_of_pot_after_call", evs: "none" },
+    game: "nl",
+    stack: 100,
+    history: "UTG_AI_HJ",
+    actor: "HJ",
+    depth: 2,
+    evUnit: null,
+    evBaseline: null,
+    reach: 0,
+    actions: [
+      {
+        action: "Fold",
+        kind: "fold",
+        sizeBb: null,
+        sizePctPot: null,
+        combos: 1326,
+        weights: { AA: 1 },
+        evs: {},
+      },
+    ],
+  });
+
+  it("warn exactly when reach is 0, labelled when asked", () => {
+    expect(reachWarnings(0)).toEqual([UNREACHED_WARNING]);
+    expect(reachWarnings(0, "baseline")).toEqual([`baseline: ${UNREACHED_WARNING}`]);
+    expect(reachWarnings(3.2e-7)).toEqual([]);
+    expect(reachWarnings(1)).toEqual([]);
+    expect(UNREACHED_WARNING).toMatch(/never reached .* \(reach 0\).* best response/);
+  });
+
+  it("compact nodes carry reach and the warning", () => {
+    const unreached = CompactNodeSchema.parse(compactNode(node, { threshold: COMPACT_FLOOR }));
+    expect(unreached.reach).toBe(0);
+    expect(unreached.warnings).toEqual([UNREACHED_WARNING]);
+    const reached = CompactNodeSchema.parse(
+      compactNode({ ...node, reach: 0.5 }, { threshold: COMPACT_FLOOR }),
+    );
+    expect(reached.reach).toBe(0.5);
+    expect(reached.warnings).toEqual([]);
+  });
+});
+
 describe("games", () => {
   it("the keyless retrieval games are exactly nl and nl/v2", () => {
     const free = (Object.keys(GAMES) as GameId[]).filter((g) => GAMES[g].keyless.includes("node"));
@@ -289,6 +335,7 @@ describe("compact size bound", () => {
       depth: 2,
       evUnit: "sb",
       evBaseline: "fold",
+      reach: 3.2e-7,
       actions: tokens.map((action, i) => ({
         action,
         kind: i === 0 ? "fold" : i === 1 ? "call" : action === "AI" ? "allin" : "raise",

@@ -31,6 +31,7 @@ export {
   NodeSchema,
   OpenSizeSchema,
   RangeSchema,
+  ReachSchema,
   SCHEMA_VERSION,
   SpotsRowSchema,
   SpotsSchema,

@@ -32,6 +32,12 @@ export const EvsSchema = z
   .record(z.string(), z.number())
   .describe("Hand class to EV in small blinds relative to folding; only classes the data scored.");
 
+const REACH_DEFINITION =
+  "the probability that the line is played when every seat follows the published strategies: the product over the seats that acted of the combo-weighted share of the seat's hands (hold'em 6/4/12 combos of 1,326; PLO the class's hands of 270,725) that take all of its actions on the path. Card removal between seats is ignored. 1 at the root; exactly 0 when some seat's range on the path is empty, and then the node's strategy is a best response to the others' play there, not an equilibrium frequency. Computed from the stored frequencies, rounded to 4 significant digits (a tiny reach stays non-zero).";
+
+/** Reach of a decision node, in [0,1]; see `nodeReach` in @ranges/store. */
+export const ReachSchema = z.number().min(0).max(1).describe(`Reach of this node: ${REACH_DEFINITION}`);
+
 export const ActionKindSchema = z.enum(["fold", "call", "raise", "allin", "other"]);
 export const EvUnitSchema = z.enum(["sb", "bb"]).nullable();
 export const EvBaselineSchema = z.literal("fold").nullable();
@@ -62,6 +68,7 @@ export const NodeSchema = z.object({
     .describe("Betting depth: 1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper."),
   evUnit: EvUnitSchema,
   evBaseline: EvBaselineSchema,
+  reach: ReachSchema,
   actions: z.array(ActionSchema),
 });
 
@@ -82,6 +89,9 @@ export const RangeSchema = z.object({
   evs: EvsSchema,
   evUnit: EvUnitSchema,
   evBaseline: EvBaselineSchema,
+  reach: ReachSchema.describe(
+    `Reach of the decision node where this action is chosen (the spot without its last action), not of the line after it: ${REACH_DEFINITION}`,
+  ),
   hand: z.string().optional(),
   freq: Frequency.optional(),
   ev: z.number().nullable().optional().describe("EV of `hand` in sb; null when the data has no EV for it."),

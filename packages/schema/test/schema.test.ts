@@ -20,6 +20,7 @@ const node = {
   depth: 1,
   evUnit: "sb",
   evBaseline: "fold",
+  reach: 1,
   actions: [
     {
       action: "Fold",
@@ -57,8 +58,16 @@ describe("response schemas", () => {
     ["evUnit in chips", { ...node, evUnit: "chips" }],
     ["depth 5", { ...node, depth: 5 }],
     ["no units", { ...node, units: undefined }],
+    ["no reach", { ...node, reach: undefined }],
+    ["a reach above 1", { ...node, reach: 1.0001 }],
+    ["a negative reach", { ...node, reach: -1e-9 }],
   ])("reject a node with %s", (_, bad) => {
     expect(NodeSchema.safeParse(bad).success).toBe(false);
+  });
+
+  it("accept a tiny and a zero reach", () => {
+    expect(NodeSchema.safeParse({ ...node, reach: 3.2e-7 }).success).toBe(true);
+    expect(NodeSchema.safeParse({ ...node, reach: 0 }).success).toBe(true);
   });
 
   it("make hand, freq and ev optional on a range, ev nullable", () => {
@@ -78,8 +87,10 @@ describe("response schemas", () => {
       evs: {},
       evUnit: null,
       evBaseline: null,
+      reach: 0.25,
     };
     expect(RangeSchema.safeParse(range).success).toBe(true);
+    expect(RangeSchema.safeParse({ ...range, reach: undefined }).success).toBe(false);
     expect(RangeSchema.safeParse({ ...range, hand: "AA", freq: 1, ev: null }).success).toBe(true);
     expect(RangeSchema.safeParse({ ...range, freq: 2 }).success).toBe(false);
   });
@@ -156,6 +167,24 @@ describe("OpenAPI document", () => {
       "/api/v1/ranges/nlmtt8/config",
     ]) {
       expect(doc.paths[path]?.get, path).toBeDefined();
+    }
+  });
+
+  it("documents reach on Node and Range: in [0,1], required, with its definition", () => {
+    for (const name of ["Node", "Range"]) {
+      const schema = doc.components.schemas[name] as {
+        required?: string[];
+        properties?: Record<
+          string,
+          { type?: string; minimum?: number; maximum?: number; description?: string }
+        >;
+      };
+      expect(schema.required, name).toContain("reach");
+      const reach = schema.properties?.reach;
+      expect(reach, name).toMatchObject({ type: "number", minimum: 0, maximum: 1 });
+      expect(reach?.description, name).toMatch(/published strategies/);
+      expect(reach?.description, name).toMatch(/[Cc]ard removal .* ignored/);
+      expect(reach?.description, name).toMatch(/exactly 0/);
     }
   });
 

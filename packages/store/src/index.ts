@@ -30,6 +30,8 @@ export {
   parsePathParam,
   parseStackParam,
 } from "./params.js";
+export type { ReachPack } from "./reach.js";
+export { nodeReach } from "./reach.js";
 export type {
   CacheStats,
   JsonResult,

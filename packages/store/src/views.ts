@@ -26,6 +26,7 @@ import {
   unitsFor,
 } from "@ranges/schema";
 import type { PackAction, PackData, PackHeader, PackNode } from "./pack-types.js";
+import { nodeReach, shareReachIndex } from "./reach.js";
 
 export interface LoadedPack {
   readonly game: GameId;
@@ -46,6 +47,8 @@ const ZERO_EV = 5e-5;
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
 const round2 = (x: number): number => Math.round(x * 100) / 100;
+/** 4 significant digits (not decimals), so a reach of 3.2e-7 stays non-zero; 0 stays exactly 0. */
+const significant4 = (x: number): number => (x === 0 ? 0 : Number(x.toPrecision(4)));
 
 function foldIsZero(action: PackAction): boolean {
   if (action.evs === null) return true;
@@ -57,18 +60,23 @@ export function loadPack(game: GameId, stack: number, file: string, data: PackDa
   const omaha = data.header.classSet === "plo16432";
   const evs = data.header.evUnit !== null;
   const folds = data.nodes.flatMap((n) => n.actions.filter((a) => a.kind === "fold"));
+  const byHistory = new Map(data.nodes.map((n) => [n.history, n]));
+  shareReachIndex(data, byHistory);
   return {
     game,
     stack,
     file,
     header: data.header,
     nodes: data.nodes,
-    byHistory: new Map(data.nodes.map((n) => [n.history, n])),
+    byHistory,
     classNames: omaha ? ploClasses() : HOLDEM_CLASSES,
     classCombos: omaha ? ploClassComboCounts() : HOLDEM_CLASS_COMBOS,
     baseline: evs && folds.every(foldIsZero) ? "fold" : null,
   };
 }
+
+/** The node's reach (see `nodeReach`) as served: 4 significant digits. */
+const reachOf = (pack: LoadedPack, node: PackNode): number => significant4(nodeReach(pack, node.history));
 
 /** `fold` when the node's stored fold EVs are all 0; a node without a fold takes the pack's baseline. */
 function nodeBaseline(pack: LoadedPack, node: PackNode): "fold" | null {
@@ -198,6 +206,7 @@ export function nodeView(pack: LoadedPack, node: PackNode, opts: DistributionOpt
     depth: node.depth,
     evUnit,
     evBaseline: nodeBaseline(pack, node),
+    reach: reachOf(pack, node),
     actions: node.actions.map((action): Action => {
       const d = distribution(pack, action, opts);
       return {
@@ -239,6 +248,7 @@ export function rangeView(
     evs: d.evs,
     evUnit,
     evBaseline: nodeBaseline(pack, node),
+    reach: reachOf(pack, node),
   };
   if (opts.hand !== undefined) {
     const i = opts.hand.index;

@@ -14,6 +14,7 @@ import {
   type ToolContext,
 } from "../context.js";
 import { invalidParameter, missingParameter } from "../errors.js";
+import { reachWarnings } from "../reach.js";
 import { checkScope, type Gap, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { defineTool, type Outcome } from "../tool.js";
 
@@ -300,6 +301,7 @@ export const compareStrategies = defineTool({
     const cObj = objectiveOf(cGame);
     if (bObj !== cObj)
       warnings.push("One side is a tournament chip-EV strategy and the other a cash strategy.");
+    warnings.push(...reachWarnings(b.node.reach, "baseline"), ...reachWarnings(c.node.reach, "comparison"));
     const result = compare(b, c, limit, warnings);
     const sideContext = (x: Loaded) => ({
       game: x.game,
@@ -309,6 +311,7 @@ export const compareStrategies = defineTool({
       depth: x.node.depth,
       evUnit: x.node.evUnit,
       evBaseline: x.node.evBaseline,
+      reach: x.node.reach,
     });
     const value = {
       schemaVersion: "1.0",
@@ -324,6 +327,8 @@ export const compareStrategies = defineTool({
         units: {
           freq: "frequency in [0,1]",
           share: "share of all combos taking the action (not reach-weighted)",
+          reach:
+            "probability that the side's node is played when every seat follows the published strategies (card removal ignored; 0 = never reached)",
           evSb: "EV in small blinds relative to folding",
         },
         ...(result.mode === "largest_changes" ? { limit } : {}),

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { GAMES, type GameId, isKeyless, RangesError } from "@ranges/core";
 import type { SpotsRow } from "@ranges/schema";
-import { ConfigSchema, NodeSchema, RangeSchema, ToolEnvelopeSchema } from "@ranges/schema";
+import { ConfigSchema, ToolEnvelopeSchema } from "@ranges/schema";
 import { parseGameParam, parseMinFreqParam, parseStackParam } from "@ranges/store";
 import { z } from "zod";
 import { COMPACT_FLOOR, compactNode, compactRange } from "../compact.js";
@@ -21,7 +21,15 @@ import {
   type ToolContext,
 } from "../context.js";
 import { invalidParameter } from "../errors.js";
-import { CompactNodeSchema, CompactRangeSchema, CompactSpotsSchema, FullSpotsSchema } from "../schemas.js";
+import { reachWarnings } from "../reach.js";
+import {
+  CompactNodeSchema,
+  CompactRangeSchema,
+  CompactSpotsSchema,
+  FullNodeSchema,
+  FullRangeSchema,
+  FullSpotsSchema,
+} from "../schemas.js";
 import { checkScope, unsupportedEnvelope } from "../scope.js";
 import { defineTool, type Outcome } from "../tool.js";
 
@@ -242,7 +250,7 @@ export const getNode = defineTool({
   name: "get_node",
   title: "Strategy at a decision node",
   description:
-    'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object. `hand` or `combo` returns only that class\'s strategy. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
+    'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object. `hand` or `combo` returns only that class\'s strategy. Every answer carries `reach`: the probability the line is played when every seat follows the published strategies (card removal ignored); at reach 0 `warnings` says the strategy there is a best response, not an equilibrium frequency. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
   input: {
     game: gameField,
     stack: stackField,
@@ -257,15 +265,17 @@ export const getNode = defineTool({
     detail: detailField,
     ...scopeFields,
   },
-  variants: [CompactNodeSchema, NodeSchema, ToolEnvelopeSchema],
+  variants: [CompactNodeSchema, FullNodeSchema, ToolEnvelopeSchema],
   outputDescription:
-    "A compact node, the API's Node object (detail full), an unsupported envelope, or an error body.",
+    "A compact node, the API's Node object plus `warnings` (detail full), an unsupported envelope, or an error body. Every node carries `reach`; at reach 0 `warnings` says the line is never reached.",
   run(args, ctx): Outcome {
     const r = lineRequest("get_node", "history", args, ctx);
     if ("outcome" in r) return r.outcome;
     const { game, stack, path, minFreq, hand } = r;
-    if (args.detail === "full")
-      return { schema: NodeSchema, value: ctx.store.node(game, stack, path, r.fullOptions) };
+    if (args.detail === "full") {
+      const node = ctx.store.node(game, stack, path, r.fullOptions);
+      return { schema: FullNodeSchema, value: { ...node, warnings: reachWarnings(node.reach) } };
+    }
     const node = ctx.store.node(game, stack, path, hand ? { hand: hand.name } : {});
     const value = compactNode(node, { threshold: threshold(minFreq), hand: hand?.name, combo: hand?.combo });
     return { schema: CompactNodeSchema, value };
@@ -276,7 +286,7 @@ export const getRange = defineTool({
   name: "get_range",
   title: "Range of one action",
   description:
-    'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation, mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV). `hand` or `combo` returns only that class\'s frequency and EV. Free for nl and nl/v2; other games need a key.',
+    'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation, mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV). `hand` or `combo` returns only that class\'s frequency and EV. `reach` is the probability that the node where the action is chosen is played under the published strategies; at reach 0 `warnings` says so. Free for nl and nl/v2; other games need a key.',
   input: {
     game: gameField,
     stack: stackField,
@@ -291,15 +301,17 @@ export const getRange = defineTool({
     detail: detailField,
     ...scopeFields,
   },
-  variants: [CompactRangeSchema, RangeSchema, ToolEnvelopeSchema],
+  variants: [CompactRangeSchema, FullRangeSchema, ToolEnvelopeSchema],
   outputDescription:
-    "A compact range, the API's Range object (detail full), an unsupported envelope, or an error body.",
+    "A compact range, the API's Range object plus `warnings` (detail full), an unsupported envelope, or an error body. `reach` is that of the node where the action is chosen; at reach 0 `warnings` says the line is never reached.",
   run(args, ctx): Outcome {
     const r = lineRequest("get_range", "spot", args, ctx);
     if ("outcome" in r) return r.outcome;
     const { game, stack, path, minFreq, hand } = r;
-    if (args.detail === "full")
-      return { schema: RangeSchema, value: ctx.store.range(game, stack, path, r.fullOptions) };
+    if (args.detail === "full") {
+      const range = ctx.store.range(game, stack, path, r.fullOptions);
+      return { schema: FullRangeSchema, value: { ...range, warnings: reachWarnings(range.reach) } };
+    }
     const range = ctx.store.range(game, stack, path, hand ? { hand: hand.name } : {});
     const value = compactRange(range, {
       threshold: threshold(minFreq),
