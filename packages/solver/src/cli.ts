@@ -2,22 +2,29 @@
  * `pnpm solve` — solve preflop spots and write packs.
  *
  *   pnpm solve --game nlmtt8 --stack 40        one pack into data/packs
- *   pnpm solve --all [--jobs 2]                every committed pack, in parallel processes
+ *   pnpm solve --all [--jobs 2] [--force]      every committed pack whose inputs changed (resumable: a pack
+ *                                              whose header records the same input hash is skipped)
  *   pnpm solve --spot spot.json --out x.json   a custom spot (tree config with one stack) to JSON or .pack
  * Options: --out DIR|FILE, --max-iterations N, --max-seconds S, --target PCT (exploitability, % of pot),
  * --quiet.
  */
 
 import { fork } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { type GameId, HOLDEM_CLASSES, isGameId } from "@ranges/core";
-import { packPath, writePack } from "@ranges/store";
+import { packPath, readPackFile, writePack } from "@ranges/store";
 import { loadHeadsUpEquity } from "./equity/index.js";
 import { defaultPacksDir, repoRelative, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
-import { type SolveProgress, solvePreflop, toPackData } from "./solve/preflop.js";
+import {
+  recordedInputHash,
+  type SolveProgress,
+  solveInputHash,
+  solvePreflop,
+  toPackData,
+} from "./solve/preflop.js";
 import { configStacks, loadTreeConfig, type TreeConfig, validateTreeConfig } from "./tree/config.js";
 
 const { values } = parseArgs({
@@ -25,6 +32,8 @@ const { values } = parseArgs({
     game: { type: "string" },
     stack: { type: "string" },
     all: { type: "boolean", default: false },
+    force: { type: "boolean", default: false },
+    only: { type: "string" },
     spot: { type: "string" },
     out: { type: "string" },
     jobs: { type: "string" },
@@ -117,10 +126,32 @@ function solveOne(config: TreeConfig, configPath: string | null, stack: number, 
 async function solveAll(out: string): Promise<void> {
   const jobs = Math.max(1, Math.floor(num("jobs", values.jobs) ?? availableParallelism()));
   const queue: Array<{ game: GameId; stack: number }> = [];
+  const seed = loadHeadsUpEquity().seed;
+  let skipped = 0;
   for (const game of SOLVED_GAMES) {
-    for (const stack of configStacks(loadTreeConfig(treeConfigPath(game)))) queue.push({ game, stack });
+    const config = loadTreeConfig(treeConfigPath(game));
+    for (const stack of configStacks(config)) {
+      if (values.only && !values.only.split(",").includes(`${game}:${stack}`)) continue;
+      const file = packPath(out, game, stack);
+      if (!values.force && existsSync(file)) {
+        try {
+          const { header } = await readPackFile(file);
+          if (recordedInputHash(header.provenance.notes) === solveInputHash(config, stack, seed)) {
+            skipped++;
+            continue;
+          }
+        } catch {
+          // An unreadable pack is solved again.
+        }
+      }
+      queue.push({ game, stack });
+    }
   }
-  process.stdout.write(`solving ${queue.length} packs with ${jobs} parallel jobs\n`);
+  // Smallest trees first, so packs land early.
+  queue.sort((a, b) => a.stack - b.stack);
+  process.stdout.write(
+    `solving ${queue.length} packs with ${jobs} parallel jobs (${skipped} up to date, skipped)\n`,
+  );
   const self = fileURLToPath(import.meta.url);
   let failed = 0;
   const worker = async () => {

@@ -1,11 +1,12 @@
-export type { CfrParams, SeatResult } from "./engine/cfr.js";
-export { CfrSolver, DCFR_PARAMS } from "./engine/cfr.js";
+export type { CfrParams, DecisionResult, SeatResult } from "./engine/cfr.js";
+export { CfrSolver, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
 export type {
   ActionInfo,
   DecisionNode,
   EngineGame,
   FoldNode,
   ShowdownNode,
+  ShowdownPot,
   TreeNode,
 } from "./engine/game.js";
 export { countNodes, forEachNode } from "./engine/game.js";
@@ -29,7 +30,7 @@ export {
   toPackData,
 } from "./solve/preflop.js";
 export { kuhnGame } from "./toy/kuhn.js";
-export type { BuiltTree, ShowdownKind } from "./tree/build.js";
-export { buildPreflopTree } from "./tree/build.js";
-export type { RealizationModel, StackProfile, TreeConfig } from "./tree/config.js";
-export { configStacks, loadTreeConfig, profileFor, validateTreeConfig } from "./tree/config.js";
+export type { BuiltTree, DuelKind } from "./tree/build.js";
+export { buildPreflopTree, postflopRank } from "./tree/build.js";
+export type { RakeConfig, RealizationModel, StackProfile, TreeConfig } from "./tree/config.js";
+export { configStacks, loadTreeConfig, profileFor, rakeOf, validateTreeConfig } from "./tree/config.js";

@@ -6,10 +6,28 @@
  * "projection" is the chance-weighted mass of p's reach seen from an opponent holding class a:
  *   proj_p(a) = sum_b W[a][b] * reach_p(b) / (combos[a] * oppPerCombo)
  * so a terminal's value for seat s holding a is its payoff times the product of the other seats'
- * projections (showdowns use the share matrix for the opponent in the pot instead of W).
+ * projections (showdowns use share matrices for the opponents in the pot instead of W).
+ *
+ * Multiway showdowns (three or more players in a pot) use the independent-duels model: every pair of players
+ * in the pot plays a heads-up duel, won by the row player with probability d_ij (its heads-up share: all-in
+ * equity, or the realization contest on the flop); a player who wins all its duels takes the pot, and when
+ * nobody does (a cycle) the pot is split equally. So player i's share is
+ *   s_i = prod_j d_ij + (1 - sum_m prod_l d_ml) / k,
+ * the shares of every deal sum to exactly the pot, and heads-up it is d_ij itself. Its expectation over the
+ * opponents' ranges needs only heads-up matrix products (the duels of two opponents are taken against their
+ * ranges with card removal against the first one's hand). docs/solver-model.md measures it against direct
+ * simulation of multiway all-ins.
  *
  * A seat that folds loses what it has put in whatever happens later, so its value below a fold is written
  * in closed form and only seats still in the hand carry values down the tree.
+ *
+ * Unreached lines (trembling hand): while iterating, every hand takes every action with probability at
+ * least `tremble` (the played strategy is (1 - k * tremble) * s + tremble for k actions). So every decision is
+ * reached with some weight, and at a line that equilibrium play never takes, each hand still plays a best
+ * response to the others' strategies, the deviating seat's range being its range before the deviation.
+ * Since the perturbed game is solved as a whole, the deviating seat adapts to those responses, so they
+ * make no deviation profitable. The published strategies are the unperturbed averages (frequencies below
+ * `PURIFY_BELOW` set to zero), and exploitability is measured on them exactly.
  */
 
 import type { DecisionNode, EngineGame, TreeNode } from "./game.js";
@@ -40,6 +58,8 @@ interface CDecision extends Base {
   foldIndex: number;
   /** EV per action per class in bb relative to folding (filled by `evaluate`). */
   evs: Float64Array | null;
+  /** The strategy played while iterating: `strategy` mixed with the tremble. */
+  played: Float64Array;
 }
 
 interface CFold extends Base {
@@ -50,11 +70,9 @@ interface CFold extends Base {
 
 interface CShowdown extends Base {
   kind: "showdown";
-  p: number;
-  q: number;
-  /** Transposed share matrices: column-contiguous for sparse products. */
-  mtP: Float64Array;
-  mtQ: Float64Array;
+  players: readonly number[];
+  pots: readonly { amount: number; players: readonly number[] }[];
+  duel: Int32Array;
   pot: number;
 }
 
@@ -67,6 +85,8 @@ export interface CfrParams {
   readonly gamma: number;
   /** Update one seat's regrets per iteration, in turn (the other seats' strategies stay fixed). */
   readonly alternate?: boolean;
+  /** Least probability of every action for every hand while iterating (trembling hand; 0 for none). */
+  readonly tremble?: number;
 }
 
 export const DCFR_PARAMS: CfrParams = { alpha: 1.5, beta: 0, gamma: 2 };
@@ -81,6 +101,17 @@ export interface SeatResult {
   readonly exploitability: number;
 }
 
+export interface DecisionResult {
+  readonly node: DecisionNode;
+  readonly strategy: Float64Array;
+  readonly evs: Float64Array | null;
+  /** Probability that the line is played under the published strategies (card removal between seats ignored). */
+  readonly reach: number;
+}
+
+/** Frequencies below this are set to zero in the published strategies (and the rest renormalized). */
+export const PURIFY_BELOW = 1e-3;
+
 export class CfrSolver {
   readonly game: EngineGame;
   readonly n: number;
@@ -89,11 +120,29 @@ export class CfrSolver {
   private readonly decisions: CDecision[] = [];
   private readonly postorder: CNode[] = [];
   private readonly norm: Float64Array;
+  /** Prior chance of each class (combos / total). */
+  private readonly prior: Float64Array;
+  /** Sparse card removal: W[a][b] = combos[a] * combos[b] - conflict(a, b), listed where conflict > 0. */
+  private readonly conflictStart: Int32Array;
+  private readonly conflictClass: Int32Array;
+  private readonly conflictCount: Float64Array;
+  private readonly denseW: boolean;
   private readonly wT: Float64Array;
+  private readonly mats: readonly Float64Array[];
+  private readonly matsT: readonly Float64Array[];
   private readonly tmp: Float64Array;
   private readonly tmp2: Float64Array;
+  private readonly tmp3: Float64Array;
+  private readonly tmp4: Float64Array;
+  private readonly tmp5: Float64Array;
   private readonly foldBuf: Float64Array;
+  /** Products of reaches with share matrices, valid while `epoch` (bumped when reaches change) matches. */
+  private readonly cache = new Map<number, { epoch: number; v: Float64Array }>();
+  private readonly bufferIds = new Map<Float64Array, number>();
+  private epoch = 0;
   private reachesStale = false;
+  /** Published (purified) strategies once `finalize` has run; the averages otherwise. */
+  private published: Map<CDecision, Float64Array> | null = null;
 
   readonly params: CfrParams;
 
@@ -104,28 +153,48 @@ export class CfrSolver {
     this.n = n;
     this.norm = new Float64Array(n);
     for (let a = 0; a < n; a++) this.norm[a] = 1 / (game.combos[a]! * game.oppPerCombo);
+    const total = game.combos.reduce((x, y) => x + y, 0);
+    this.prior = Float64Array.from(game.combos, (c) => c / total);
     this.wT = transpose(game.W, n);
-    const mts = game.matrices.map((m) => transpose(m, n));
+    // Card removal is sparse: two classes conflict only when they share a rank.
+    const starts: number[] = [0];
+    const cls: number[] = [];
+    const cnt: number[] = [];
+    let dense = 0;
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < n; b++) {
+        const c = game.combos[a]! * game.combos[b]! - game.W[a * n + b]!;
+        if (c > 0) {
+          cls.push(b);
+          cnt.push(c);
+        }
+      }
+      starts.push(cls.length);
+      dense += n;
+    }
+    this.conflictStart = Int32Array.from(starts);
+    this.conflictClass = Int32Array.from(cls);
+    this.conflictCount = Float64Array.from(cnt);
+    this.denseW = cls.length > dense / 2;
+    this.mats = game.matrices;
+    this.matsT = game.matrices.map((m) => transpose(m, n));
     this.tmp = new Float64Array(n);
     this.tmp2 = new Float64Array(n);
+    this.tmp3 = new Float64Array(n);
+    this.tmp4 = new Float64Array(n);
+    this.tmp5 = new Float64Array(n);
     this.foldBuf = new Float64Array(n);
     const seats = game.seats.length;
     const ones = new Float64Array(n).fill(1);
     const rootProj = new Float64Array(n);
-    this.project(rootProj, ones);
+    this.projectW(rootProj, ones);
     const reach = Array.from({ length: seats }, () => ones);
     const proj = Array.from({ length: seats }, () => rootProj);
     const active = Array.from({ length: seats }, (_, i) => i);
-    this.root = this.compile(game.root, reach, proj, active, mts);
+    this.root = this.compile(game.root, reach, proj, active);
   }
 
-  private compile(
-    node: TreeNode,
-    reach: Float64Array[],
-    proj: Float64Array[],
-    active: number[],
-    mts: Float64Array[],
-  ): CNode {
+  private compile(node: TreeNode, reach: Float64Array[], proj: Float64Array[], active: number[]): CNode {
     const n = this.n;
     const seats = reach.length;
     const value = Array.from({ length: seats }, (_, s) => (active.includes(s) ? new Float64Array(n) : null));
@@ -135,14 +204,12 @@ export class CfrSolver {
     if (node.type === "fold") {
       out = { ...base, kind: "fold", winner: node.winner, pot: node.pot };
     } else if (node.type === "showdown") {
-      const [p, q] = node.players;
       out = {
         ...base,
         kind: "showdown",
-        p,
-        q,
-        mtP: mts[node.matrices[0]]!,
-        mtQ: mts[node.matrices[1]]!,
+        players: node.players,
+        pots: node.pots,
+        duel: node.duel,
         pot: node.pot,
       };
     } else {
@@ -162,6 +229,7 @@ export class CfrSolver {
         childProj,
         foldIndex: node.actions.findIndex((a) => a.kind === "fold"),
         evs: null,
+        played: new Float64Array(nA * n).fill(1 / nA),
       };
       this.decisions.push(d);
       node.children.forEach((child, i) => {
@@ -170,7 +238,7 @@ export class CfrSolver {
         r[node.actor] = childReach[i]!;
         pj[node.actor] = childProj[i]!;
         const act = node.actions[i]!.kind === "fold" ? active.filter((s) => s !== node.actor) : active;
-        d.children.push(this.compile(child, r, pj, act, mts));
+        d.children.push(this.compile(child, r, pj, act));
       });
       out = d;
     }
@@ -178,8 +246,32 @@ export class CfrSolver {
     return out;
   }
 
-  /** out = W * r scaled to a chance-weighted mass per class. Skips zero entries of r (ranges get sparse). */
-  private project(out: Float64Array, r: Float64Array, mt: Float64Array = this.wT): void {
+  /** out = W * r scaled to a chance-weighted mass per class (sparse: W is full minus rank conflicts). */
+  private projectW(out: Float64Array, r: Float64Array): void {
+    const n = this.n;
+    if (this.denseW) {
+      this.project(out, r, this.wT);
+      return;
+    }
+    const combos = this.game.combos;
+    let total = 0;
+    for (let b = 0; b < n; b++) total += combos[b]! * r[b]!;
+    const start = this.conflictStart;
+    const cls = this.conflictClass;
+    const cnt = this.conflictCount;
+    const norm = this.norm;
+    for (let a = 0; a < n; a++) {
+      let s = combos[a]! * total;
+      for (let k = start[a]!, end = start[a + 1]!; k < end; k++) s -= cnt[k]! * r[cls[k]!]!;
+      out[a] = s * norm[a]!;
+    }
+  }
+
+  /**
+   * out[a] = norm[a] * sum_b mt[b * n + a] * r[b]: with mt the transpose of M this is (M r)(a), with M itself
+   * (M^T r)(a). Skips zero entries of r (ranges get sparse).
+   */
+  private project(out: Float64Array, r: Float64Array, mt: Float64Array): void {
     const n = this.n;
     out.fill(0);
     for (let b = 0; b < n; b++) {
@@ -215,8 +307,10 @@ export class CfrSolver {
     }
   }
 
+  /** Pushes reaches down the tree (decisions in pre-order). */
   private pushReaches(strategyOf: (d: CDecision) => Float64Array, onlySeat = -1): void {
     const n = this.n;
+    this.epoch++;
     for (const d of this.decisions) {
       if (onlySeat >= 0 && d.actor !== onlySeat) continue;
       const s = strategyOf(d);
@@ -224,7 +318,136 @@ export class CfrSolver {
       for (let a = 0; a < d.children.length; a++) {
         const cr = d.childReach[a]!;
         for (let c = 0; c < n; c++) cr[c] = r[c]! * s[a * n + c]!;
-        this.project(d.childProj[a]!, cr);
+        this.projectW(d.childProj[a]!, cr);
+      }
+    }
+  }
+
+  /**
+   * The strategy played while iterating: `s`, except that an action no hand takes at this node (zero mass
+   * over the actor's range) is played with probability `tremble` by every hand, the others scaled down to
+   * make room. Lines that are taken keep their exact (sparse) ranges; no line is ever cut off entirely.
+   */
+  private tremble(d: CDecision, s: Float64Array, out: Float64Array): Float64Array {
+    out.set(s);
+    const eps = this.params.tremble ?? 0;
+    if (eps <= 0) return out;
+    const n = this.n;
+    const nA = d.children.length;
+    const r = d.reach[d.actor]!;
+    let dead = 0;
+    let deadMask = 0;
+    for (let a = 0; a < nA; a++) {
+      let m = 0;
+      for (let c = 0; c < n; c++) m += r[c]! * s[a * n + c]!;
+      if (m === 0) {
+        dead++;
+        deadMask |= 1 << a;
+      }
+    }
+    if (dead === 0 || dead === nA) return out;
+    const keep = 1 - dead * eps;
+    for (let a = 0; a < nA; a++) {
+      const off = a * n;
+      if (deadMask & (1 << a)) for (let c = 0; c < n; c++) out[off + c] = eps;
+      else for (let c = 0; c < n; c++) out[off + c] = keep * s[off + c]!;
+    }
+    return out;
+  }
+
+  /**
+   * u_ij = norm * (M_ij r_j): seat i's expected duel share against seat j's range, mass-weighted. Cached
+   * per (reach buffer, matrix) until the reaches change: terminals below the same actions share them.
+   */
+  private duelU(node: CShowdown, i: number, j: number): Float64Array {
+    const m = node.duel[i * this.game.seats.length + j]!;
+    const r = node.reach[j]!;
+    return this.cached(this.bufferId(r) * 16 + m, (out) => this.project(out, r, this.matsT[m]!));
+  }
+
+  private bufferId(r: Float64Array): number {
+    let id = this.bufferIds.get(r);
+    if (id === undefined) {
+      id = this.bufferIds.size + 1;
+      this.bufferIds.set(r, id);
+    }
+    return id;
+  }
+
+  private cached(key: number, fill: (out: Float64Array) => void): Float64Array {
+    let e = this.cache.get(key);
+    if (!e) {
+      e = { epoch: -1, v: new Float64Array(this.n) };
+      this.cache.set(key, e);
+    }
+    if (e.epoch !== this.epoch) {
+      fill(e.v);
+      e.epoch = this.epoch;
+    }
+    return e.v;
+  }
+
+  /**
+   * Seat `me`'s expected share of a pot contested by `players` (k >= 2), weighted by the reach mass of the
+   * pot's other players (not of the other seats). Written into `out`.
+   */
+  private potShare(node: CShowdown, players: readonly number[], me: number, out: Float64Array): void {
+    const n = this.n;
+    const k = players.length;
+    const opp = players.filter((j) => j !== me);
+    if (k === 2) {
+      out.set(this.duelU(node, me, opp[0]!));
+      return;
+    }
+    // prod_j u_me,j and prod_j proj_j
+    const prodU = this.tmp2;
+    const prodP = this.tmp3;
+    prodU.fill(1);
+    prodP.fill(1);
+    for (const j of opp) {
+      const u = this.duelU(node, me, j);
+      const pj = node.proj[j]!;
+      for (let a = 0; a < n; a++) {
+        prodU[a]! *= u[a]!;
+        prodP[a]! *= pj[a]!;
+      }
+    }
+    for (let a = 0; a < n; a++) out[a] = prodU[a]! + (prodP[a]! - prodU[a]!) / k;
+    // Minus (1/k) sum over opponents m of E[d_m,me * prod_l d_ml]: m's duels against the other opponents'
+    // ranges, as seen from m's hand.
+    const g = this.tmp4;
+    const t = this.tmp5;
+    const seats = this.game.seats.length;
+    for (const m of opp) {
+      const rest = opp.filter((l) => l !== m);
+      const toMe = node.duel[m * seats + me]!;
+      const fill = (out: Float64Array) => {
+        g.set(node.reach[m]!);
+        for (const l of rest) {
+          const u = this.duelU(node, m, l);
+          const pl = node.proj[l]!;
+          for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
+        }
+        this.project(out, g, this.mats[toMe]!);
+      };
+      let tm: Float64Array;
+      if (rest.length === 1) {
+        // Three-way pots: cache by (m's reach, l's reach, m-l duel, m-me duel).
+        const l = rest[0]!;
+        const key =
+          ((this.bufferId(node.reach[m]!) * 1048576 + this.bufferId(node.reach[l]!)) * 16 +
+            node.duel[m * seats + l]!) *
+            16 +
+          toMe;
+        tm = this.cached(-key, fill);
+      } else {
+        fill(t);
+        tm = t;
+      }
+      for (let a = 0; a < n; a++) {
+        let x = tm[a]!;
+        for (const l of rest) x *= node.proj[l]![a]!;
+        out[a]! -= x / k;
       }
     }
   }
@@ -241,18 +464,50 @@ export class CfrSolver {
       for (let a = 0; a < n; a++) v[a] = gain * this.tmp[a]!;
       return;
     }
-    const { p, q, pot } = node;
-    this.othersMass(this.tmp, node, p, q);
-    for (const [me, opp, mt] of [
-      [p, q, node.mtP],
-      [q, p, node.mtQ],
-    ] as const) {
+    if (target === "br") {
+      // Terminal values do not depend on the seat's own strategy: the best response sees the same.
+      for (const me of node.players) if (seat < 0 || seat === me) out[me]!.set(node.value[me]!);
+      return;
+    }
+    const players = node.players;
+    // A seat with an empty range makes every other seat's value zero here.
+    let emptyOpp = -1;
+    let empties = 0;
+    for (const p of players) {
+      const r = node.reach[p]!;
+      let any = false;
+      for (let c = 0; c < n && !any; c++) if (r[c]! !== 0) any = true;
+      if (!any) {
+        emptyOpp = p;
+        empties++;
+      }
+    }
+    const share = this.foldBuf;
+    const mass = this.tmp;
+    for (const me of players) {
       if (seat >= 0 && seat !== me) continue;
-      this.project(this.tmp2, node.reach[opp]!, mt);
-      const pj = node.proj[opp]!;
-      const inv = node.invested[me]!;
       const v = out[me]!;
-      for (let a = 0; a < n; a++) v[a] = this.tmp[a]! * (pot * this.tmp2[a]! - inv * pj[a]!);
+      if (empties > 1 || (empties === 1 && emptyOpp !== me)) {
+        v.fill(0);
+        continue;
+      }
+      // Mass of every other seat (folded ones included): the payoff's weight when nothing is won.
+      this.othersMass(mass, node, me);
+      const inv = node.invested[me]!;
+      for (let a = 0; a < n; a++) v[a] = -inv * mass[a]!;
+      for (const p of node.pots) {
+        if (!p.players.includes(me)) continue;
+        this.potShare(node, p.players, me, share);
+        // Weight by the seats outside this pot (folded seats and active seats not in a side pot).
+        const outside = this.tmp;
+        outside.fill(1);
+        for (let s = 0; s < node.proj.length; s++) {
+          if (s === me || p.players.includes(s)) continue;
+          const pj = node.proj[s]!;
+          for (let a = 0; a < n; a++) outside[a]! *= pj[a]!;
+        }
+        for (let a = 0; a < n; a++) v[a]! += p.amount * share[a]! * outside[a]!;
+      }
     }
   }
 
@@ -267,6 +522,17 @@ export class CfrSolver {
     return i === d.foldIndex ? foldBuf : d.children[i]![target][d.actor]!;
   }
 
+  private weights(t: number): { pos: number; neg: number; avg: number } {
+    const { alpha, beta, gamma } = this.params;
+    const discount = (e: number) =>
+      t === 1 || e === Number.POSITIVE_INFINITY
+        ? 1
+        : e === Number.NEGATIVE_INFINITY
+          ? 0
+          : (t - 1) ** e / ((t - 1) ** e + 1);
+    return { pos: discount(alpha), neg: discount(beta), avg: ((t - 1) / t) ** gamma };
+  }
+
   /**
    * One DCFR iteration. Simultaneous: every seat's regrets are updated. Alternating: seat (t-1) mod N is
    * updated; since only the previously updated seat's strategy changed, only its reaches are re-projected
@@ -276,17 +542,11 @@ export class CfrSolver {
   iterate(): void {
     const t = ++this.iterations;
     const seats = this.game.seats.length;
-    const { alpha, beta, gamma } = this.params;
-    const discount = (e: number) =>
-      t === 1 || e === Number.POSITIVE_INFINITY
-        ? 1
-        : e === Number.NEGATIVE_INFINITY
-          ? 0
-          : (t - 1) ** e / ((t - 1) ** e + 1);
-    const weights = { pos: discount(alpha), neg: discount(beta), avg: ((t - 1) / t) ** gamma };
+    const weights = this.weights(t);
     if (!this.params.alternate) {
       for (const d of this.decisions) this.fillStrategy(d, d.regrets, d.strategy);
-      this.pushReaches((d) => d.strategy);
+      // Pre-order: a node's reach is final before its tremble looks at it.
+      this.pushReaches((d) => this.tremble(d, d.strategy, d.played));
       for (const node of this.postorder) this.updateNode(node, -1, weights);
       return;
     }
@@ -298,7 +558,7 @@ export class CfrSolver {
       if (changed >= 0 && d.actor !== changed) continue;
       this.fillStrategy(d, d.regrets, d.strategy);
     }
-    this.pushReaches((d) => d.strategy, changed);
+    this.pushReaches((d) => this.tremble(d, d.strategy, d.played), changed);
     for (const node of this.postorder) if (node.value[seat]) this.updateNode(node, seat, weights);
   }
 
@@ -327,7 +587,7 @@ export class CfrSolver {
     vp.fill(0);
     for (let i = 0; i < nA; i++) {
       const cv = this.childValue(node, i, "value", foldBuf);
-      for (let c = 0; c < n; c++) vp[c]! += node.strategy[i * n + c]! * cv[c]!;
+      for (let c = 0; c < n; c++) vp[c]! += node.played[i * n + c]! * cv[c]!;
     }
     const reach = node.reach[p]!;
     for (let i = 0; i < nA; i++) {
@@ -348,69 +608,64 @@ export class CfrSolver {
     return out;
   }
 
+  /** The strategy that is published: purified after `finalize`, the average before. */
+  private publishedStrategy(d: CDecision): Float64Array {
+    return this.published?.get(d) ?? this.averageStrategy(d);
+  }
+
+  /** Sets frequencies below `PURIFY_BELOW` to zero and renormalizes (a class keeps at least one action). */
+  private purify(d: CDecision, s: Float64Array): Float64Array {
+    const n = this.n;
+    const nA = d.children.length;
+    for (let c = 0; c < n; c++) {
+      let sum = 0;
+      for (let a = 0; a < nA; a++) {
+        const f = s[a * n + c]!;
+        if (f < PURIFY_BELOW) s[a * n + c] = 0;
+        else sum += f;
+      }
+      if (sum > 0) for (let a = 0; a < nA; a++) s[a * n + c]! /= sum;
+    }
+    return s;
+  }
+
+  /** Mass of a reach vector: the chance (over the prior) that the seat's hand is in it. */
+  private mass(r: Float64Array): number {
+    let m = 0;
+    for (let c = 0; c < this.n; c++) m += this.prior[c]! * r[c]!;
+    return m;
+  }
+
+  /** Fixes the published strategies: the averages with frequencies below `PURIFY_BELOW` zeroed. */
+  finalize(): void {
+    this.published = new Map();
+    for (const d of this.decisions) this.published.set(d, this.purify(d, this.averageStrategy(d)));
+  }
+
   /**
-   * Evaluates the average strategies: each seat's value, its best-response value (so its exploitability),
-   * and the EV of every action for every class at every decision (bb, relative to folding; NaN where the
-   * node is unreachable for that class).
+   * Evaluates the published strategies (the averages, or the purified ones after `finalize`): each seat's
+   * value, its best-response value (so its exploitability), and the EV of every action for every class at
+   * every decision (bb, relative to folding). Where the others' reach mass is zero for a class (a line the
+   * strategies never take, or card removal), its EV is taken against the trembled strategies the line was
+   * solved with; without a tremble it is NaN (unscored).
    */
   evaluate(): SeatResult[] {
-    const n = this.n;
-    const avg = new Map<CDecision, Float64Array>();
-    for (const d of this.decisions) avg.set(d, this.averageStrategy(d));
-    this.pushReaches((d) => avg.get(d)!);
-    this.reachesStale = true;
-    const foldBuf = new Float64Array(n);
-    const mass = new Float64Array(n);
-    for (const node of this.postorder) {
-      if (node.kind !== "decision") {
-        this.terminalValues(node, "value");
-        this.terminalValues(node, "br");
-        continue;
-      }
-      const p = node.actor;
-      const s = avg.get(node)!;
-      const nA = node.children.length;
-      if (node.foldIndex >= 0) this.foldValue(node, foldBuf);
-      const vp = node.value[p]!;
-      const bp = node.br[p]!;
-      vp.fill(0);
-      bp.fill(Number.NEGATIVE_INFINITY);
-      for (let i = 0; i < nA; i++) {
-        const cv = this.childValue(node, i, "value", foldBuf);
-        const cb = i === node.foldIndex ? foldBuf : node.children[i]!.br[p]!;
-        for (let c = 0; c < n; c++) {
-          vp[c]! += s[i * n + c]! * cv[c]!;
-          if (cb[c]! > bp[c]!) bp[c] = cb[c]!;
-        }
-      }
-      for (const q of node.active) {
-        if (q === p) continue;
-        const vq = node.value[q]!;
-        const bq = node.br[q]!;
-        vq.fill(0);
-        bq.fill(0);
-        for (const child of node.children) {
-          const cv = child.value[q]!;
-          const cb = child.br[q]!;
-          for (let c = 0; c < n; c++) {
-            vq[c]! += cv[c]!;
-            bq[c]! += cb[c]!;
-          }
-        }
-      }
-      // EV of an action = its value divided by the others' reach mass, plus the chips a fold would lose.
-      this.othersMass(mass, node, p);
-      const evs = new Float64Array(nA * n);
-      const inv = node.invested[p]!;
-      for (let i = 0; i < nA; i++) {
-        const cv = this.childValue(node, i, "value", foldBuf);
-        for (let c = 0; c < n; c++) {
-          evs[i * n + c] = i === node.foldIndex ? 0 : mass[c]! > 1e-12 ? cv[c]! / mass[c]! + inv : Number.NaN;
-        }
-      }
-      node.evs = evs;
+    const strat = new Map<CDecision, Float64Array>();
+    for (const d of this.decisions) strat.set(d, this.publishedStrategy(d));
+    if ((this.params.tremble ?? 0) > 0) {
+      const trembled = new Map<CDecision, Float64Array>();
+      this.pushReaches((d) => {
+        const t = this.tremble(d, strat.get(d)!, new Float64Array(d.played.length));
+        trembled.set(d, t);
+        return t;
+      });
+      this.valuesPass(trembled, true, true);
     }
+    this.pushReaches((d) => strat.get(d)!);
+    this.reachesStale = true;
+    this.valuesPass(strat, false, (this.params.tremble ?? 0) <= 0);
     const total = this.game.combos.reduce((x, y) => x + y, 0);
+    const n = this.n;
     return this.game.seats.map((seat, i) => {
       let value = 0;
       let bestResponse = 0;
@@ -423,9 +678,102 @@ export class CfrSolver {
     });
   }
 
-  /** Every decision with its average strategy and (after `evaluate`) EVs, in tree pre-order. */
-  decisionResults(): Array<{ node: DecisionNode; strategy: Float64Array; evs: Float64Array | null }> {
-    return this.decisions.map((d) => ({ node: d.src, strategy: this.averageStrategy(d), evs: d.evs }));
+  /**
+   * Values (and, unless `trembledPass`, best responses) bottom-up. EVs: the trembled pass writes them for
+   * every class; the true pass overwrites them wherever the others' reach mass is positive.
+   */
+  private valuesPass(strat: Map<CDecision, Float64Array>, trembledPass: boolean, resetEvs: boolean): void {
+    const n = this.n;
+    const foldBuf = new Float64Array(n);
+    const mass = new Float64Array(n);
+    for (const node of this.postorder) {
+      if (node.kind !== "decision") {
+        this.terminalValues(node, "value");
+        if (!trembledPass) this.terminalValues(node, "br");
+        continue;
+      }
+      const p = node.actor;
+      const s = strat.get(node)!;
+      const nA = node.children.length;
+      if (node.foldIndex >= 0) this.foldValue(node, foldBuf);
+      const vp = node.value[p]!;
+      const bp = node.br[p]!;
+      vp.fill(0);
+      if (!trembledPass) bp.fill(Number.NEGATIVE_INFINITY);
+      for (let i = 0; i < nA; i++) {
+        const cv = this.childValue(node, i, "value", foldBuf);
+        const cb = i === node.foldIndex ? foldBuf : node.children[i]!.br[p]!;
+        for (let c = 0; c < n; c++) {
+          vp[c]! += s[i * n + c]! * cv[c]!;
+          if (!trembledPass && cb[c]! > bp[c]!) bp[c] = cb[c]!;
+        }
+      }
+      for (const q of node.active) {
+        if (q === p) continue;
+        const vq = node.value[q]!;
+        const bq = node.br[q]!;
+        vq.fill(0);
+        if (!trembledPass) bq.fill(0);
+        for (const child of node.children) {
+          const cv = child.value[q]!;
+          const cb = child.br[q]!;
+          for (let c = 0; c < n; c++) {
+            vq[c]! += cv[c]!;
+            if (!trembledPass) bq[c]! += cb[c]!;
+          }
+        }
+      }
+      // EV of an action = its value divided by the others' reach mass, plus the chips a fold would lose.
+      this.othersMass(mass, node, p);
+      if (resetEvs || !node.evs) node.evs = new Float64Array(nA * n).fill(Number.NaN);
+      const evs = node.evs;
+      const inv = node.invested[p]!;
+      for (let i = 0; i < nA; i++) {
+        const cv = this.childValue(node, i, "value", foldBuf);
+        for (let c = 0; c < n; c++) {
+          if (mass[c]! > 1e-300) evs[i * n + c] = i === node.foldIndex ? 0 : cv[c]! / mass[c]! + inv;
+        }
+      }
+    }
+  }
+
+  /**
+   * Every decision with its published strategy, EVs (after `evaluate`) and reach, in tree pre-order. Reach is
+   * the product over seats of the chance that the seat's hand follows the line, each hand drawn from the
+   * prior independently (card removal between seats ignored), as the store computes it from a pack.
+   */
+  decisionResults(): DecisionResult[] {
+    const strat = new Map<CDecision, Float64Array>();
+    for (const d of this.decisions) strat.set(d, this.publishedStrategy(d));
+    const seats = this.game.seats.length;
+    const out: DecisionResult[] = [];
+    const walk = (node: CNode, masses: number[], ranges: Float64Array[]) => {
+      if (node.kind !== "decision") return;
+      const s = strat.get(node)!;
+      out.push({
+        node: node.src,
+        strategy: s,
+        evs: node.evs,
+        reach: masses.reduce((x, y) => x * y, 1),
+      });
+      const p = node.actor;
+      node.children.forEach((child, a) => {
+        const r = new Float64Array(this.n);
+        for (let c = 0; c < this.n; c++) r[c] = ranges[p]![c]! * s[a * this.n + c]!;
+        const m = [...masses];
+        m[p] = this.mass(r);
+        const rs = [...ranges];
+        rs[p] = r;
+        walk(child, m, rs);
+      });
+    };
+    const ones = new Float64Array(this.n).fill(1);
+    walk(
+      this.root,
+      Array.from({ length: seats }, () => 1),
+      Array.from({ length: seats }, () => ones),
+    );
+    return out;
   }
 }
 

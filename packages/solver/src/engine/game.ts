@@ -1,11 +1,11 @@
 /**
- * The game the CFR engine solves: a tree whose pots are contested by at most two players at a showdown,
+ * The game the CFR engine solves: a tree whose pots are contested by two or more players at a showdown,
  * with private hands drawn from `classCount` classes.
  *
- * Card removal between the two players of a pot is exact at the class level: `W[a*n+b]` counts the concrete
- * combo pairs (a, b) that share no card, and every row sums to `combos[a] * oppPerCombo`. The chance of the
- * opponent holding b given that I hold a is then `W[a][b] / (combos[a] * oppPerCombo)`. A third player's
- * hand is drawn the same way against mine, ignoring the overlap between two opponents (documented in
+ * Card removal between two players is exact at the class level: `W[a*n+b]` counts the concrete combo pairs
+ * (a, b) that share no card, and every row sums to `combos[a] * oppPerCombo`. The chance of an opponent
+ * holding b given that I hold a is then `W[a][b] / (combos[a] * oppPerCombo)`. Every opponent's hand is
+ * drawn that way against mine, ignoring the overlap between two opponents' cards (measured in
  * docs/solver-model.md).
  */
 
@@ -37,17 +37,29 @@ export interface FoldNode {
   readonly invested: readonly number[];
 }
 
+/** One pot of a showdown: the chips (after rake) and the seats contesting it. */
+export interface ShowdownPot {
+  readonly amount: number;
+  readonly players: readonly number[];
+}
+
 /**
- * Two players share the pot by a showdown matrix: `matrices[k]` is indexed [row player's class][other
- * player's class] and holds W times the row player's share of the pot. `invested` is after any uncalled
- * excess is returned, so `pot` equals the sum of `invested`.
+ * Two or more players share the pots. Heads-up, a pot is shared by a share matrix: `matrices[k]` is
+ * indexed [row player's class][other player's class] and holds W times the row player's share. With three
+ * or more players the engine combines the heads-up duels (see `CfrSolver`, multiway model). `duel[i * seats
+ * + j]` is the matrix giving seat i's share against seat j. `invested` is after any uncalled excess is
+ * returned, so `pot` equals the sum of `invested`; the pots' amounts sum to `pot - rake`.
  */
 export interface ShowdownNode {
   readonly type: "showdown";
-  readonly players: readonly [number, number];
-  /** Index of the matrix giving players[0]'s share and the one giving players[1]'s share. */
-  readonly matrices: readonly [number, number];
+  /** Seats still in the hand. */
+  readonly players: readonly number[];
+  /** Main pot first, then side pots. */
+  readonly pots: readonly ShowdownPot[];
+  readonly duel: Int32Array;
   readonly pot: number;
+  /** Chips taken as rake (0 without rake). */
+  readonly rake: number;
   readonly invested: readonly number[];
   /** True when the pot is settled by all-in equity, false when by the postflop model. */
   readonly allIn: boolean;

@@ -23,8 +23,8 @@ export const SPR_BUCKETS = [0.25, 0.5, 0.75, 1] as const;
 export interface ShareMatrices {
   /** [0]: all-in equity; then per SPR bucket k: [1 + 2k] IP as row, [2 + 2k] OOP as row. */
   readonly matrices: Float64Array[];
-  /** Matrix indexes for a showdown between p and q. */
-  indexFor(allIn: boolean, spr: number, pIsIp: boolean): [number, number];
+  /** Index of the matrix giving the row player's share in a duel (all-in, or to the flop at this SPR). */
+  indexFor(allIn: boolean, spr: number, rowIsIp: boolean): number;
 }
 
 /** Playability multiplier of a hold'em class (before the position factor). */
@@ -73,14 +73,12 @@ export function buildShareMatrices(
   }
   return {
     matrices,
-    indexFor(isAllIn, spr, pIsIp) {
-      if (isAllIn) return [0, 0];
+    indexFor(isAllIn, spr, rowIsIp) {
+      if (isAllIn) return 0;
       const lambda = Math.min(1, spr / model.sprFull);
       let k = SPR_BUCKETS.findIndex((b) => lambda <= b + 1e-12);
       if (k < 0) k = SPR_BUCKETS.length - 1;
-      const ipIdx = 1 + 2 * k;
-      const oopIdx = 2 + 2 * k;
-      return pIsIp ? [ipIdx, oopIdx] : [oopIdx, ipIdx];
+      return rowIsIp ? 1 + 2 * k : 2 + 2 * k;
     },
   };
 }

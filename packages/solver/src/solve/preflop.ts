@@ -3,17 +3,63 @@
  * is under the target (or the iteration/time budget runs out), evaluate, and export a pack.
  */
 
+import { createHash } from "node:crypto";
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, roundBb } from "@ranges/core";
 import type { PackConfig, PackData, PackNode } from "@ranges/store";
-import { CfrSolver, DCFR_PARAMS, type SeatResult } from "../engine/cfr.js";
+import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult } from "../engine/cfr.js";
 import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
 import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
 import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
-import { profileFor, type TreeConfig } from "../tree/config.js";
+import { profileFor, rakeOf, type TreeConfig } from "../tree/config.js";
 
 export const algorithmName = (alternate: boolean): string =>
-  `DCFR (alpha 1.5, beta 0, gamma 2), ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over 169 classes`;
+  `DCFR (alpha 1.5, beta 0, gamma 2), ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over 169 classes; trembling hand (every action at least ${PREFLOP_TREMBLE} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+
+/**
+ * Version of the solver's game model and engine semantics: part of every pack's input hash, so changing the
+ * model makes `pnpm solve --all` re-solve every pack. Bump it with any change that alters results.
+ */
+export const SOLVER_MODEL_VERSION = "v3.0";
+
+/**
+ * Hash of everything a (config, stack) solve depends on: the model version, the config without the other
+ * stacks' profiles, the stack and the equity table's seed. `pnpm solve --all` skips a pack whose header
+ * records the same hash.
+ */
+export function solveInputHash(config: TreeConfig, stack: number, equitySeed: number): string {
+  const { profiles: _profiles, description: _description, ...rest } = config;
+  const input = {
+    model: SOLVER_MODEL_VERSION,
+    config: rest,
+    profile: profileFor(config, stack),
+    stack,
+    equitySeed,
+  };
+  return createHash("sha256").update(stableJson(input)).digest("hex").slice(0, 16);
+}
+
+/** The input hash recorded in a pack's provenance notes, or null. */
+export function recordedInputHash(notes: readonly string[] | null | undefined): string | null {
+  for (const note of notes ?? []) {
+    const m = /^Inputs: ([0-9a-f]{16})\b/.exec(note);
+    if (m) return m[1]!;
+  }
+  return null;
+}
+
+function stableJson(x: unknown): string {
+  if (Array.isArray(x)) return `[${x.map(stableJson).join(",")}]`;
+  if (x && typeof x === "object")
+    return `{${Object.keys(x)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${stableJson((x as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  return JSON.stringify(x);
+}
+
+/** Least probability of every action while iterating (see `CfrParams.tremble`). */
+export const PREFLOP_TREMBLE = 1e-4;
 
 export interface SolveProgress {
   readonly iteration: number;
@@ -37,6 +83,8 @@ export interface SolveOptions {
   /** Iterations between exploitability checks. */
   readonly checkEvery?: number;
   readonly onProgress?: (p: SolveProgress) => void;
+  /** Least probability of every action while iterating (default `PREFLOP_TREMBLE`; 0 for none). */
+  readonly tremble?: number;
   /** Injected clock (ms) so tests and packs do not depend on wall time. */
   readonly now?: () => number;
 }
@@ -54,6 +102,10 @@ export interface SolveResult {
   readonly seconds: number;
   readonly seats: readonly SeatExploitabilityResult[];
   readonly nodes: { decisions: number; terminals: number };
+  /** Worst seat's exploitability (percent of the pot) of the averages before purification. */
+  readonly averagesWorstPctPot: number;
+  /** Decisions that the published strategies never reach (reach 0). */
+  readonly unreachedNodes: number;
 }
 
 export function buildEngineGame(
@@ -62,9 +114,7 @@ export function buildEngineGame(
   equity: HeadsUpEquityTable,
 ): { game: EngineGame; tree: BuiltTree } {
   const shares = buildShareMatrices(config.model, equity.eq, equity.w);
-  const tree = buildPreflopTree(config, stack, (kind, players) =>
-    shares.indexFor(kind.allIn, kind.spr, kind.ipSeat === players[0]),
-  );
+  const tree = buildPreflopTree(config, stack, (kind) => shares.indexFor(kind.allIn, kind.spr, kind.rowIsIp));
   const game: EngineGame = {
     seats: tree.seats,
     classCount: 169,
@@ -93,7 +143,11 @@ export function solvePreflop(options: SolveOptions): SolveResult {
   const now = options.now ?? (() => performance.now());
   const equity = options.equity ?? loadHeadsUpEquity();
   const { game, tree } = buildEngineGame(config, stack, equity);
-  const solver = new CfrSolver(game, { ...DCFR_PARAMS, alternate: config.solve.alternate });
+  const solver = new CfrSolver(game, {
+    ...DCFR_PARAMS,
+    alternate: config.solve.alternate,
+    tremble: options.tremble ?? PREFLOP_TREMBLE,
+  });
   const maxIterations = options.maxIterations ?? config.solve.maxIterations;
   const maxSeconds = options.maxSeconds ?? config.solve.maxSeconds;
   // Jam/fold trees are small and held to a tighter bar (0.05% of the pot, under the 0.1% required).
@@ -122,7 +176,13 @@ export function solvePreflop(options: SolveOptions): SolveResult {
     }
   }
   if (seats.length === 0) seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
+  const averagesWorstPctPot = Math.max(...seats.map((s) => s.pctPot));
+  solver.finalize();
+  seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
+  const unreachedNodes = solver.decisionResults().filter((d) => d.reach === 0).length;
   return {
+    averagesWorstPctPot,
+    unreachedNodes,
     tree,
     solver,
     game,
@@ -183,7 +243,8 @@ function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
   } else {
     unverified.push({ field: "openSizes", reason: "Open-size listings are published for nlmtt8 only." });
   }
-  return {
+  const rake = rakeOf(config);
+  const config_: PackConfig = {
     seats: [...tree.seats],
     stacks,
     blinds: { ...config.blinds },
@@ -198,6 +259,11 @@ function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
         ? unverified
         : [...unverified, { field: "stackIncludesAnte", reason: "The game has no ante." }],
   };
+  // The rake the strategies were solved with (null: none), as the store's PackConfig records it.
+  return {
+    ...config_,
+    rake: rake ? { percent: rake.percent, capBb: rake.capBb, noFlopNoDrop: true } : null,
+  } as PackConfig;
 }
 
 export interface PackExportOptions {
@@ -259,13 +325,16 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
           pctPot: roundTo(s.pctPot, 5),
         })),
         seed: opts.seed,
-        model: `${m.name}: all-in pots by heads-up equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull})`,
+        model: `${m.name}: heads-up all-in pots by exact equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull}); pots of three or more players by independent heads-up duels (a player who wins every duel takes the pot, a cycle splits it); ${rakeText(config)}`,
         solveSeconds: opts.solveSeconds ?? roundTo(result.seconds, 1),
         createdAt: opts.createdAt,
         treeConfig: opts.configPath,
         notes: [
-          "Pot cap: at most two players per pot; once a bet is called, players behind may only fold.",
+          "No forced folds: facing a bet every seat may fold or call (all-in for less counts as a call); pots may be multiway.",
+          `Rake: ${rakeText(config)}.`,
+          `Unreached lines: ${result.unreachedNodes} decisions have reach 0 under these strategies; their strategies are best responses to the others' play, solved with every action kept at probability ${PREFLOP_TREMBLE} or more while iterating (the deviating seat holding its range from before the deviation).`,
           `Tree: ${result.nodes.decisions} decision nodes, ${result.nodes.terminals} terminals; starting pot ${roundBb(result.tree.startingPot)}bb.`,
+          `Inputs: ${solveInputHash(config, result.tree.stack, opts.seed)} (model ${SOLVER_MODEL_VERSION}; pnpm solve --all skips the pack while this matches).`,
           "Exploitability: best response of each seat against the stored average strategies of the others, on this tree and terminal model.",
         ],
       },
@@ -273,5 +342,10 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
     nodes,
   };
 }
+
+const rakeText = (config: TreeConfig): string => {
+  const r = rakeOf(config);
+  return r ? `${r.percent}% of the pot capped at ${r.capBb}bb, taken only when a flop is dealt` : "none";
+};
 
 const roundTo = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -26,8 +26,11 @@ export function kuhnGame(): EngineGame {
   const showdown = (pot: number): TreeNode => ({
     type: "showdown",
     players: [0, 1],
-    matrices: [0, 0],
+    pots: [{ amount: pot, players: [0, 1] }],
+    // Either player's share against the other is the same "higher card wins" matrix.
+    duel: Int32Array.from([-1, 0, 0, -1]),
     pot,
+    rake: 0,
     invested: [pot / 2, pot / 2],
     allIn: true,
   });

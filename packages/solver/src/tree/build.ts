@@ -1,10 +1,21 @@
 /**
- * Builds the preflop game tree of a (tree config, stack) for the CFR engine.
+ * Builds the preflop game tree of a (tree config, stack) for the CFR engine (model v3).
  *
- * The pot cap: at most two players contest a pot. Each bet takes at most one caller: once it is called,
- * players behind may fold or raise (squeeze) but not call, and nobody raises while another player is all-in.
- * A raise starts a new bet, so every pot that reaches a showdown or the flop is heads-up; the chips of a
- * player who folds stay in the pot as dead money.
+ * Betting rules (the grammar of the config is documented on `TreeConfig` and `StackProfile`):
+ * - No forced folds: a player facing a bet may always fold or call; a call for less than the bet is an
+ *   all-in call. Any seat may cold-call, overcall and squeeze, so pots may be multiway.
+ * - First in, a seat may fold or open; it may call (limp) only if it is listed in `limpSeats`. Once someone
+ *   has limped, later seats may fold, overlimp or raise. The BB may check or raise a limped pot.
+ * - Raises follow the profile's sizes by raise number (open, 3-bet in or out of position against the last
+ *   raiser, 4-bet, 5-bet) and the caps: all-in from raise number `allInFrom`, sized raises above
+ *   `allInThreshold` of the stack become all-in, at most `maxRaises` raises, a cold 4-bet (a raise from a
+ *   seat that has not yet put chips in voluntarily, from raise number 3 on) only where `coldFourBet` is set,
+ *   and nobody raises over an all-in (the others may still call it).
+ * - A raise reopens the action for every seat still in with chips behind.
+ *
+ * Terminals: a fold-out (one seat left), or a showdown of two or more seats, all-in (at most one seat has
+ * chips behind) or to the flop. Unequal contributions are split into a main pot and side pots; an uncalled
+ * excess goes back to its owner. Cash games take rake from every pot that sees a flop (no flop, no drop).
  * Sizes come from @ranges/core's `PotState`, so the tree, the served sizes and the importer share one
  * arithmetic.
  */
@@ -18,15 +29,15 @@ import {
   GAMES,
   PotState,
 } from "@ranges/core";
-import type { ActionInfo, DecisionNode, TreeNode } from "../engine/game.js";
-import { profileFor, type StackProfile, type TreeConfig } from "./config.js";
+import type { ActionInfo, DecisionNode, ShowdownPot, TreeNode } from "../engine/game.js";
+import { profileFor, rakeOf, type StackProfile, type TreeConfig } from "./config.js";
 
-/** How a showdown is settled, resolved to a matrix index by the model. */
-export interface ShowdownKind {
+/** How a heads-up duel inside a showdown is settled, resolved to a matrix index by the model. */
+export interface DuelKind {
   readonly allIn: boolean;
-  /** Seat in position postflop (acts last). */
-  readonly ipSeat: number;
-  /** Stack-to-pot ratio when the pot goes to the flop. */
+  /** True when the row player is in position postflop against the other. */
+  readonly rowIsIp: boolean;
+  /** Stack-to-pot ratio when the pot goes to the flop (0 when all-in). */
   readonly spr: number;
 }
 
@@ -35,40 +46,45 @@ export interface BuiltTree {
   readonly seats: readonly string[];
   readonly stack: number;
   readonly startingPot: number;
-  /** One entry per showdown node, in creation order; `matrixFor` maps it to share matrices. */
-  readonly showdowns: ShowdownKind[];
+  /** Showdowns by number of players (index 2 = heads-up). */
+  readonly showdownsByPlayers: number[];
 }
 
 interface State {
   pot: PotState;
   allIn: boolean[];
+  /** Seats that have put chips in voluntarily (limp, call or raise). */
+  entered: boolean[];
   pending: number[];
   raises: number;
-  owner: number;
+  limpers: number;
+  /** Seats that called the current raise. */
   callers: number;
+  owner: number;
   parts: string[];
 }
 
 /** Postflop acting order: blinds first, then the others in preflop order. Higher = in position. */
-function postflopRank(seats: readonly string[], i: number): number {
+export function postflopRank(seats: readonly string[], i: number): number {
   const n = seats.length;
   if (n === 2) return i === 0 ? 1 : 0; // heads-up: the SB (button) acts last postflop
   return i >= n - 2 ? i - (n - 2) : i + 2;
 }
 
 /**
- * Builds the tree. `matrixFor(kind)` returns the share-matrix indexes [for players[0], for players[1]] of
- * a showdown; the model module owns the matrices.
+ * Builds the tree. `matrixFor(kind)` returns the share-matrix index of a heads-up duel (the row player's
+ * share against the other); the model module owns the matrices.
  */
 export function buildPreflopTree(
   config: TreeConfig,
   stack: number,
-  matrixFor: (kind: ShowdownKind, players: readonly [number, number]) => [number, number],
+  matrixFor: (kind: DuelKind) => number,
 ): BuiltTree {
   const info = GAMES[config.game];
   const seats = config.seats ?? info.seats;
   const n = seats.length;
   const profile = profileFor(config, stack);
+  const rake = rakeOf(config);
   const pot = new PotState({
     seats,
     stacks: seats.map(() => stack),
@@ -78,15 +94,17 @@ export function buildPreflopTree(
     antePostedBy: config.antePostedBy,
   });
   const anteOf = seats.map((s) => (s === config.antePostedBy ? config.ante : 0));
-  const showdowns: ShowdownKind[] = [];
+  const showdownsByPlayers: number[] = new Array<number>(n + 1).fill(0);
   const startingPot = pot.pot;
+  const maxRaises = profile.maxRaises ?? 5;
 
   const invested = (st: State): number[] => st.pot.contributed.map((c, i) => c + anteOf[i]!);
   const totalStack = (st: State, i: number) => st.pot.contributed[i]! + st.pot.behind[i]!;
 
-  const tokenFor = (d: DecodedAction, raiseNumber: number, seat: string, raises: number): string => {
+  const tokenFor = (d: DecodedAction, raiseNumber: number, seat: string, st: State): string => {
     if (d.kind === "fold") return "Fold";
-    if (d.kind === "call") return info.limpToken && raises === 0 && seat !== "BB" ? "Limp" : "Call";
+    if (d.kind === "call")
+      return info.limpToken && st.raises === 0 && seat !== "BB" && st.limpers === 0 ? "Limp" : "Call";
     if (d.kind === "allin") return "AI";
     if (info.tokenStyle === "percent") return `${d.sizePctPot}%`;
     return raiseNumber === 1 ? "Open" : `${raiseNumber + 1}B`;
@@ -95,10 +113,11 @@ export function buildPreflopTree(
   const raiseCodes = (p: StackProfile, raiseNumber: number, actor: number, st: State): readonly number[] => {
     if (profile.jamOrFold) return [];
     if (raiseNumber === 1) {
-      if (st.callers > 0 && seats[actor] === "BB") return p.isoRaise ?? [];
+      if (st.limpers > 0) return p.isoRaise ?? [];
       return seats[actor] === "SB" ? (p.sbOpen ?? []) : (p.open ?? []);
     }
     if (raiseNumber === 2) {
+      if (st.callers > 0 && p.squeeze) return p.squeeze;
       const ip = postflopRank(seats, actor) > postflopRank(seats, st.owner);
       return (ip ? p.threeBetIp : p.threeBetOop) ?? [];
     }
@@ -112,26 +131,21 @@ export function buildPreflopTree(
     const toCall = st.pot.toCall(seat);
     const codes: number[] = [];
     if (toCall > 0) codes.push(CODE_FOLD);
-    const firstIn = st.raises === 0 && seat !== "BB";
-    const mayCall = toCall === 0 || (st.callers === 0 && (!firstIn || config.limpSeats.includes(seat)));
-    // Jam/fold trees have no first-in call; facing an all-in, calling is the only way in.
-    if (mayCall && (!profile.jamOrFold || st.raises > 0)) codes.push(CODE_CALL);
+    // Facing a raise (or a limp) a seat may always call; first in only the limp seats may.
+    const mayCall = toCall === 0 || st.raises > 0 || st.limpers > 0 || config.limpSeats.includes(seat);
+    if (mayCall && (!profile.jamOrFold || st.raises > 0 || toCall === 0)) codes.push(CODE_CALL);
+    const raiseNumber = st.raises + 1;
     const others = seats.map((_, i) => i).filter((i) => i !== actor && !st.pot.folded[i]);
-    // Each bet takes at most one caller, so after a call only the blinds' squeeze (a 3-bet over an open and a
-    // call) is offered: squeezes from every seat and deeper raises over a called bet multiply the tree five- to
-    // ten-fold. Nobody raises while another player is all-in (that could put three players in the pot), and a
-    // raise needs someone left with chips to face it.
-    const squeezeOk = st.callers === 0 || st.owner === actor || (st.raises === 1 && SQUEEZERS(seats, actor));
+    const cold = !st.entered[actor] && raiseNumber >= 3 && !(seat === "BB" || seat === "SB");
     const mayRaise =
-      squeezeOk &&
+      raiseNumber <= maxRaises &&
+      st.callers <= (profile.maxCallersToRaise ?? n) &&
+      !(cold && !profile.coldFourBet) &&
       !others.some((i) => st.allIn[i]) &&
       others.some((i) => !st.allIn[i]) &&
       st.pot.behind[actor]! > toCall;
     if (!mayRaise) return codes;
-    const raiseNumber = st.raises + 1;
-    const maxOther = Math.max(
-      ...seats.map((_, i) => (i !== actor && !st.pot.folded[i] ? totalStack(st, i) : 0)),
-    );
+    const maxOther = Math.max(...others.map((i) => totalStack(st, i)));
     const cap = Math.min(totalStack(st, actor), maxOther);
     let allIn = profile.jamOrFold === true || raiseNumber >= profile.allInFrom;
     for (const code of raiseCodes(profile, raiseNumber, actor, st)) {
@@ -161,16 +175,19 @@ export function buildPreflopTree(
       const child: State = {
         pot: st.pot.clone(),
         allIn: [...st.allIn],
+        entered: [...st.entered],
         pending: st.pending.slice(1),
         raises: st.raises,
-        owner: st.owner,
+        limpers: st.limpers,
         callers: st.callers,
+        owner: st.owner,
         parts: st.parts,
       };
       const d = child.pot.apply(seat, code);
       const isRaise = (d.kind === "raise" || d.kind === "allin") && d.toBb > st.pot.currentBet + 1e-9;
-      const token = tokenFor(d, st.raises + 1, seat, st.raises);
+      const token = tokenFor(d, st.raises + 1, seat, st);
       if (d.allIn || child.pot.behind[actor]! <= 1e-9) child.allIn[actor] = true;
+      if (d.kind !== "fold" && d.addBb > 0) child.entered[actor] = true;
       if (isRaise) {
         child.raises += 1;
         child.owner = actor;
@@ -180,7 +197,9 @@ export function buildPreflopTree(
           const i = (actor + k) % n;
           if (!child.pot.folded[i] && !child.allIn[i]) child.pending.push(i);
         }
-      } else if (d.kind !== "fold" && d.addBb > 0) {
+      } else if (d.kind === "call" && st.raises === 0 && d.addBb > 0) {
+        child.limpers += 1;
+      } else if (d.kind === "call" && st.raises > 0 && d.addBb > 0) {
         child.callers += 1;
       }
       child.parts = [...st.parts, seat, token];
@@ -201,27 +220,55 @@ export function buildPreflopTree(
   };
 
   const showdown = (st: State, active: number[]): TreeNode => {
-    if (active.length !== 2)
-      throw new Error(`pot cap broken: ${active.length} players at ${st.parts.join("_")}`);
-    const [p, q] = active as [number, number];
-    const cp = st.pot.contributed[p]!;
-    const cq = st.pot.contributed[q]!;
-    // An uncalled excess goes back to the player who put it in.
-    const matched = Math.min(cp, cq);
-    const inv = invested(st);
-    inv[p] = matched + anteOf[p]!;
-    inv[q] = matched + anteOf[q]!;
+    const contributed = [...st.pot.contributed];
+    // An uncalled excess goes back to the player who put it in: nobody can win more from a seat than
+    // the largest amount another active seat matched.
+    const sorted = active.map((i) => contributed[i]!).sort((a, b) => b - a);
+    const secondHighest = sorted[1]!;
+    for (const i of active) contributed[i] = Math.min(contributed[i]!, secondHighest);
+    const inv = contributed.map((c, i) => c + anteOf[i]!);
     const total = sum(inv);
-    const behind = Math.min(totalStack(st, p), totalStack(st, q)) - matched;
-    const allIn = behind <= 1e-9;
-    const ipSeat = postflopRank(seats, p) > postflopRank(seats, q) ? p : q;
-    const kind: ShowdownKind = { allIn, ipSeat, spr: allIn ? 0 : behind / total };
-    showdowns.push(kind);
+    // Pots by contribution level: each level is contested by the active seats that reached it; chips of
+    // folded seats and antes go to the main pot.
+    const levels = [...new Set(active.map((i) => contributed[i]!))].sort((a, b) => a - b);
+    const dead = st.pot.pot - sum(st.pot.contributed);
+    const pots: { amount: number; players: number[] }[] = [];
+    let prev = 0;
+    for (const level of levels) {
+      let amount = pots.length === 0 ? dead : 0;
+      for (let i = 0; i < n; i++) amount += Math.max(0, Math.min(contributed[i]!, level) - prev);
+      pots.push({ amount, players: active.filter((i) => contributed[i]! >= level - 1e-9) });
+      prev = level;
+    }
+    // Chips a folded seat put in above the last active level belong to the last pot.
+    for (let i = 0; i < n; i++) pots[pots.length - 1]!.amount += Math.max(0, contributed[i]! - prev);
+    const withChips = active.filter((i) => totalStack(st, i) - contributed[i]! > 1e-9);
+    const allIn = withChips.length <= 1;
+    const behindSorted = active.map((i) => totalStack(st, i) - contributed[i]!).sort((a, b) => b - a);
+    const effective = Math.max(0, behindSorted[1] ?? 0);
+    const spr = allIn ? 0 : effective / total;
+    const rakeTaken = rake ? Math.min(rake.capBb, (rake.percent / 100) * total) : 0;
+    const keep = total > 0 ? 1 - rakeTaken / total : 1;
+    const duel = new Int32Array(n * n).fill(-1);
+    for (const i of active) {
+      for (const j of active) {
+        if (i === j) continue;
+        duel[i * n + j] = matrixFor({
+          allIn,
+          rowIsIp: postflopRank(seats, i) > postflopRank(seats, j),
+          spr,
+        });
+      }
+    }
+    showdownsByPlayers[active.length]! += 1;
+    const potsOut: ShowdownPot[] = pots.map((p) => ({ amount: p.amount * keep, players: p.players }));
     return {
       type: "showdown",
-      players: [p, q],
-      matrices: matrixFor(kind, [p, q]),
+      players: active,
+      pots: potsOut,
+      duel,
       pot: total,
+      rake: rakeTaken,
       invested: inv,
       allIn,
     };
@@ -230,19 +277,15 @@ export function buildPreflopTree(
   const root = next({
     pot,
     allIn: seats.map(() => false),
+    entered: seats.map(() => false),
     pending: seats.map((_, i) => i),
     raises: 0,
-    owner: n - 1,
+    limpers: 0,
     callers: 0,
+    owner: n - 1,
     parts: [],
   });
-  return { root, seats, stack, startingPot, showdowns };
+  return { root, seats, stack, startingPot, showdownsByPlayers };
 }
-
-/**
- * Seats allowed to squeeze: the blinds, who have chips in the pot and close the action. Without them an early
- * call would shut everyone out, and first callers would call almost any hand.
- */
-const SQUEEZERS = (seats: readonly string[], actor: number): boolean => actor >= seats.length - 2;
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);

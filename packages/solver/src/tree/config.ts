@@ -3,6 +3,28 @@
  *
  * Raise sizes are raise-size codes (`40000+pct`: raise by pct percent of the pot after calling, see
  * @ranges/core `PotState`). Raise number 1 is the open (first raise), 2 the 3-bet, 3 the 4-bet, 4 the 5-bet.
+ *
+ * The grammar, by example (one profile of `data/trees/nl-v2.json`):
+ *
+ * ```json
+ * { "stacks": [100], "open": [40060], "sbOpen": [40100], "threeBetIp": [40080], "threeBetOop": [40110],
+ *   "fourBet": [40060], "allInFrom": 3, "maxRaises": 4, "isoRaise": [40100] }
+ * ```
+ *
+ * - First in, every seat may fold or open to 2.5bb (60% of the 2.5bb pot after calling 1bb: 1 + 0.6 x 2.5);
+ *   the SB opens 100% (to 3bb). Only seats in `limpSeats` may call first in.
+ * - Facing any raise a seat may fold, call, or raise with the next raise number's sizes: a 3-bet of 80% of the
+ *   pot in position against the raiser or 110% out of position (squeezes use the same percentages of the
+ *   bigger pot), then a 4-bet of 60%. From raise number 3 (`allInFrom`) all-in is offered beside the sized
+ *   raises, and a sized raise above `allInThreshold` of the stack becomes all-in. After `maxRaises` raises
+ *   the remaining seats may only fold or call.
+ * - A cold 4-bet (raise number 3 or more from a seat that has put no chips in voluntarily, blinds excepted)
+ *   is offered only with `"coldFourBet": true`. Nobody raises over an all-in.
+ * - `"jamOrFold": true` (nlmtt8 10bb): every first-in decision is fold or all-in, facing an all-in fold or
+ *   call.
+ *
+ * Rake (`"rake": { "percent": 5, "capBb": 0.6 }`) is taken from every pot that sees a flop (all-in or not);
+ * a pot won preflop pays none. Leave it out (or `null`) for no rake.
  */
 
 import { readFileSync } from "node:fs";
@@ -19,6 +41,8 @@ export interface StackProfile {
   /** 3-bet codes when the 3-bettor will be in position / out of position against the opener. */
   readonly threeBetIp?: readonly number[];
   readonly threeBetOop?: readonly number[];
+  /** 3-bet codes over an open and one or more callers (default: the in/out of position 3-bet codes). */
+  readonly squeeze?: readonly number[];
   readonly fourBet?: readonly number[];
   readonly fiveBet?: readonly number[];
   /** Raise number from which an all-in is offered beside the sized raises (1: open-shoves allowed). */
@@ -26,8 +50,23 @@ export interface StackProfile {
   /** Open-size labels of the pack listing (nlmtt8 `/config`). */
   readonly openLabel?: string;
   readonly sbOpenLabel?: string;
-  /** Raise codes of the BB against an SB limp. */
+  /** Raise codes against one or more limpers (the BB over an SB limp). */
   readonly isoRaise?: readonly number[];
+  /** Most raises in a hand (default 5); after it every seat may only fold or call. */
+  readonly maxRaises?: number;
+  /**
+   * Most callers of the current raise over which a re-raise is still offered (default: no limit). 1 allows
+   * the squeeze over an open and one call but not over two callers.
+   */
+  readonly maxCallersToRaise?: number;
+  /** Allow 4-bets and 5-bets from seats that have not yet put chips in voluntarily (default false). */
+  readonly coldFourBet?: boolean;
+}
+
+/** Rake on pots that see a flop: `percent` of the pot, at most `capBb`. */
+export interface RakeConfig {
+  readonly percent: number;
+  readonly capBb: number;
 }
 
 export interface RealizationModel {
@@ -60,6 +99,8 @@ export interface TreeConfig {
   readonly limpSeats: readonly string[];
   /** A sized raise that would put in more than this fraction of the stack is replaced by all-in. */
   readonly allInThreshold: number;
+  /** Cash-game rake (no flop, no drop); absent or null for none. */
+  readonly rake?: RakeConfig | null;
   readonly profiles: readonly StackProfile[];
   readonly model: RealizationModel;
   /** Iteration and time budget and the exploitability target (percent of the starting pot). */
@@ -83,10 +124,28 @@ export function validateTreeConfig(raw: TreeConfig, where = "tree config"): Tree
   }
   if (!Array.isArray(raw.profiles) || raw.profiles.length === 0)
     throw new Error(`${where}: profiles is empty`);
+  if (raw.rake != null) {
+    const { percent, capBb } = raw.rake;
+    if (!(Number.isFinite(percent) && percent >= 0 && percent < 100))
+      throw new Error(`${where}: rake.percent must be in [0, 100), got ${String(percent)}`);
+    if (!(Number.isFinite(capBb) && capBb >= 0))
+      throw new Error(`${where}: rake.capBb must be a number >= 0, got ${String(capBb)}`);
+  }
+  for (const p of raw.profiles) {
+    if (p.maxRaises !== undefined && !(Number.isInteger(p.maxRaises) && p.maxRaises >= 1))
+      throw new Error(`${where}: maxRaises must be an integer >= 1, got ${String(p.maxRaises)}`);
+  }
   for (const seat of raw.limpSeats) {
     if (!GAMES[raw.game].seats.includes(seat)) throw new Error(`${where}: limp seat ${seat} is not a seat`);
   }
   return raw;
+}
+
+/** The config's rake, or null when it takes none. */
+export function rakeOf(config: TreeConfig): RakeConfig | null {
+  const r = config.rake;
+  if (!r || (r.percent === 0 && r.capBb === 0)) return null;
+  return r;
 }
 
 export function profileFor(config: TreeConfig, stack: number): StackProfile {
