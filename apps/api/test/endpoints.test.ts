@@ -10,9 +10,17 @@ import {
   RangeSchema,
   SpotsSchema,
 } from "@ranges/schema";
-import { importMonker, nodeReach, packPath, readPackFile, writePack } from "@ranges/store";
+import {
+  importMonker,
+  nodeReach,
+  type PackConfig,
+  packPath,
+  RAKE_NOT_RECORDED,
+  readPackFile,
+  writePack,
+} from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CASH_TREE, MTT_TREE } from "./fixtures.js";
+import { buildPack, CASH_TREE, MTT_TREE } from "./fixtures.js";
 import { bearer, expectError, fixturePacksDir, getJson, start, type TestServer } from "./helpers.js";
 
 let t: TestServer;
@@ -292,6 +300,12 @@ describe("/spots and /config", () => {
     expect(c.openSizes!.open.sizeBb).toBe(2.19);
   });
 
+  it("nlmtt8 config says it has no rake: null and not listed as unknown", async () => {
+    const c = await ok(ConfigSchema, `${R}/nlmtt8/config?stack=40`);
+    expect(c.rake).toBeNull();
+    expect(c.unverified.map((u) => u.field)).not.toContain("rake");
+  });
+
   it("an operation a game does not serve is 404 naming the games that serve it", async () => {
     expectError(
       await get(`${R}/nl/spots?stack=100`),
@@ -305,6 +319,65 @@ describe("/spots and /config", () => {
 
   it("an unknown operation is 404 listing the operations", async () => {
     expectError(await get(`${R}/nl/ranges?stack=100`), 404, "not_found", /node, range, spots and config/);
+  });
+});
+
+describe("rake on /config", () => {
+  let raked: TestServer;
+  let root: string;
+  const rake = { percent: 5, capBb: 0.6, noFlopNoDrop: true } as const;
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), "api-rake-"));
+    // A custom spot may carry any rake: nlmtt8 40bb with one. nlmtt8 10bb as a pack written before the rake
+    // was recorded (the field left out of the header).
+    const withRake = buildPack("nlmtt8", 40);
+    await writePack(packPath(root, "nlmtt8", 40), {
+      ...withRake,
+      header: { ...withRake.header, config: { ...withRake.header.config, rake } },
+    });
+    const legacy = buildPack("nlmtt8", 10);
+    const { rake: _, ...config } = legacy.header.config;
+    await writePack(packPath(root, "nlmtt8", 10), {
+      ...legacy,
+      header: { ...legacy.header, config: config as PackConfig },
+    });
+    raked = await start({ packsDir: root });
+  });
+  afterAll(async () => {
+    await raked?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const config = async (stack: number) => {
+    const r = await getJson(`${raked.base}${R}/nlmtt8/config?stack=${stack}`);
+    expect(r.status, r.text).toBe(200);
+    return { raw: r.body as Record<string, unknown>, config: ConfigSchema.parse(r.body) };
+  };
+
+  it("serves the pack's rake over HTTP, valid against the schema", async () => {
+    const { raw, config: c } = await config(40);
+    expect(raw.rake).toEqual(rake);
+    expect(c.rake).toEqual(rake);
+    expect(c.unverified.map((u) => u.field)).not.toContain("rake");
+  });
+
+  it("an older pack without the field answers rake null and lists it as unknown", async () => {
+    const { raw, config: c } = await config(10);
+    expect(raw).toHaveProperty("rake", null);
+    expect(c.unverified.find((u) => u.field === "rake")).toEqual(RAKE_NOT_RECORDED);
+    expect(RAKE_NOT_RECORDED.reason).toMatch(/^Pack written before rake was recorded/);
+  });
+
+  it("the OpenAPI document describes rake on Config", async () => {
+    const r = await getJson(`${raked.base}/api/v1/openapi.json`);
+    const schema = (
+      r.body as {
+        components: { schemas: Record<string, { required: string[]; properties: Record<string, unknown> }> };
+      }
+    ).components.schemas.Config!;
+    expect(schema.required).toContain("rake");
+    expect(JSON.stringify(schema.properties.rake)).toMatch(/noFlopNoDrop/);
   });
 });
 

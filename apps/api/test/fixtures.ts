@@ -154,6 +154,7 @@ function configFor(game: GameId, stack: number): PackConfig {
       stackIncludesAnte: true,
       treeSizes: ["Open 34% pot", "3B 90% pot", "AI"],
       openSizes: { open: { label: "2.2x", sizeBb: open }, sb: { label: "2.8x", sizeBb: sbOpen }, note: null },
+      rake: null,
       importedAt: null,
       unverified: [{ field: "importedAt", reason: "synthetic test pack" }],
     };
@@ -167,6 +168,7 @@ function configFor(game: GameId, stack: number): PackConfig {
     stackIncludesAnte: null,
     treeSizes: null,
     openSizes: null,
+    rake: { percent: 5, capBb: 0.6, noFlopNoDrop: true },
     importedAt: null,
     unverified: [
       { field: "ante", reason: "synthetic test pack" },

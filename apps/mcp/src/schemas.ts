@@ -17,6 +17,7 @@ import {
   EvUnitSchema,
   GameIdSchema,
   NodeSchema,
+  RakeSchema,
   RangeSchema,
   ReachSchema,
   SpotsRowSchema,
@@ -251,6 +252,16 @@ export const SpotExampleSchema = z.object({
   note: z.string(),
 });
 
+/** The pack's rake as `/config` serves it; null is no rake, or unknown (then `rakeNote` starts "Unknown:"). */
+const PackRakeSchema = RakeSchema.nullable().describe(
+  'Rake the pack was solved with, as get_config serves it: `percent` of every pot that sees a flop, at most `capBb` bb, none when the hand ends preflop. null is no rake, or unknown when `rakeNote` starts with "Unknown:".',
+);
+const RakeNoteSchema = z
+  .string()
+  .describe(
+    'The rake in words: how much and when it is taken, "No rake: ..." or "Unknown: <why>" (a pack that does not record its rake: null then does not mean no rake).',
+  );
+
 export const TreeDocsSchema = z.object({
   schemaVersion: z.literal(1),
   game: GameIdSchema,
@@ -265,6 +276,8 @@ export const TreeDocsSchema = z.object({
     grammar: z.string(),
   }),
   treeSizes: z.array(z.string()).nullable(),
+  rake: PackRakeSchema,
+  rakeNote: RakeNoteSchema,
   depths: z.record(z.string(), z.string()),
   pathRules: z.array(z.string()),
   examples: z.array(SpotExampleSchema),
@@ -301,6 +314,8 @@ export const RangeMetadataSchema = z.object({
   evUnit: EvUnitSchema,
   evBaseline: EvBaselineSchema,
   treeSizes: z.array(z.string()).nullable(),
+  rake: PackRakeSchema,
+  rakeNote: RakeNoteSchema,
   formatVersion: z.number().int(),
 });
 

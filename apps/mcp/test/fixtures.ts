@@ -16,6 +16,7 @@ import {
   type PackData,
   type PackHeader,
   type PackNode,
+  type PackRake,
   packPath,
   potSetupFor,
   writePack,
@@ -43,7 +44,15 @@ interface Options {
    * have reach 0.
    */
   readonly neverTaken?: { readonly history: string; readonly token: string };
+  /**
+   * Rake of the header (solver packs; an import's is always unknown). Default: 5% capped at 0.6bb for cash
+   * games, none for nlmtt8. "unrecorded" leaves the field out, as packs written before it was recorded do.
+   */
+  readonly rake?: PackRake | null | "unrecorded";
 }
+
+/** The rake of the cash fixtures unless a spec says otherwise. */
+export const FIXTURE_RAKE: PackRake = { percent: 5, capBb: 0.6, noFlopNoDrop: true };
 
 function candidateCodes(game: GameId, raises: number, actor: string): number[] {
   const info = GAMES[game];
@@ -140,14 +149,25 @@ export function buildPack(game: GameId, stack: number, o: Options = {}): PackDat
       }
     }
   }
-  return { header: headerFor(game, stack, o.source ?? "solver"), nodes };
+  return { header: headerFor(game, stack, o.source ?? "solver", o.rake), nodes };
 }
 
-function headerFor(game: GameId, stack: number, source: "solver" | "import"): PackHeader {
+function headerFor(
+  game: GameId,
+  stack: number,
+  source: "solver" | "import",
+  rakeOption: Options["rake"],
+): PackHeader {
   const info = GAMES[game];
   const setup = potSetupFor(game, stack);
   const solver = source === "solver";
   const open = LineReplay.of(game, stack, []).describe(40060);
+  const unverified: { field: string; reason: string }[] =
+    info.ante > 0 ? [] : [{ field: "stackIncludesAnte", reason: "no ante in this game" }];
+  const chosen = rakeOption === undefined ? (info.format === "cash" ? FIXTURE_RAKE : null) : rakeOption;
+  // An import cannot know its rake; "unrecorded" is left out of the header JSON (undefined is dropped).
+  const rake = !solver ? null : chosen === "unrecorded" ? undefined : chosen;
+  if (!solver) unverified.push({ field: "rake", reason: "Imported solver exports do not record the rake." });
   return {
     format: PACK_FORMAT,
     formatVersion: PACK_FORMAT_VERSION,
@@ -173,8 +193,9 @@ function headerFor(game: GameId, stack: number, source: "solver" | "import"): Pa
               note: null,
             }
           : null,
+      rake: rake as PackRake | null,
       importedAt: solver ? null : "2025-01-02T03:04:05.000Z",
-      unverified: info.ante > 0 ? [] : [{ field: "stackIncludesAnte", reason: "no ante in this game" }],
+      unverified,
     },
     provenance: {
       source,
@@ -203,15 +224,21 @@ export interface FixturePacks {
  * nl/v2 at 100 and 50bb, nl at 100bb (no EVs), nlmtt8 at 40bb and 20bb (an import without provenance) and a
  * small plo 100bb tree. At nl/v2 50bb UTG never goes all-in, so `UTG_AI_HJ` and everything after it has
  * reach 0 (UNREACHED).
+ *
+ * Rake: FIXTURE_RAKE on the cash packs, except nl/v2 50bb (OTHER_RAKE) and nl 100bb (written without the
+ * field, as before the rake was recorded: unknown); none on nlmtt8 40bb; unknown on the nlmtt8 20bb import.
  */
 export const UNREACHED = { game: "nl/v2", stack: 50, history: "UTG_AI_HJ" } as const;
+
+/** The rake of the nl/v2 50bb fixture: not the default, so a tool that hard-coded the rake would show. */
+export const OTHER_RAKE: PackRake = { percent: 3.5, capBb: 1.25, noFlopNoDrop: true };
 
 export async function writeFixturePacks(): Promise<FixturePacks> {
   const dir = await mkdtemp(join(tmpdir(), "mcp-packs-"));
   const specs: Array<[GameId, number, Options]> = [
     ["nl/v2", 100, { seed: 1 }],
-    ["nl/v2", 50, { seed: 2, neverTaken: { history: "UTG", token: "AI" } }],
-    ["nl", 100, { seed: 3 }],
+    ["nl/v2", 50, { seed: 2, neverTaken: { history: "UTG", token: "AI" }, rake: OTHER_RAKE }],
+    ["nl", 100, { seed: 3, rake: "unrecorded" }],
     ["nlmtt8", 40, { seed: 4 }],
     ["nlmtt8", 20, { seed: 5, source: "import" }],
     ["plo", 100, { seed: 6, maxNodes: 12 }],

@@ -9,7 +9,7 @@ import {
   SpotsSchema,
   ToolEnvelopeSchema,
 } from "@ranges/schema";
-import { packPath, RangeStore } from "@ranges/store";
+import { packPath, RAKE_NOT_RECORDED, RangeStore } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMPACT_FLOOR } from "../src/compact.js";
 import { compactNode, type RunningMcpServer, startMcpServer, TOOL_NAMES } from "../src/index.js";
@@ -26,7 +26,7 @@ import {
   RangeMetadataSchema,
   TreeDocsSchema,
 } from "../src/schemas.js";
-import { type FixturePacks, UNREACHED, writeFixturePacks } from "./fixtures.js";
+import { FIXTURE_RAKE, type FixturePacks, OTHER_RAKE, UNREACHED, writeFixturePacks } from "./fixtures.js";
 import { call, connect, fails, ok } from "./helpers.js";
 
 let packs: FixturePacks;
@@ -101,7 +101,16 @@ describe("get_config", () => {
       ante: 1,
       antePostedBy: "BB",
       availableStacks: [20, 40],
+      rake: null,
     });
+    // nlmtt8 40bb records no rake: null, and not listed as unknown.
+    expect(config.unverified.map((u) => u.field)).not.toContain("rake");
+  });
+
+  it("an imported pack's rake is unknown: null and listed in unverified", async () => {
+    const config = ConfigSchema.parse(await ok(anon, "get_config", { game: "nlmtt8", stack: 20 }));
+    expect(config.rake).toBeNull();
+    expect(config.unverified.map((u) => u.field)).toContain("rake");
   });
 
   it("accepts format mtt and objective chip_ev with nlmtt8 only", async () => {
@@ -517,6 +526,48 @@ describe("dataset documentation", () => {
     });
   });
 
+  it("get_tree_docs states the rake each pack was solved with, read from the pack", async () => {
+    const docs = TreeDocsSchema.parse(await ok(anon, "get_tree_docs", { game: "nl/v2" }));
+    expect(docs.rake).toEqual(FIXTURE_RAKE);
+    expect(docs.rakeNote).toBe(
+      "5% of every pot that sees a flop (all-in or not), capped at 0.6bb; no rake when the hand ends preflop (no flop, no drop). The strategies and EVs were solved with this rake.",
+    );
+    expect(docs.warnings).toEqual([]);
+    // Another stack of the same game with another rake: the tool reads each pack, nothing is hard-coded.
+    const at50 = TreeDocsSchema.parse(await ok(anon, "get_tree_docs", { game: "nl/v2", stack: 50 }));
+    expect(at50.rake).toEqual(OTHER_RAKE);
+    expect(at50.rakeNote).toMatch(
+      /^3\.5% of every pot that sees a flop .*capped at 1\.25bb; no rake when the hand ends preflop/,
+    );
+    expect(at50.rake).toEqual(store.packMeta("nl/v2", 50).header.config.rake);
+
+    const mtt = TreeDocsSchema.parse(await ok(anon, "get_tree_docs", { game: "nlmtt8", stack: 40 }));
+    expect(mtt.rake).toBeNull();
+    expect(mtt.rakeNote).toMatch(/^No rake/);
+    expect(mtt.warnings).toEqual([]);
+
+    // A pack written before the rake was recorded, and an import: unknown, never "no rake".
+    for (const [game, stack] of [
+      ["nl", 100],
+      ["nlmtt8", 20],
+    ] as const) {
+      const unknown = TreeDocsSchema.parse(await ok(anon, "get_tree_docs", { game, stack }));
+      expect(unknown.rake, game).toBeNull();
+      expect(unknown.rakeNote, game).toMatch(/^Unknown: /);
+      expect(unknown.rakeNote, game).not.toMatch(/^No rake/);
+      expect(
+        unknown.warnings.some((w) => /does not record the rake/.test(w)),
+        game,
+      ).toBe(true);
+    }
+    const legacy = TreeDocsSchema.parse(await ok(anon, "get_tree_docs", { game: "nl", stack: 100 }));
+    expect(legacy.rakeNote).toBe(`Unknown: ${RAKE_NOT_RECORDED.reason}`);
+
+    const none = TreeDocsSchema.parse(await ok(anon, "get_tree_docs", { game: "plo9" }));
+    expect(none).toMatchObject({ rake: null });
+    expect(none.rakeNote).toMatch(/^Unknown: no pack/);
+  });
+
   it("get_range_metadata gives provenance, checksum and classes", async () => {
     const meta = RangeMetadataSchema.parse(
       await ok(anon, "get_range_metadata", { game: "nl/v2", stack: 100 }),
@@ -535,8 +586,11 @@ describe("dataset documentation", () => {
     });
     expect(meta.exploitability).toHaveLength(6);
     expect(JSON.stringify(meta)).not.toContain(packs.dir);
+    expect(meta.rake).toEqual(FIXTURE_RAKE);
+    expect(meta.rakeNote).toMatch(/^5% of every pot that sees a flop/);
     const v1 = RangeMetadataSchema.parse(await ok(anon, "get_range_metadata", { game: "nl", stack: 100 }));
-    expect(v1).toMatchObject({ evUnit: null, evBaseline: null });
+    expect(v1).toMatchObject({ evUnit: null, evBaseline: null, rake: null });
+    expect(v1.rakeNote).toMatch(/^Unknown: Pack written before rake was recorded/);
   });
 
   it("get_exploitability serves the measured numbers with method and caveat, or says none was measured", async () => {

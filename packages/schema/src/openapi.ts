@@ -186,7 +186,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
       "/api/v1/ranges/nlmtt8/config": {
         get: {
           operationId: "config",
-          summary: "Table facts of an nlmtt8 stack: seats, stacks, blinds, ante, open sizes",
+          summary: "Table facts of an nlmtt8 stack: seats, stacks, blinds, ante, open sizes, rake",
           parameters: [stackParam(true)],
           responses: { "200": json("Config", "Config"), ...errors },
         },

@@ -132,6 +132,23 @@ export const OpenSizeSchema = z.object({
 
 export const UnverifiedSchema = z.object({ field: z.string(), reason: z.string() });
 
+/** Cash-game rake of a tree: a share of every pot that sees a flop, capped, none when the hand ends preflop. */
+export const RakeSchema = z
+  .object({
+    percent: z
+      .number()
+      .min(0)
+      .lt(100)
+      .describe("Percent of the pot taken as rake from every pot that sees a flop (all-in or not)."),
+    capBb: z.number().min(0).describe("Most rake taken from one pot, in bb."),
+    noFlopNoDrop: z
+      .literal(true)
+      .describe("No flop, no drop: a hand that ends preflop (every other seat folds) pays no rake."),
+  })
+  .describe(
+    "Rake the strategies were solved with: `percent` of the pot from every pot that sees a flop, at most `capBb` bb; none when the hand ends preflop.",
+  );
+
 export const ConfigSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
   units: UnitsSchema,
@@ -145,11 +162,18 @@ export const ConfigSchema = z.object({
   stackIncludesAnte: z.boolean().nullable(),
   treeSizes: z.array(z.string()).nullable(),
   openSizes: z.object({ open: OpenSizeSchema, sb: OpenSizeSchema, note: z.string().nullable() }).nullable(),
+  rake: RakeSchema.nullable().describe(
+    "Rake the strategies were solved with: `percent` of the pot from every pot that sees a flop, at most `capBb` bb, none when the hand ends preflop (no flop, no drop). null means no rake, or unknown when `unverified` lists `rake` (a pack written before the rake was recorded, or an import).",
+  ),
   evUnit: EvUnitSchema,
   evBaseline: EvBaselineSchema,
   importedAt: z.string().nullable(),
   availableStacks: z.array(z.number()),
-  unverified: z.array(UnverifiedSchema),
+  unverified: z
+    .array(UnverifiedSchema)
+    .describe(
+      "Every field that is null because it is unknown, with the reason. `rake` is listed only when it is unknown; a null rake that is not listed means no rake.",
+    ),
 });
 
 export const SpotsRowSchema = z.object({
@@ -204,6 +228,7 @@ export type GameCatalogEntry = z.infer<typeof GameCatalogEntrySchema>;
 export type Catalog = z.infer<typeof CatalogSchema>;
 export type OpenSize = z.infer<typeof OpenSizeSchema>;
 export type Unverified = z.infer<typeof UnverifiedSchema>;
+export type Rake = z.infer<typeof RakeSchema>;
 export type Config = z.infer<typeof ConfigSchema>;
 export type SpotsRow = z.infer<typeof SpotsRowSchema>;
 export type Spots = z.infer<typeof SpotsSchema>;

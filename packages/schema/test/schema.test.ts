@@ -4,6 +4,7 @@ import {
   ConfigSchema,
   ErrorBodySchema,
   NodeSchema,
+  RakeSchema,
   RangeSchema,
   responseJsonSchemas,
   ToolEnvelopeSchema,
@@ -109,6 +110,7 @@ describe("response schemas", () => {
       stackIncludesAnte: true,
       treeSizes: null,
       openSizes: { open: { label: "all-in", sizeBb: 10 }, sb: { label: "all-in", sizeBb: 10 }, note: null },
+      rake: null,
       evUnit: "sb",
       evBaseline: "fold",
       importedAt: null,
@@ -119,6 +121,54 @@ describe("response schemas", () => {
     const { unverified: _, ...missing } = config;
     expect(ConfigSchema.safeParse(missing).success).toBe(false);
     expect(ConfigSchema.safeParse({ ...config, antePostedBy: "UTG" }).success).toBe(false);
+  });
+
+  describe("config rake", () => {
+    const config = {
+      schemaVersion: 1,
+      units: unitsFor(true, true),
+      game: "nl/v2",
+      stack: 100,
+      seats: ["UTG", "HJ", "CO", "BTN", "SB", "BB"],
+      stacks: [100, 100, 100, 100, 100, 100],
+      blinds: { sb: 0.5, bb: 1 },
+      ante: 0,
+      antePostedBy: null,
+      stackIncludesAnte: null,
+      treeSizes: null,
+      openSizes: null,
+      rake: { percent: 5, capBb: 0.6, noFlopNoDrop: true },
+      evUnit: "sb",
+      evBaseline: "fold",
+      importedAt: null,
+      availableStacks: [100],
+      unverified: [],
+    };
+
+    it("accepts a rake, none (null) and any rake a custom spot sets", () => {
+      expect(ConfigSchema.parse(config).rake).toEqual({ percent: 5, capBb: 0.6, noFlopNoDrop: true });
+      expect(ConfigSchema.parse({ ...config, rake: null }).rake).toBeNull();
+      for (const rake of [
+        { percent: 0, capBb: 0, noFlopNoDrop: true },
+        { percent: 10, capBb: 3, noFlopNoDrop: true },
+      ]) {
+        expect(RakeSchema.parse(rake)).toEqual(rake);
+        expect(ConfigSchema.safeParse({ ...config, rake }).success).toBe(true);
+      }
+    });
+
+    it.each([
+      ["missing", undefined],
+      ["a percent of 100", { percent: 100, capBb: 0.6, noFlopNoDrop: true }],
+      ["a negative percent", { percent: -5, capBb: 0.6, noFlopNoDrop: true }],
+      ["a negative cap", { percent: 5, capBb: -1, noFlopNoDrop: true }],
+      ["no cap", { percent: 5, noFlopNoDrop: true }],
+      ["noFlopNoDrop false", { percent: 5, capBb: 0.6, noFlopNoDrop: false }],
+      ["no noFlopNoDrop", { percent: 5, capBb: 0.6 }],
+      ["a string", "5% cap 0.6bb"],
+    ])("rejects a rake that is %s", (_, rake) => {
+      expect(ConfigSchema.safeParse({ ...config, rake }).success).toBe(false);
+    });
   });
 
   it("describe the error body and the tool envelope", () => {
@@ -143,6 +193,12 @@ describe("response schemas", () => {
     ).toBe(false);
   });
 });
+
+interface JsonSchemaNode {
+  type?: string;
+  required?: string[];
+  properties?: Record<string, JsonSchemaNode & { minimum?: number; description?: string }>;
+}
 
 describe("OpenAPI document", () => {
   const doc = buildOpenApiDocument("http://localhost:3000") as {
@@ -186,6 +242,27 @@ describe("OpenAPI document", () => {
       expect(reach?.description, name).toMatch(/[Cc]ard removal .* ignored/);
       expect(reach?.description, name).toMatch(/exactly 0/);
     }
+  });
+
+  it("documents the config's rake: required, an object or null, with its units and what null means", () => {
+    const schema = doc.components.schemas.Config as {
+      required?: string[];
+      properties?: Record<string, { anyOf?: JsonSchemaNode[]; description?: string }>;
+    };
+    expect(schema.required).toContain("rake");
+    const rake = schema.properties!.rake!;
+    expect(rake.description).toMatch(/pot that sees a flop/);
+    expect(rake.description).toMatch(/no flop, no drop/);
+    expect(rake.description).toMatch(/null means no rake, or unknown when `unverified` lists `rake`/);
+    const object = rake.anyOf!.find((s) => s.type === "object")!;
+    expect(rake.anyOf!.some((s) => s.type === "null")).toBe(true);
+    expect(object.required).toEqual(["percent", "capBb", "noFlopNoDrop"]);
+    expect(object.properties!.percent).toMatchObject({ type: "number", minimum: 0, exclusiveMaximum: 100 });
+    expect(object.properties!.capBb).toMatchObject({ type: "number", minimum: 0 });
+    expect(object.properties!.capBb!.description).toMatch(/bb/);
+    expect(object.properties!.noFlopNoDrop).toMatchObject({ const: true });
+    const route = doc.paths["/api/v1/ranges/nlmtt8/config"]!.get as unknown as { summary: string };
+    expect(route.summary).toMatch(/rake/);
   });
 
   it("keeps the two-segment nl/v2 out of the {game} enum", () => {

@@ -36,11 +36,12 @@ import {
   parseActionToken,
   parsePath,
 } from "@ranges/core";
-import type { ActionKind } from "@ranges/schema";
+import type { ActionKind, Unverified } from "@ranges/schema";
 import {
   PACK_FORMAT,
   PACK_FORMAT_VERSION,
   type PackAction,
+  type PackConfig,
   type PackData,
   type PackHeader,
   type PackNode,
@@ -150,6 +151,48 @@ export function canonicalJson(value: unknown, where = "value"): string {
   }
 }
 
+const isObj = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The `unverified` entry of a header without `config.rake`: packs written before the rake was recorded read
+ * as `rake: null` with this entry, so nothing claims "no rake" for them.
+ */
+export const RAKE_NOT_RECORDED: Unverified = {
+  field: "rake",
+  reason:
+    "Pack written before rake was recorded; the rake it was solved with is unknown, so null here does not mean no rake.",
+};
+
+/** `config.rake`: absent (an older pack), null (no rake) or `{ percent in [0, 100), capBb >= 0, noFlopNoDrop: true }`. */
+function checkRake(rake: unknown): void {
+  if (rake === undefined || rake === null) return;
+  const where = "header.config.rake";
+  if (!isObj(rake)) throw new PackFormatError(`${where} must be null or an object, got ${String(rake)}.`);
+  const { percent, capBb, noFlopNoDrop } = rake;
+  if (!(typeof percent === "number" && Number.isFinite(percent) && percent >= 0 && percent < 100)) {
+    throw new PackFormatError(`${where}.percent must be a number in [0, 100), got ${String(percent)}.`);
+  }
+  if (!(typeof capBb === "number" && Number.isFinite(capBb) && capBb >= 0)) {
+    throw new PackFormatError(`${where}.capBb must be a number of bb >= 0, got ${String(capBb)}.`);
+  }
+  if (noFlopNoDrop !== true) {
+    throw new PackFormatError(
+      `${where}.noFlopNoDrop must be true (only pots that see a flop are raked), got ${String(noFlopNoDrop)}.`,
+    );
+  }
+}
+
+/** A config read from a pack written before the rake was recorded: rake unknown, so null and listed. */
+function withUnknownRake(config: PackConfig): PackConfig {
+  const listed = config.unverified.some((u) => isObj(u) && u.field === "rake");
+  return {
+    ...config,
+    rake: null,
+    unverified: listed ? config.unverified : [...config.unverified, RAKE_NOT_RECORDED],
+  };
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Writer
 
@@ -177,6 +220,8 @@ function checkHeader(header: PackHeader): void {
   if (header.evUnit !== "sb" && header.evUnit !== null) {
     throw new PackFormatError(`header.evUnit must be "sb" or null, got ${String(header.evUnit)}.`);
   }
+  const config: unknown = header.config;
+  if (isObj(config)) checkRake(config.rake);
 }
 
 function checkNode(header: PackHeader, node: PackNode, seen: Set<string>): void {
@@ -359,8 +404,6 @@ export function readPreamble(buf: Uint8Array, fileBytes?: number): Preamble {
   return { headerLength, indexLength, dataOffset, dataLength, flags };
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 const isNumOrNull = (v: unknown): boolean => v === null || (typeof v === "number" && Number.isFinite(v));
 
 function parseJson(bytes: Uint8Array, what: string): unknown {
@@ -385,6 +428,8 @@ function validateHeader(value: unknown): PackHeader {
   if (!isObj(h.provenance) || (h.provenance.source !== "solver" && h.provenance.source !== "import")) {
     throw new PackFormatError("The pack header has no provenance with source solver or import.");
   }
+  // Written before the rake was recorded: unknown, not "no rake".
+  if (h.config.rake === undefined) return { ...h, config: withUnknownRake(h.config) };
   return h;
 }
 

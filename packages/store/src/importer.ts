@@ -399,6 +399,11 @@ function importConfig(game: GameId, stack: number, nodes: readonly PackNode[], n
   const stackIncludesAnte = info.ante > 0 ? true : null;
   if (stackIncludesAnte === null)
     unverified.push({ field: "stackIncludesAnte", reason: `${game} has no ante` });
+  unverified.push({
+    field: "rake",
+    reason:
+      "Imported solver exports do not record the rake they were solved with; null here does not mean no rake.",
+  });
   const sizes: string[] = [];
   for (const node of nodes) {
     for (const a of node.actions) {
@@ -422,6 +427,7 @@ function importConfig(game: GameId, stack: number, nodes: readonly PackNode[], n
     stackIncludesAnte,
     treeSizes: sizes,
     openSizes,
+    rake: null,
     importedAt: now,
     unverified,
   };

@@ -7,6 +7,7 @@ export {
   PACK_MAGIC,
   PackFormatError,
   packChecksum,
+  RAKE_NOT_RECORDED,
 } from "./format.js";
 export type { ImportOptions } from "./importer.js";
 export { importMonker } from "./importer.js";
@@ -19,6 +20,7 @@ export type {
   PackHeader,
   PackNode,
   PackProvenance,
+  PackRake,
   SeatExploitability,
 } from "./pack-types.js";
 export { gameDir, PACK_FORMAT, PACK_FORMAT_VERSION } from "./pack-types.js";

@@ -40,6 +40,20 @@ export interface PackProvenance {
   readonly notes: readonly string[];
 }
 
+/**
+ * Cash-game rake the pack was solved with: `percent` of the pot is taken from every pot that sees a flop
+ * (all-in or not), at most `capBb` big blinds; none when the hand ends preflop (no flop, no drop). Example:
+ * `{ "percent": 5, "capBb": 0.6, "noFlopNoDrop": true }` is 5% capped at 0.6bb.
+ */
+export interface PackRake {
+  /** Percent of the pot, in [0, 100). */
+  readonly percent: number;
+  /** Most rake taken from one pot, in bb (>= 0). */
+  readonly capBb: number;
+  /** Always true: a pot won preflop pays no rake. */
+  readonly noFlopNoDrop: true;
+}
+
 /** Table facts served by `/config` (nlmtt8) and by the MCP metadata tools. Unknowns are null and listed. */
 export interface PackConfig {
   readonly seats: readonly string[] | null;
@@ -51,6 +65,12 @@ export interface PackConfig {
   /** Human-readable raise sizes of the tree, e.g. ["open 2.2x", "3B 7x IP / 9x OOP", "AI"]. */
   readonly treeSizes: readonly string[] | null;
   readonly openSizes: { readonly open: OpenSize; readonly sb: OpenSize; readonly note: string | null } | null;
+  /**
+   * The rake the strategies were solved with; null for no rake (tournament chips, or a custom spot without
+   * one). Unknown is null too, and then `unverified` lists `rake`: packs written before the rake was recorded
+   * lack the field and read as that (see `RAKE_NOT_RECORDED`), and imports cannot know it.
+   */
+  readonly rake: PackRake | null;
   readonly importedAt: string | null;
   readonly unverified: readonly Unverified[];
 }

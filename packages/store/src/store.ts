@@ -148,7 +148,7 @@ interface Entry {
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 const STACK_NAME = /^(\d+(?:\.\d+)?)\.pack$/;
 /** Bump when response bodies change for the same packs, so ETags change with them. */
-const BODY_VERSION = "store-json-2";
+const BODY_VERSION = "store-json-3";
 
 const sha256hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

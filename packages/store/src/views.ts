@@ -311,6 +311,11 @@ export function configView(pack: LoadedPack, stack: number, availableStacks: num
             sb: { label: c.openSizes.sb.label, sizeBb: c.openSizes.sb.sizeBb },
             note: c.openSizes.note,
           },
+    // null is "no rake" unless the header lists rake in unverified (unknown); never added here.
+    rake:
+      c.rake === null
+        ? null
+        : { percent: c.rake.percent, capBb: c.rake.capBb, noFlopNoDrop: c.rake.noFlopNoDrop },
     evUnit,
     evBaseline,
     importedAt: c.importedAt,

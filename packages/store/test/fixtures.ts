@@ -4,6 +4,8 @@
  * The packs the service ships come only from the solver.
  */
 
+import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -104,6 +106,7 @@ export function defaultConfig(game: GameId, stack: number): PackConfig {
       game === "nlmtt8"
         ? { open: { label: "2.2x", sizeBb: 2.19 }, sb: { label: "2.8x", sizeBb: 2.8 }, note: null }
         : null,
+    rake: info.format === "cash" ? { percent: 5, capBb: 0.6, noFlopNoDrop: true } : null,
     importedAt: null,
     unverified: [{ field: "importedAt", reason: "solver pack: nothing was imported" }],
   };
@@ -220,6 +223,41 @@ export function buildPack(options: FixtureOptions): PackData {
     nodes,
   };
 }
+
+/**
+ * Re-frames an encoded pack around a changed header JSON, with valid lengths, offsets and checksums: a file as
+ * another writer (an older one, or a broken one) would have made it. Index and data are kept as stored.
+ */
+export function withHeaderJson(
+  bytes: Uint8Array,
+  edit: (header: Record<string, unknown>) => Record<string, unknown>,
+): Buffer {
+  const b = Buffer.from(bytes);
+  const headerLength = b.readUInt32LE(12);
+  const indexLength = b.readUInt32LE(16);
+  const dataOffset = b.readUInt32LE(20);
+  const dataLength = b.readUInt32LE(24);
+  const header = JSON.parse(b.subarray(96, 96 + headerLength).toString("utf8")) as Record<string, unknown>;
+  const index = b.subarray(96 + headerLength, 96 + headerLength + indexLength);
+  const data = b.subarray(dataOffset, dataOffset + dataLength);
+  const newHeader = Buffer.from(JSON.stringify(edit(header)), "utf8");
+  const newOffset = Math.ceil((96 + newHeader.length + index.length) / 8) * 8;
+  const out = Buffer.alloc(newOffset + data.length);
+  b.copy(out, 0, 0, 64);
+  out.writeUInt32LE(newHeader.length, 12);
+  out.writeUInt32LE(newOffset, 20);
+  newHeader.copy(out, 96);
+  index.copy(out, 96 + newHeader.length);
+  createHash("sha256").update(out.subarray(0, 64)).update(newHeader).update(index).digest().copy(out, 64);
+  data.copy(out, newOffset);
+  return out;
+}
+
+/** The header as a pack written before `config.rake` existed would hold it: the field left out. */
+export const withoutRake = (header: Record<string, unknown>): Record<string, unknown> => {
+  const { rake: _, ...config } = header.config as Record<string, unknown>;
+  return { ...header, config };
+};
 
 export function tmpDir(prefix = "store-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));

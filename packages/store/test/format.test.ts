@@ -11,11 +11,12 @@ import {
   PackFormatError,
   packChecksum,
   packPath,
+  RAKE_NOT_RECORDED,
   readPackFile,
   writePack,
 } from "../src/index.js";
-import type { PackAction, PackData, PackNode } from "../src/pack-types.js";
-import { buildPack, classCountOf, tmpDir } from "./fixtures.js";
+import type { PackAction, PackConfig, PackData, PackNode } from "../src/pack-types.js";
+import { buildPack, classCountOf, tmpDir, withHeaderJson, withoutRake } from "./fixtures.js";
 
 const HISTORIES: Record<string, string[]> = {
   "nl/v2": ["UTG", "UTG_Fold_HJ", "UTG_60%_HJ", "UTG_Fold_HJ_Fold_CO", "UTG_60%_HJ_80%_CO"],
@@ -221,6 +222,96 @@ describe("encodePack / decodePack", () => {
       nodes: [{ ...node0, actions: [{ ...node0.actions[0]!, freqs }, ...node0.actions.slice(1)] }],
     };
     expect(decodePack(encodePack(data)).nodes[0]!.actions[0]!.freqs[0]).toBe(1);
+  });
+});
+
+describe("config.rake", () => {
+  const withRake = (rake: unknown, game: "nl/v2" | "nlmtt8" = "nl/v2"): PackData => {
+    const base = buildPack({ game, stack: 100, maxNodes: 3 });
+    return { ...base, header: { ...base.header, config: { ...base.header.config, rake } as PackConfig } };
+  };
+  const headerJson = (bytes: Buffer): Record<string, unknown> =>
+    JSON.parse(bytes.subarray(96, 96 + bytes.readUInt32LE(12)).toString("utf8"));
+
+  it("round-trips a rake and no rake (null), byte-identical on re-encoding", () => {
+    for (const rake of [
+      { percent: 5, capBb: 0.6, noFlopNoDrop: true },
+      { percent: 0, capBb: 0, noFlopNoDrop: true },
+      { percent: 99.5, capBb: 1000, noFlopNoDrop: true },
+      null,
+    ]) {
+      const data = withRake(rake);
+      const bytes = encodePack(data);
+      expect((headerJson(bytes).config as { rake: unknown }).rake).toEqual(rake);
+      const decoded = decodePack(bytes);
+      expect(decoded.header.config.rake).toEqual(rake);
+      // A recorded rake (even none) is a fact, not an unknown.
+      expect(decoded.header.config.unverified).toEqual(data.header.config.unverified);
+      expect(encodePack(decoded).equals(bytes)).toBe(true);
+    }
+  });
+
+  it("reads a header written before the rake was recorded as null with an unverified entry", () => {
+    const data = withRake({ percent: 5, capBb: 0.6, noFlopNoDrop: true }, "nlmtt8");
+    const legacy = withHeaderJson(encodePack(data), withoutRake);
+    expect("rake" in (headerJson(legacy).config as object)).toBe(false);
+    const decoded = decodePack(legacy);
+    expect(decoded.header.config.rake).toBeNull();
+    expect(decoded.header.config.unverified).toEqual([...data.header.config.unverified, RAKE_NOT_RECORDED]);
+    expect(RAKE_NOT_RECORDED).toEqual({
+      field: "rake",
+      reason: expect.stringMatching(/^Pack written before rake was recorded; .*unknown/),
+    });
+    expect(decoded.nodes.length).toBe(data.nodes.length);
+    // Re-encoding states the unknown explicitly; reading that back changes nothing more.
+    const again = encodePack(decoded);
+    expect((headerJson(again).config as { rake: unknown }).rake).toBeNull();
+    expect(decodePack(again).header).toEqual(decoded.header);
+  });
+
+  it("does not list the rake twice when an older header already says it is unknown", () => {
+    const data = withRake(null);
+    const listed = { field: "rake", reason: "unknown to the producer" };
+    const legacy = withHeaderJson(encodePack(data), (h) => {
+      const header = withoutRake(h);
+      const config = header.config as { unverified: unknown[] };
+      return { ...header, config: { ...config, unverified: [...config.unverified, listed] } };
+    });
+    const c = decodePack(legacy).header.config;
+    expect(c.rake).toBeNull();
+    expect(c.unverified.filter((u) => u.field === "rake")).toEqual([listed]);
+  });
+
+  it("a writer given no rake writes none, which reads as unknown", () => {
+    const bytes = encodePack(withRake(undefined));
+    expect("rake" in (headerJson(bytes).config as object)).toBe(false);
+    const c = decodePack(bytes).header.config;
+    expect(c.rake).toBeNull();
+    expect(c.unverified.at(-1)).toEqual(RAKE_NOT_RECORDED);
+  });
+
+  it.each([
+    [
+      "a percent of 100",
+      { percent: 100, capBb: 0.6, noFlopNoDrop: true },
+      /percent must be a number in \[0, 100\)/,
+    ],
+    ["a negative percent", { percent: -1, capBb: 0.6, noFlopNoDrop: true }, /percent/],
+    ["a percent as text", { percent: "5", capBb: 0.6, noFlopNoDrop: true }, /percent/],
+    ["a NaN percent", { percent: Number.NaN, capBb: 0.6, noFlopNoDrop: true }, /percent/],
+    ["a negative cap", { percent: 5, capBb: -0.1, noFlopNoDrop: true }, /capBb must be a number of bb >= 0/],
+    ["no cap", { percent: 5, noFlopNoDrop: true }, /capBb/],
+    ["no noFlopNoDrop", { percent: 5, capBb: 0.6 }, /noFlopNoDrop must be true/],
+    ["noFlopNoDrop false", { percent: 5, capBb: 0.6, noFlopNoDrop: false }, /noFlopNoDrop must be true/],
+    ["a string", "5% capped at 0.6bb", /rake must be null or an object/],
+    ["an array", [5, 0.6], /rake must be null or an object/],
+  ])("refuses %s, writing and reading", (_, rake, message) => {
+    expect(() => encodePack(withRake(rake))).toThrow(message);
+    // The same header from another writer: the reader refuses it too (a NaN reaches it as JSON null).
+    const good = encodePack(withRake(null));
+    const bad = withHeaderJson(good, (h) => ({ ...h, config: { ...(h.config as object), rake } }));
+    expect(() => decodePack(bad)).toThrow(PackFormatError);
+    expect(() => decodePack(bad)).toThrow(message);
   });
 });
 

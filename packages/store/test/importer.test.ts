@@ -56,6 +56,7 @@ describe("importMonker", () => {
     expect(data.header).toMatchObject({ game: "nlmtt8", stack: 40, evUnit: "sb", classCount: 169 });
     expect(data.header.provenance).toMatchObject({ source: "import", createdAt: NOW.toISOString() });
     expect(data.header.config).toMatchObject({
+      rake: null,
       importedAt: NOW.toISOString(),
       ante: 1,
       antePostedBy: "BB",
@@ -81,6 +82,11 @@ describe("importMonker", () => {
     expect(c.importedAt).toBe(NOW.toISOString());
     expect(c.openSizes).toBeNull(); // the small tree has no SB first-in node
     expect(c.unverified.map((u) => u.field)).toContain("openSizes");
+    // An export does not say which rake it was solved with: unknown, not "no rake".
+    expect(c.rake).toBeNull();
+    expect(c.unverified.find((u) => u.field === "rake")?.reason).toMatch(
+      /do not record the rake.*not mean no rake/,
+    );
   });
 
   it("uses size suffixes for several PLO raise sizes and maps four cards to a class", async () => {

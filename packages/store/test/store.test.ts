@@ -11,8 +11,15 @@ import {
   SpotsSchema,
 } from "@ranges/schema";
 import { beforeAll, describe, expect, it } from "vitest";
-import { encodePack, type PackData, packPath, RangeStore, writePack } from "../src/index.js";
-import { buildPack, expectRangesError, isUnscored, tmpDir } from "./fixtures.js";
+import {
+  encodePack,
+  type PackData,
+  packPath,
+  RAKE_NOT_RECORDED,
+  RangeStore,
+  writePack,
+} from "../src/index.js";
+import { buildPack, expectRangesError, isUnscored, tmpDir, withHeaderJson, withoutRake } from "./fixtures.js";
 
 let dir: string;
 const packs: Record<string, PackData> = {};
@@ -501,6 +508,7 @@ describe("config", () => {
       importedAt: null,
       availableStacks: [10, 15, 20, 40],
       openSizes: { open: { label: "2.2x", sizeBb: 2.19 }, sb: { label: "2.8x", sizeBb: 2.8 }, note: null },
+      rake: null,
     });
     expect(c.units).toMatchObject({ stacks: "bb", blinds: "bb", ante: "bb", openSizes: "bb", evs: "sb" });
     expect(c.stacks).toEqual(Array(8).fill(40));
@@ -515,6 +523,44 @@ describe("config", () => {
     expect(fields).toEqual(["stacks", "treeSizes", "importedAt", "openSizes.sb.sizeBb"]);
     expect(c.unverified[0]!.reason).toMatch(/50bb/);
     expect(c.unverified.every((u) => u.reason.length > 0)).toBe(true);
+  });
+
+  it("serves the rake: as recorded, null for none, null and listed in unverified when unknown", async () => {
+    const d = tmpDir();
+    const rake = { percent: 2.5, capBb: 0.5, noFlopNoDrop: true } as const;
+    // A custom spot may set any rake on any game; none and an older pack without the field beside it.
+    await writePack(
+      packPath(d, "nlmtt8", 40),
+      buildPack({ game: "nlmtt8", stack: 40, maxNodes: 5, config: { rake } }),
+    );
+    await writePack(
+      packPath(d, "nlmtt8", 10),
+      buildPack({ game: "nlmtt8", stack: 10, maxNodes: 5, config: { rake: null } }),
+    );
+    const legacy = encodePack(buildPack({ game: "nlmtt8", stack: 20, maxNodes: 5, config: { rake } }));
+    writeFileSync(packPath(d, "nlmtt8", 20), withHeaderJson(legacy, withoutRake));
+    const s = RangeStore.open({ packsDir: d });
+    expect(s.packStatus().every((p) => p.ok)).toBe(true);
+
+    const raked = ConfigSchema.parse(s.config("nlmtt8", 40));
+    expect(raked.rake).toEqual(rake);
+    expect(raked.unverified.map((u) => u.field)).not.toContain("rake");
+
+    const none = ConfigSchema.parse(s.config("nlmtt8", 10));
+    expect(none.rake).toBeNull();
+    expect(none.unverified.map((u) => u.field)).not.toContain("rake");
+
+    const unknown = ConfigSchema.parse(s.config("nlmtt8", 20));
+    expect(unknown.rake).toBeNull();
+    expect(unknown.unverified.filter((u) => u.field === "rake")).toEqual([RAKE_NOT_RECORDED]);
+    expect(s.packMeta("nlmtt8", 20).header.config).toMatchObject({ rake: null });
+
+    // The JSON fast path serves the same bodies.
+    for (const stack of [40, 10, 20]) {
+      const body = JSON.parse(s.json({ kind: "config", game: "nlmtt8", stack }).body);
+      expect(ConfigSchema.parse(body)).toEqual(s.config("nlmtt8", stack));
+      expect("rake" in body).toBe(true);
+    }
   });
 
   it("is served for nlmtt8 only", () => {

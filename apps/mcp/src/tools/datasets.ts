@@ -13,6 +13,7 @@ import type { Node } from "@ranges/schema";
 import type { PackHeader, RangeStore } from "@ranges/store";
 import { parseGameParam, parseStackParam } from "@ranges/store";
 import { gameField, stackField } from "../context.js";
+import { NO_PACK_RAKE, type RakeDoc, rakeDoc } from "../rake.js";
 import {
   type DatasetRow,
   ExploitabilitySchema,
@@ -191,7 +192,7 @@ export const getTreeDocs = defineTool({
   name: "get_tree_docs",
   title: "How to address spots in a game's tree",
   description:
-    "Use when building histories for get_node / get_range: explains a game's tree: seats in acting order, the action-token grammar (percent raises for nl/nl9, Open/3B/4B/5B/Limp for nlmtt8 and PLO), the raise sizes of the tree, what depth 1-4 means, the path rules (every fold written out), and example paths taken from the pack. `stack` is optional (default: 100 when live, else the first live stack). Free without a key.",
+    "Use when building histories for get_node / get_range: explains a game's tree: seats in acting order, the action-token grammar (percent raises for nl/nl9, Open/3B/4B/5B/Limp for nlmtt8 and PLO), the raise sizes of the tree, the rake it was solved with (`rake` and `rakeNote`, read from the pack: percent of every pot that sees a flop, capped in bb, no flop no drop; none, or unknown for packs that do not record it), what depth 1-4 means, the path rules (every fold written out), and example paths taken from the pack. `stack` is optional (default: 100 when live, else the first live stack). Free without a key.",
   input: { game: gameField, stack: stackField.optional() },
   variants: [TreeDocsSchema],
   outputDescription: "Tree documentation with examples, or an error body.",
@@ -209,18 +210,26 @@ export const getTreeDocs = defineTool({
       stack = stacks.includes(100) ? 100 : (stacks[0] ?? null);
     }
     let treeSizes: string[] | null = null;
+    let rake: RakeDoc = NO_PACK_RAKE;
     let examples: SpotExample[] = [];
     let rangeExample: string | null = null;
     if (stack === null) {
-      warnings.push(`No pack of ${game} is published yet, so there are no example paths or tree sizes.`);
+      warnings.push(
+        `No pack of ${game} is published yet, so there are no example paths, tree sizes or rake.`,
+      );
     } else {
       const meta = ctx.store.packMeta(game, stack);
       treeSizes = meta.header.config.treeSizes === null ? null : [...meta.header.config.treeSizes];
+      rake = rakeDoc(meta.header.config);
       const found = examplesFrom(ctx.store, game, stack);
       examples = found.examples;
       rangeExample = found.range;
       if (treeSizes === null)
         warnings.push("The pack does not list its raise sizes; read sizeBb from get_node.");
+      if (!rake.known)
+        warnings.push(
+          `The ${stack}bb pack does not record the rake it was solved with; rake null means unknown here, not no rake.`,
+        );
     }
     const first = info.seats[0]!;
     const second = info.seats[1] ?? info.seats[0]!;
@@ -234,6 +243,8 @@ export const getTreeDocs = defineTool({
       stack,
       tokens: tokenDocs(game),
       treeSizes,
+      rake: rake.rake,
+      rakeNote: rake.note,
       depths: DEPTHS,
       pathRules: [
         "A path is <SEAT>_<ACTION>_<SEAT>_<ACTION>... in acting order, seats and tokens joined by single underscores.",
@@ -257,7 +268,7 @@ export const getRangeMetadata = defineTool({
   name: "get_range_metadata",
   title: "Provenance of one pack",
   description:
-    "Use to cite or judge the data behind a game and stack: returns the pack's provenance (source, algorithm, iterations, seed, postflop model, solve time, solve or import timestamp, tree config, notes), the measured exploitability per seat (mbb/hand and % of the starting pot) when present, the checksum, node count, file size, hand-class set, EV unit and baseline, and the tree's raise sizes. Free without a key.",
+    "Use to cite or judge the data behind a game and stack: returns the pack's provenance (source, algorithm, iterations, seed, postflop model, solve time, solve or import timestamp, tree config, notes), the measured exploitability per seat (mbb/hand and % of the starting pot) when present, the checksum, node count, file size, hand-class set, EV unit and baseline, the tree's raise sizes, and the rake it was solved with (`rake`, `rakeNote`; unknown for packs that do not record it). Free without a key.",
   input: { game: gameField, stack: stackField },
   variants: [RangeMetadataSchema],
   outputDescription: "Pack provenance and facts, or an error body.",
@@ -268,6 +279,7 @@ export const getRangeMetadata = defineTool({
     const meta = ctx.store.packMeta(game, stack);
     const { header } = meta;
     const p = header.provenance;
+    const rake = rakeDoc(header.config);
     const value = {
       schemaVersion: 1,
       game,
@@ -291,6 +303,8 @@ export const getRangeMetadata = defineTool({
       evUnit: header.evUnit,
       evBaseline: evBaselineOf(header),
       treeSizes: header.config.treeSizes === null ? null : [...header.config.treeSizes],
+      rake: rake.rake,
+      rakeNote: rake.note,
       formatVersion: header.formatVersion,
     };
     return { schema: RangeMetadataSchema, value };

@@ -54,7 +54,7 @@ export const getStarted = defineTool({
         {
           step: 2,
           tool: "get_tree_docs",
-          purpose: "Learn the seats, token grammar and example paths of the game.",
+          purpose: "Learn the seats, token grammar, raise sizes, rake and example paths of the game.",
         },
         { step: 3, tool: "get_config", purpose: "nlmtt8 only: table facts (stacks, ante, open sizes)." },
         { step: 4, tool: "list_spots", purpose: "Search the decision nodes to find the exact history." },

@@ -55,7 +55,7 @@ export const getConfig = defineTool({
   name: "get_config",
   title: "Table config of an nlmtt8 stack",
   description:
-    "Use before reading nlmtt8 strategies: returns the table facts of one stack depth (seats in acting order, per-seat starting stacks, blinds, the 1bb big-blind ante and who posts it, whether the named depth includes the ante, the tree's raise sizes, the listed open sizes, EV unit and baseline, available stacks, and an `unverified` list for every unknown field). Served for game nlmtt8; free without a key.",
+    "Use before reading nlmtt8 strategies: returns the table facts of one stack depth (seats in acting order, per-seat starting stacks, blinds, the 1bb big-blind ante and who posts it, whether the named depth includes the ante, the tree's raise sizes, the listed open sizes, the rake the tree was solved with (null: none, or unknown when `unverified` lists it), EV unit and baseline, available stacks, and an `unverified` list for every unknown field). Served for game nlmtt8; free without a key.",
   input: { game: gameField, stack: stackField, ...scopeFields },
   variants: [ConfigSchema, ToolEnvelopeSchema],
   outputDescription: "The API's Config object, or an unsupported envelope, or an error body.",
