@@ -62,15 +62,26 @@ describe("three-handed toy tree", () => {
 
   it("pays out exactly the pot at every terminal (no chips created or lost)", () => {
     let terminals = 0;
+    let threeWay = 0;
     forEachNode(result.tree.root, (node) => {
       if (node.type === "decision") return;
       terminals++;
       const put = node.invested.reduce((a, b) => a + b, 0);
       expect(node.pot).toBeCloseTo(put, 9);
       for (const x of node.invested) expect(x).toBeGreaterThanOrEqual(0);
-      if (node.type === "showdown") expect(node.players[0]).not.toBe(node.players[1]);
+      if (node.type !== "showdown") return;
+      expect(new Set(node.players).size).toBe(node.players.length);
+      // The pots hold everything put in, less the rake (none in this toy).
+      const inPots = node.pots.reduce((a, p) => a + p.amount, 0);
+      expect(inPots + node.rake).toBeCloseTo(node.pot, 9);
+      for (const p of node.pots) {
+        expect(p.players.length).toBeGreaterThanOrEqual(2);
+        for (const q of p.players) expect(node.players).toContain(q);
+      }
+      if (node.players.length === 3) threeWay++;
     });
     expect(terminals).toBeGreaterThan(10);
+    expect(threeWay).toBeGreaterThan(0);
   });
 
   it("stores EVs relative to fold: fold is 0, AA's open beats folding", () => {
@@ -113,7 +124,7 @@ describe("terminal model", () => {
   });
 
   it("lets the player in position realize more than raw equity in a deep pot", () => {
-    const [ipIdx] = shares.indexFor(false, 10, true);
+    const ipIdx = shares.indexFor(false, 10, true);
     const aa = holdemClassIndex("AKs")!;
     const qq = holdemClassIndex("QQ")!;
     const w = equity.w[aa * 169 + qq]!;
@@ -122,14 +133,40 @@ describe("terminal model", () => {
     expect(share).toBeLessThan(1);
   });
 
-  it("builds every committed game's trees with heads-up pots only", () => {
+  it("builds every committed game's trees with multiway pots, side pots and rake where configured", () => {
     for (const game of ["nlmtt8", "nl", "nl/v2", "nl9"] as const) {
       const cfg = loadTreeConfig(treeConfigPath(game));
       const { tree } = buildEngineGame(cfg, cfg.profiles[0]!.stacks[0]!, equity);
+      let multiway = 0;
+      let raked = 0;
       forEachNode(tree.root, (node) => {
-        if (node.type === "showdown") expect(node.players).toHaveLength(2);
+        if (node.type !== "showdown") return;
+        if (node.players.length > 2) multiway++;
+        if (node.rake > 0) raked++;
+        const inPots = node.pots.reduce((a, p) => a + p.amount, 0);
+        expect(inPots + node.rake).toBeCloseTo(node.pot, 9);
+        // 5% capped at 0.6bb in cash games, none in the tournament.
+        if (game === "nlmtt8") expect(node.rake).toBe(0);
+        else expect(node.rake).toBeCloseTo(Math.min(0.6, 0.05 * node.pot), 9);
       });
+      expect(multiway).toBeGreaterThan(0);
+      if (game !== "nlmtt8") expect(raked).toBeGreaterThan(0);
     }
+  });
+
+  it("splits unequal all-ins into a main pot and a side pot (nlmtt8: the BB's ante comes out of its stack)", () => {
+    const cfg = loadTreeConfig(treeConfigPath("nlmtt8"));
+    const { tree } = buildEngineGame(cfg, 10, equity);
+    let sidePots = 0;
+    forEachNode(tree.root, (node) => {
+      if (node.type !== "showdown" || node.pots.length < 2) return;
+      sidePots++;
+      // The BB (last seat) is all-in for less, so it contests only the main pot.
+      const bb = tree.seats.length - 1;
+      expect(node.pots[0]!.players).toContain(bb);
+      for (const p of node.pots.slice(1)) expect(p.players).not.toContain(bb);
+    });
+    expect(sidePots).toBeGreaterThan(0);
   });
 });
 
@@ -158,7 +195,7 @@ describe("evaluation does not disturb the solve", () => {
   });
 });
 
-describe("pot cap", () => {
+describe("no forced folds", () => {
   const config = loadTreeConfig(treeConfigPath("nl"));
   const { tree } = buildEngineGame(config, 100, equity);
   const tokensAt = (history: string): string[] | undefined => {
@@ -169,19 +206,75 @@ describe("pot cap", () => {
     return found[0];
   };
 
-  it("lets a seat behind an open and a call only fold, unless it is a blind (squeeze)", () => {
-    expect(tokensAt("UTG_60%_HJ_Call_CO")).toEqual(["Fold"]);
-    expect(tokensAt("UTG_60%_HJ_Call_CO_Fold_BTN")).toEqual(["Fold"]);
-    const sb = tokensAt("UTG_60%_HJ_Call_CO_Fold_BTN_Fold_SB")!;
-    expect(sb).toContain("Fold");
-    expect(sb).not.toContain("Call");
-    expect(sb.some((t) => t.endsWith("%") || t === "AI")).toBe(true);
+  it("offers a call at every decision facing a raise", () => {
+    let facing = 0;
+    forEachNode(tree.root, (node) => {
+      if (node.type !== "decision" || !node.actions.some((a) => a.kind === "fold") || node.depth < 2) return;
+      facing++;
+      expect(node.actions.some((a) => a.kind === "call"), node.history).toBe(true);
+    });
+    expect(facing).toBeGreaterThan(100);
   });
 
-  it("gives a squeezed opener and caller one call between them", () => {
-    const squeeze = tokensAt("UTG_60%_HJ_Call_CO_Fold_BTN_Fold_SB")!.find((t) => t.endsWith("%"))!;
-    const after = `UTG_60%_HJ_Call_CO_Fold_BTN_Fold_SB_${squeeze}_BB_Fold_UTG`;
+  it("lets any seat cold-call, overcall and squeeze", () => {
+    expect(tokensAt("UTG_60%_HJ")).toContain("Call");
+    const co = tokensAt("UTG_60%_HJ_Call_CO")!;
+    expect(co).toContain("Call");
+    expect(co.some((t) => t.endsWith("%") || t === "AI")).toBe(true);
+    expect(tokensAt("UTG_60%_HJ_Call_CO_Call_BTN")).toContain("Call");
+  });
+
+  it("gives everyone facing a squeeze a call, the opener and the caller included", () => {
+    const squeeze = tokensAt("UTG_60%_HJ_Call_CO")!.find((t) => t.endsWith("%"))!;
+    const after = `UTG_60%_HJ_Call_CO_${squeeze}_BTN_Fold_SB_Fold_BB_Fold_UTG`;
     expect(tokensAt(after)).toContain("Call");
-    expect(tokensAt(`${after.replace(/_UTG$/, "")}_UTG_Call_HJ`)).not.toContain("Call");
+    expect(tokensAt(`${after}_Call_HJ`)).toContain("Call");
+  });
+
+  it("lets only the SB limp where the tree allows it (nl/v2), and raising stops at the cap", () => {
+    const v2 = loadTreeConfig(treeConfigPath("nl/v2"));
+    const built = buildEngineGame(v2, 100, equity).tree;
+    let maxRaises = 0;
+    forEachNode(built.root, (node) => {
+      if (node.type !== "decision") return;
+      const raises = node.history.split("_").filter((t) => t.endsWith("%") || t === "AI").length;
+      maxRaises = Math.max(maxRaises, raises);
+      if (raises === 0 && !node.history.includes("Call") && node.history.split("_").at(-1) !== "BB") {
+        const first = node.actions.some((a) => a.kind === "call");
+        expect(first, node.history).toBe(node.history.split("_").at(-1) === "SB");
+      }
+    });
+    expect(maxRaises).toBeLessThanOrEqual(v2.profiles.find((p) => p.stacks.includes(100))!.maxRaises!);
+  });
+});
+
+describe("reach and unreached lines", () => {
+  const result = solvePreflop({ config: threeHanded, stack: 25, equity, now: fixedClock });
+  const res = result.solver.decisionResults();
+
+  it("gives the root reach 1 and every line the product of the seats' range masses", () => {
+    expect(res[0]!.reach).toBe(1);
+    for (const d of res) {
+      expect(d.reach).toBeGreaterThanOrEqual(0);
+      expect(d.reach).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it("never folds aces facing a single raise, reached or not", () => {
+    const aa = holdemClassIndex("AA")!;
+    for (const d of res) {
+      const f = d.node.actions.findIndex((a) => a.kind === "fold");
+      if (f < 0 || d.node.depth > 2) continue;
+      expect(d.strategy[f * 169 + aa], d.node.history).toBeLessThanOrEqual(0.01);
+    }
+  });
+
+  it("scores every class at unreached decisions (EVs against the deviating seat's range)", () => {
+    const unreached = res.filter((d) => d.reach === 0);
+    for (const d of unreached) {
+      const call = d.node.actions.findIndex((a) => a.kind === "call");
+      if (call < 0) continue;
+      expect(Number.isFinite(d.evs![call * 169 + holdemClassIndex("AA")!]), d.node.history).toBe(true);
+    }
   });
 });

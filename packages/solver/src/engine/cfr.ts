@@ -112,6 +112,9 @@ export interface DecisionResult {
 /** Frequencies below this are set to zero in the published strategies (and the rest renormalized). */
 export const PURIFY_BELOW = 1e-3;
 
+/** `finalize` drops actions whose EV is more than this many bb below the class's best action there. */
+export const CLEAN_BELOW_BB = 0.05;
+
 export class CfrSolver {
   readonly game: EngineGame;
   readonly n: number;
@@ -362,7 +365,9 @@ export class CfrSolver {
   private duelU(node: CShowdown, i: number, j: number): Float64Array {
     const m = node.duel[i * this.game.seats.length + j]!;
     const r = node.reach[j]!;
-    return this.cached(this.bufferId(r) * 16 + m, (out) => this.project(out, r, this.matsT[m]!));
+    return this.cached(this.bufferId(r) * this.mats.length + m, (out) =>
+      this.project(out, r, this.matsT[m]!),
+    );
   }
 
   private bufferId(r: Float64Array): number {
@@ -434,10 +439,11 @@ export class CfrSolver {
       if (rest.length === 1) {
         // Three-way pots: cache by (m's reach, l's reach, m-l duel, m-me duel).
         const l = rest[0]!;
+        const nm = this.mats.length;
         const key =
-          ((this.bufferId(node.reach[m]!) * 1048576 + this.bufferId(node.reach[l]!)) * 16 +
+          ((this.bufferId(node.reach[m]!) * 1048576 + this.bufferId(node.reach[l]!)) * nm +
             node.duel[m * seats + l]!) *
-            16 +
+            nm +
           toMe;
         tm = this.cached(-key, fill);
       } else {
@@ -636,10 +642,96 @@ export class CfrSolver {
     return m;
   }
 
-  /** Fixes the published strategies: the averages with frequencies below `PURIFY_BELOW` zeroed. */
-  finalize(): void {
-    this.published = new Map();
-    for (const d of this.decisions) this.published.set(d, this.purify(d, this.averageStrategy(d)));
+  /**
+   * Fixes the published strategies: the averages with frequencies below `PURIFY_BELOW` zeroed; then, at
+   * every decision, a class that its own published play never brings there (own reach 0) takes its best
+   * action (highest EV, bottom-up so deeper choices are already fixed). Such a class's average there is
+   * left over from early iterations and means nothing; changing it moves no seat's value, since the class
+   * never arrives. Every other class drops the actions whose EV is more than `cleanBelowBb` below its best
+   * action's (leftovers of early iterations at rarely reached decisions, such as aces folding a small
+   * share); `evaluate` then measures the exploitability of exactly these strategies.
+   */
+  finalize(cleanBelowBb = CLEAN_BELOW_BB): void {
+    const n = this.n;
+    const published = new Map<CDecision, Float64Array>();
+    for (const d of this.decisions) published.set(d, this.purify(d, this.averageStrategy(d)));
+    this.published = published;
+    this.pushReaches((d) => published.get(d)!);
+    const ownZero = new Map<CDecision, number[]>();
+    for (const d of this.decisions) {
+      const r = d.reach[d.actor]!;
+      const zero: number[] = [];
+      for (let c = 0; c < n; c++) if (r[c] === 0) zero.push(c);
+      if (zero.length > 0) ownZero.set(d, zero);
+    }
+    // Values with the trembled published strategies, so lines nobody takes still have others' mass.
+    this.pushReaches((d) => this.tremble(d, published.get(d)!, d.played));
+    const foldBuf = new Float64Array(n);
+    for (const node of this.postorder) {
+      if (node.kind !== "decision") {
+        this.terminalValues(node, "value");
+        continue;
+      }
+      const p = node.actor;
+      const s = published.get(node)!;
+      const nA = node.children.length;
+      if (node.foldIndex >= 0) this.foldValue(node, foldBuf);
+      // Actions that lose more than `cleanBelowBb` against the class's best action here are dropped.
+      const mass = this.tmp3;
+      this.othersMass(mass, node, p);
+      for (let c = 0; c < n; c++) {
+        const limit = cleanBelowBb * mass[c]!;
+        if (!(limit > 0)) continue;
+        let best = Number.NEGATIVE_INFINITY;
+        for (let i = 0; i < nA; i++) best = Math.max(best, this.childValue(node, i, "value", foldBuf)[c]!);
+        let kept = 0;
+        for (let i = 0; i < nA; i++) {
+          if (best - this.childValue(node, i, "value", foldBuf)[c]! > limit) s[i * n + c] = 0;
+          kept += s[i * n + c]!;
+        }
+        if (kept > 0) for (let i = 0; i < nA; i++) s[i * n + c]! /= kept;
+        else {
+          // Every action the class took loses: it takes its best one.
+          for (let i = 0; i < nA; i++)
+            s[i * n + c] = this.childValue(node, i, "value", foldBuf)[c]! === best ? 1 : 0;
+          let sum = 0;
+          for (let i = 0; i < nA; i++) sum += s[i * n + c]!;
+          for (let i = 0; i < nA; i++) s[i * n + c]! /= sum;
+        }
+      }
+      for (const c of ownZero.get(node) ?? []) {
+        let best = -1;
+        let bestValue = Number.NEGATIVE_INFINITY;
+        let any = false;
+        for (let i = 0; i < nA; i++) {
+          const v = this.childValue(node, i, "value", foldBuf)[c]!;
+          if (v !== 0) any = true;
+          if (v > bestValue + 1e-12) {
+            bestValue = v;
+            best = i;
+          }
+        }
+        // No mass from the others (card removal): nothing to choose by; keep the average.
+        if (!any || best < 0) continue;
+        for (let i = 0; i < nA; i++) s[i * n + c] = i === best ? 1 : 0;
+      }
+      const vp = node.value[p]!;
+      vp.fill(0);
+      for (let i = 0; i < nA; i++) {
+        const cv = this.childValue(node, i, "value", foldBuf);
+        for (let c = 0; c < n; c++) vp[c]! += s[i * n + c]! * cv[c]!;
+      }
+      for (const q of node.active) {
+        if (q === p) continue;
+        const vq = node.value[q]!;
+        vq.fill(0);
+        for (const child of node.children) {
+          const cv = child.value[q]!;
+          for (let c = 0; c < n; c++) vq[c]! += cv[c]!;
+        }
+      }
+    }
+    this.reachesStale = true;
   }
 
   /**

@@ -20,7 +20,7 @@ export const algorithmName = (alternate: boolean): string =>
  * Version of the solver's game model and engine semantics: part of every pack's input hash, so changing the
  * model makes `pnpm solve --all` re-solve every pack. Bump it with any change that alters results.
  */
-export const SOLVER_MODEL_VERSION = "v3.0";
+export const SOLVER_MODEL_VERSION = "v3.1";
 
 /**
  * Hash of everything a (config, stack) solve depends on: the model version, the config without the other
@@ -244,7 +244,7 @@ function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
     unverified.push({ field: "openSizes", reason: "Open-size listings are published for nlmtt8 only." });
   }
   const rake = rakeOf(config);
-  const config_: PackConfig = {
+  return {
     seats: [...tree.seats],
     stacks,
     blinds: { ...config.blinds },
@@ -258,12 +258,9 @@ function packConfig(config: TreeConfig, tree: BuiltTree): PackConfig {
       config.ante > 0
         ? unverified
         : [...unverified, { field: "stackIncludesAnte", reason: "The game has no ante." }],
-  };
-  // The rake the strategies were solved with (null: none), as the store's PackConfig records it.
-  return {
-    ...config_,
+    // The rake the strategies were solved with (null: none).
     rake: rake ? { percent: rake.percent, capBb: rake.capBb, noFlopNoDrop: true } : null,
-  } as PackConfig;
+  };
 }
 
 export interface PackExportOptions {
