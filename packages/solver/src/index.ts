@@ -1,5 +1,5 @@
 export type { CfrParams, DecisionResult, SeatResult } from "./engine/cfr.js";
-export { CfrSolver, CLEAN_BELOW_BB, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
+export { CfrSolver, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
 export type {
   ActionInfo,
   DecisionNode,

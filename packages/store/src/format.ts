@@ -1,9 +1,9 @@
 /**
- * Pack format v1: the binary file behind one (game, stack). Layout (all integers little-endian; see
+ * Pack format v2: the binary file behind one (game, stack). Layout (all integers little-endian; see
  * docs/pack-format.md for the full description):
  *
  *   0    8  magic 89 52 4E 47 50 41 43 4B ("\x89RNGPACK")
- *   8    4  u32 format version (1)
+ *   8    4  u32 format version (2; version 1 is still read)
  *   12   4  u32 header length H (bytes of UTF-8 JSON)
  *   16   4  u32 index length I (bytes of UTF-8 JSON)
  *   20   4  u32 data offset (from the start of the file; a multiple of 8)
@@ -15,7 +15,10 @@
  *        I  index JSON ({"nodes": [...]}, canonical)
  *           zero padding up to the data offset
  *        D  data: per action in index order, classCount u16 frequencies (round(f * 65535)), zero-padded to
- *           a multiple of 4 bytes, then classCount f32 EVs when the action has EVs (NaN = unscored)
+ *           a multiple of 4 bytes, then, when the action has EVs, classCount EVs: version 2 stores each as an
+ *           i32 in hundredths of the EV unit (round(ev * 100); -2^31 = unscored), byte-planed (all low bytes,
+ *           then all second bytes, ...), which deflates about three times smaller than f32; version 1 stored
+ *           f32 (NaN = unscored)
  *
  * Lengths, offsets of the sections and both checksums are of the bytes as stored (compressed); the offsets
  * inside the index (freqOffset, evOffset) are into the inflated data section. The writer deflates both, which
@@ -40,6 +43,7 @@ import type { ActionKind, Unverified } from "@ranges/schema";
 import {
   PACK_FORMAT,
   PACK_FORMAT_VERSION,
+  PACK_FORMAT_VERSIONS,
   type PackAction,
   type PackConfig,
   type PackData,
@@ -53,6 +57,10 @@ export const PREAMBLE_BYTES = 96;
 export const FREQ_SCALE = 65535;
 /** Largest difference between a frequency and its decoded value. */
 export const FREQ_MAX_ERROR = 0.5 / FREQ_SCALE;
+/** Version 2 stores EVs as round(ev * EV_SCALE) in an i32: the error is at most 0.005 of the EV unit. */
+export const EV_SCALE = 100;
+/** The stored i32 of an unscored class. */
+const EV_UNSCORED = -(2 ** 31);
 
 const ACTION_KINDS: readonly ActionKind[] = ["fold", "call", "raise", "allin", "other"];
 const MAX_U32 = 0xffff_ffff;
@@ -197,9 +205,9 @@ function withUnknownRake(config: PackConfig): PackConfig {
 // Writer
 
 function checkHeader(header: PackHeader): void {
-  if (header.format !== PACK_FORMAT || header.formatVersion !== PACK_FORMAT_VERSION) {
+  if (header.format !== PACK_FORMAT || !PACK_FORMAT_VERSIONS.includes(header.formatVersion)) {
     throw new PackFormatError(
-      `header.format must be "${PACK_FORMAT}" version ${PACK_FORMAT_VERSION}, got "${header.format}" version ${header.formatVersion}.`,
+      `header.format must be "${PACK_FORMAT}" version ${PACK_FORMAT_VERSIONS.join(" or ")}, got "${header.format}" version ${header.formatVersion}.`,
     );
   }
   if (!isGameId(header.game)) throw new PackFormatError(`header.game "${header.game}" is not a game.`);
@@ -322,17 +330,25 @@ export function encodePack(data: PackData): Buffer {
       if (action.evs !== null && entry.evOffset !== null) {
         for (let c = 0; c < n; c++) {
           const ev = action.evs[c]!;
-          const pos = entry.evOffset + 4 * c;
-          // One NaN bit pattern, so "unscored" always encodes to the same bytes.
-          if (Number.isNaN(ev)) rawData.writeUInt32LE(0x7fc00000, pos);
-          else if (!Number.isFinite(ev)) throw new PackFormatError(`${at} class ${c} has EV ${ev}.`);
-          else rawData.writeFloatLE(ev, pos);
+          let q = EV_UNSCORED;
+          if (!Number.isNaN(ev)) {
+            q = Math.round(ev * EV_SCALE);
+            if (!Number.isFinite(ev) || Math.abs(q) >= 2 ** 31 - 1)
+              throw new PackFormatError(`${at} class ${c} has EV ${ev}.`);
+          }
+          // Byte planes: byte j of class c's value at evOffset + j * n + c.
+          const u = q >>> 0;
+          for (let j = 0; j < 4; j++) rawData[entry.evOffset + j * n + c] = (u >>> (8 * j)) & 0xff;
         }
       }
     });
   });
 
-  const headerBuf = Buffer.from(canonicalJson(header, "header"), "utf8");
+  // Whatever version a pack was read as, it is written as the current one.
+  const headerBuf = Buffer.from(
+    canonicalJson({ ...header, formatVersion: PACK_FORMAT_VERSION }, "header"),
+    "utf8",
+  );
   const indexBuf = deflateRawSync(Buffer.from(canonicalJson({ nodes: indexNodes }, "index"), "utf8"), {
     level: 9,
   });
@@ -362,6 +378,7 @@ export function encodePack(data: PackData): Buffer {
 
 /** Sizes read from the fixed 96-byte preamble. */
 export interface Preamble {
+  readonly version: number;
   readonly headerLength: number;
   readonly indexLength: number;
   readonly dataOffset: number;
@@ -380,9 +397,9 @@ export function readPreamble(buf: Uint8Array, fileBytes?: number): Preamble {
   if (!b.subarray(0, 8).equals(PACK_MAGIC))
     throw new PackFormatError("The file is not a pack (bad magic bytes).");
   const version = b.readUInt32LE(8);
-  if (version !== PACK_FORMAT_VERSION) {
+  if (!PACK_FORMAT_VERSIONS.includes(version)) {
     throw new PackFormatError(
-      `The pack has format version ${version}; this reader reads version ${PACK_FORMAT_VERSION}.`,
+      `The pack has format version ${version}; this reader reads versions ${PACK_FORMAT_VERSIONS.join(" and ")}.`,
     );
   }
   const headerLength = b.readUInt32LE(12);
@@ -401,7 +418,14 @@ export function readPreamble(buf: Uint8Array, fileBytes?: number): Preamble {
       `The file is ${fileBytes} bytes but its preamble describes ${dataOffset + dataLength} bytes (truncated or extended).`,
     );
   }
-  return { headerLength, indexLength, dataOffset, dataLength, flags };
+  return {
+    version,
+    headerLength,
+    indexLength,
+    dataOffset,
+    dataLength,
+    flags,
+  };
 }
 
 const isNumOrNull = (v: unknown): boolean => v === null || (typeof v === "number" && Number.isFinite(v));
@@ -502,6 +526,11 @@ export function decodePackMeta(head: Uint8Array, fileBytes?: number): PackMetaDa
     if (b[i] !== 0) throw new PackFormatError("The padding before the data section is not zero.");
   }
   const header = validateHeader(parseJson(headerBytes, "header"));
+  if (header.formatVersion !== pre.version) {
+    throw new PackFormatError(
+      `The header says format version ${header.formatVersion} but the preamble says ${pre.version}.`,
+    );
+  }
   const indexJson = pre.flags & FLAG_INDEX_DEFLATED ? inflate(indexBytes, "index") : indexBytes;
   const dataDeflated = (pre.flags & FLAG_DATA_DEFLATED) !== 0;
   const { nodes, rawLength } = validateIndex(
@@ -549,7 +578,16 @@ export function decodePackData(meta: PackMetaData, dataBytes: Uint8Array): PackD
       let evs: Float32Array | null = null;
       if (a.evOffset !== null) {
         evs = new Float32Array(n);
-        for (let c = 0; c < n; c++) evs[c] = d.readFloatLE(a.evOffset + 4 * c);
+        const at = a.evOffset;
+        if (meta.header.formatVersion === 1) {
+          for (let c = 0; c < n; c++) evs[c] = d.readFloatLE(at + 4 * c);
+        } else {
+          for (let c = 0; c < n; c++) {
+            const q =
+              d[at + c]! | (d[at + n + c]! << 8) | (d[at + 2 * n + c]! << 16) | (d[at + 3 * n + c]! << 24);
+            evs[c] = q === EV_UNSCORED ? Number.NaN : q / EV_SCALE;
+          }
+        }
       }
       const base = {
         code: a.code,

@@ -10,7 +10,10 @@ import type { ClassSetId, GameId } from "@ranges/core";
 import type { ActionKind, OpenSize, Unverified } from "@ranges/schema";
 
 export const PACK_FORMAT = "preflop-ranges-pack";
-export const PACK_FORMAT_VERSION = 1;
+/** Version the writer writes. Version 1 (EVs as f32) is still read. */
+export const PACK_FORMAT_VERSION = 2;
+/** Versions the reader reads. */
+export const PACK_FORMAT_VERSIONS: readonly number[] = [1, 2];
 
 /** Measured exploitability of one seat: what a best response gains over the seat's equilibrium value. */
 export interface SeatExploitability {
@@ -77,7 +80,8 @@ export interface PackConfig {
 
 export interface PackHeader {
   readonly format: typeof PACK_FORMAT;
-  readonly formatVersion: typeof PACK_FORMAT_VERSION;
+  /** 2 for packs written now; 1 for older packs (read, never written). */
+  readonly formatVersion: 1 | 2;
   readonly game: GameId;
   readonly stack: number;
   readonly classSet: ClassSetId;

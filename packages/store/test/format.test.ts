@@ -94,9 +94,21 @@ function expectClose(decoded: PackData, original: PackData): void {
         expect(Math.abs(a.freqs[c]! - w.freqs[c]!)).toBeLessThanOrEqual(FREQ_MAX_ERROR + 1e-7);
       }
       if (w.evs === null) expect(a.evs).toBeNull();
-      else expect(Array.from(a.evs!)).toEqual(Array.from(w.evs));
+      else expectEvsClose(a.evs!, w.evs);
     });
   });
+}
+
+/** Version 2 stores EVs in hundredths: equal within half a hundredth, and unscored (NaN) where written so. */
+function expectEvsClose(read: ArrayLike<number>, written: ArrayLike<number>): void {
+  expect(read.length).toBe(written.length);
+  for (let c = 0; c < written.length; c++) {
+    if (Number.isNaN(written[c]!)) expect(read[c]).toBeNaN();
+    else
+      expect(Math.abs(read[c]! - written[c]!)).toBeLessThanOrEqual(
+        0.005 + 1e-4 * Math.abs(written[c]!) * 1e-3,
+      );
+  }
 }
 
 describe("encodePack / decodePack", () => {
@@ -146,7 +158,7 @@ describe("encodePack / decodePack", () => {
   it("starts with the magic bytes and exposes the pack checksum", () => {
     const bytes = encodePack(buildPack({ game: "nl", stack: 100, maxNodes: 3 }));
     expect(bytes.subarray(0, 8).equals(PACK_MAGIC)).toBe(true);
-    expect(bytes.readUInt32LE(8)).toBe(1);
+    expect(bytes.readUInt32LE(8)).toBe(2);
     expect(packChecksum(bytes)).toMatch(/^[0-9a-f]{64}$/);
     expect(packChecksum(bytes)).toBe(bytes.subarray(64, 96).toString("hex"));
   });
@@ -175,9 +187,9 @@ describe("encodePack / decodePack", () => {
     expect(() =>
       decodePack(Buffer.from("not a pack at all, just some text that is long enough ".repeat(3))),
     ).toThrow(/magic/);
-    const v2 = Buffer.from(bytes);
-    v2.writeUInt32LE(2, 8);
-    expect(() => decodePack(v2)).toThrow(/format version 2/);
+    const v3 = Buffer.from(bytes);
+    v3.writeUInt32LE(3, 8);
+    expect(() => decodePack(v3)).toThrow(/format version 3/);
   });
 
   it("refuses invalid pack data with a message naming the node", () => {

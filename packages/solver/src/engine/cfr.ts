@@ -112,9 +112,6 @@ export interface DecisionResult {
 /** Frequencies below this are set to zero in the published strategies (and the rest renormalized). */
 export const PURIFY_BELOW = 1e-3;
 
-/** `finalize` drops actions whose EV is more than this many bb below the class's best action there. */
-export const CLEAN_BELOW_BB = 0.05;
-
 export class CfrSolver {
   readonly game: EngineGame;
   readonly n: number;
@@ -647,11 +644,10 @@ export class CfrSolver {
    * every decision, a class that its own published play never brings there (own reach 0) takes its best
    * action (highest EV, bottom-up so deeper choices are already fixed). Such a class's average there is
    * left over from early iterations and means nothing; changing it moves no seat's value, since the class
-   * never arrives. Every other class drops the actions whose EV is more than `cleanBelowBb` below its best
-   * action's (leftovers of early iterations at rarely reached decisions, such as aces folding a small
-   * share); `evaluate` then measures the exploitability of exactly these strategies.
+   * never arrives. (Dropping actions that merely lose a little EV was tried and rejected: at 0.05 to 3bb
+   * thresholds it removed balancing bluffs and raised exploitability up to tenfold.)
    */
-  finalize(cleanBelowBb = CLEAN_BELOW_BB): void {
+  finalize(): void {
     const n = this.n;
     const published = new Map<CDecision, Float64Array>();
     for (const d of this.decisions) published.set(d, this.purify(d, this.averageStrategy(d)));
@@ -676,29 +672,6 @@ export class CfrSolver {
       const s = published.get(node)!;
       const nA = node.children.length;
       if (node.foldIndex >= 0) this.foldValue(node, foldBuf);
-      // Actions that lose more than `cleanBelowBb` against the class's best action here are dropped.
-      const mass = this.tmp3;
-      this.othersMass(mass, node, p);
-      for (let c = 0; c < n; c++) {
-        const limit = cleanBelowBb * mass[c]!;
-        if (!(limit > 0)) continue;
-        let best = Number.NEGATIVE_INFINITY;
-        for (let i = 0; i < nA; i++) best = Math.max(best, this.childValue(node, i, "value", foldBuf)[c]!);
-        let kept = 0;
-        for (let i = 0; i < nA; i++) {
-          if (best - this.childValue(node, i, "value", foldBuf)[c]! > limit) s[i * n + c] = 0;
-          kept += s[i * n + c]!;
-        }
-        if (kept > 0) for (let i = 0; i < nA; i++) s[i * n + c]! /= kept;
-        else {
-          // Every action the class took loses: it takes its best one.
-          for (let i = 0; i < nA; i++)
-            s[i * n + c] = this.childValue(node, i, "value", foldBuf)[c]! === best ? 1 : 0;
-          let sum = 0;
-          for (let i = 0; i < nA; i++) sum += s[i * n + c]!;
-          for (let i = 0; i < nA; i++) s[i * n + c]! /= sum;
-        }
-      }
       for (const c of ownZero.get(node) ?? []) {
         let best = -1;
         let bestValue = Number.NEGATIVE_INFINITY;

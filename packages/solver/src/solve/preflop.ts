@@ -5,7 +5,7 @@
 
 import { createHash } from "node:crypto";
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, roundBb } from "@ranges/core";
-import type { PackConfig, PackData, PackNode } from "@ranges/store";
+import { PACK_FORMAT_VERSION, type PackConfig, type PackData, type PackNode } from "@ranges/store";
 import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult } from "../engine/cfr.js";
 import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
 import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
@@ -20,7 +20,7 @@ export const algorithmName = (alternate: boolean): string =>
  * Version of the solver's game model and engine semantics: part of every pack's input hash, so changing the
  * model makes `pnpm solve --all` re-solve every pack. Bump it with any change that alters results.
  */
-export const SOLVER_MODEL_VERSION = "v3.1";
+export const SOLVER_MODEL_VERSION = "v3.2";
 
 /**
  * Hash of everything a (config, stack) solve depends on: the model version, the config without the other
@@ -305,7 +305,7 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
   return {
     header: {
       format: "preflop-ranges-pack",
-      formatVersion: 1,
+      formatVersion: PACK_FORMAT_VERSION,
       game: config.game,
       stack: result.tree.stack,
       classSet: "holdem169",
