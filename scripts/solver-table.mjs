@@ -10,6 +10,7 @@ const file = new URL("../BENCHMARKS.md", import.meta.url).pathname;
 const store = RangeStore.open({ packsDir });
 const rows = [];
 let bytes = 0;
+let v3 = 0;
 const packs = store
   .packStatus()
   .filter((s) => s.ok && s.stack !== null)
@@ -19,21 +20,26 @@ for (const s of packs) {
   const p = meta.header.provenance;
   const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
   bytes += meta.fileBytes;
+  const model = (p.model ?? "").split(":")[0];
+  if (model.startsWith("realization-v3")) v3++;
   rows.push(
-    `| ${s.game} | ${s.stack} | ${meta.nodeCount} | ${p.iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
+    `| ${s.game} | ${s.stack} | ${model} | ${meta.nodeCount} | ${p.iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
   );
 }
 const section = `<!-- solver-table:start -->
 ## Solver: every committed pack
 
 Read from the pack headers by \`node scripts/solver-table.mjs\`; regenerate the packs with \`pnpm solve --all\`
-(two parallel jobs). Solved on ${cpus()[0]?.model ?? "unknown CPU"} (${cpus().length} cores), Node
-${process.version}, while other work shared the two cores, so times are upper bounds. Exploitability is each
-seat's best-response gain against the stored strategies, in percent of the starting pot (1.5bb cash, 2.5bb
-nlmtt8) and mbb/hand; the target was 0.25% of the pot (0.05% for jam/fold), the requirement 0.5% (0.1%).
+(resumable: packs whose inputs are unchanged are skipped). Solved on ${cpus()[0]?.model ?? "unknown CPU"}
+(${cpus().length} cores), Node ${process.version}, one pack per core while other work shared the two cores, so
+times are upper bounds. Exploitability is each seat's best-response gain against the published strategies, in
+percent of the starting pot (1.5bb cash, 2.5bb nlmtt8) and mbb/hand. Model v3 (\`realization-v3\`, see
+docs/solver-model.md): target 0.4% of the pot (0.05% for jam/fold), requirement 0.5% (0.1%). Packs still
+marked \`hu-realization-v2\` are the previous model (two players per pot, no rake), awaiting re-solve:
+${v3} of ${rows.length} packs are v3.
 
-| game | stack | decision nodes | iterations | solve s | worst seat | best seat | pack |
-|---|---|---|---|---|---|---|---|
+| game | stack | model | decision nodes | iterations | solve s | worst seat | best seat | pack |
+|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
 All packs together: ${(bytes / 1024 / 1024).toFixed(1)} MiB.
