@@ -21,8 +21,12 @@ export type RangesErrorCode =
   | "unknown_stack"
   | "unknown_game"
   | "not_found"
-  // 413: a request body over the limit (POST /api/mcp).
+  // 400, 408, 413, 414, 431: the HTTP message itself (not its parameters) cannot be served.
+  | "bad_request"
+  | "request_timeout"
   | "payload_too_large"
+  | "uri_too_long"
+  | "headers_too_large"
   // 503: a pack that exists but cannot be read.
   | "pack_unavailable"
   // 500: a fault of the service, never of the input.
@@ -54,7 +58,11 @@ const STATUS: Record<RangesErrorCode, number> = {
   unknown_stack: 404,
   unknown_game: 404,
   not_found: 404,
+  bad_request: 400,
+  request_timeout: 408,
   payload_too_large: 413,
+  uri_too_long: 414,
+  headers_too_large: 431,
   pack_unavailable: 503,
   internal_error: 500,
 };
