@@ -125,11 +125,17 @@ export function holdemRangeString(
     .join("; ");
 }
 
+/** One entry of `topEvsSb`. */
+export interface TopEv {
+  readonly hand: string;
+  readonly evSb: number;
+}
+
 interface Summary {
   readonly share: number;
   readonly combos: number;
   readonly avgEvSb: number | null;
-  readonly topEvsSb?: Record<string, number>;
+  readonly topEvsSb?: TopEv[];
 }
 
 function combosOf(game: GameId, name: string, holdemIndex: Map<string, number>): number {
@@ -169,10 +175,13 @@ function summarize(
   };
   // Fold EVs are all 0 when EVs are relative to folding: no top list then.
   if (!hasEvs || scored.length === 0 || scored.every(([, ev]) => ev === 0)) return summary;
-  scored.sort((a, b) => b[1] - a[1]);
+  // Highest EV first; equal EVs in class order (AA, AKs, ... for hold'em), so the list never depends on the
+  // order the classes happen to be stored in.
+  const order = (name: string) => HOLDEM_INDEX.get(name) ?? Number.MAX_SAFE_INTEGER;
+  scored.sort((a, b) => b[1] - a[1] || order(a[0]) - order(b[0]) || a[0].localeCompare(b[0]));
   return {
     ...summary,
-    topEvsSb: Object.fromEntries(scored.slice(0, TOP_EVS).map(([name, ev]) => [name, round(ev, 2)])),
+    topEvsSb: scored.slice(0, TOP_EVS).map(([hand, ev]) => ({ hand, evSb: round(ev, 2) })),
   };
 }
 

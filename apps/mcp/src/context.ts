@@ -3,8 +3,10 @@
 import type { AccessStore } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, parseHand, RangesError } from "@ranges/core";
 import type { RangeStore } from "@ranges/store";
+import { parseGameParam } from "@ranges/store";
 import { z } from "zod";
 import { invalidParameter } from "./errors.js";
+import { checkScope } from "./scope.js";
 
 export interface McpDeps {
   readonly store: RangeStore;
@@ -58,22 +60,61 @@ export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
 export const keylessGames = (): GameId[] => GAME_IDS.filter((g) => GAMES[g].keyless.includes("node"));
 
 // ---------------------------------------------------------------------------------------------------------
-// Input fields shared by the tools.
+// Input fields shared by the tools. Every field is described and bounded (strings by length, numbers by
+// range) and every input object is closed (see `inputSchemaOf` in tool.ts), so a typo or an out-of-range
+// value is rejected by the SDK before the tool runs instead of being ignored.
+
+/** Longest action path the grammar accepts (core's parsePath refuses longer ones). */
+export const MAX_PATH_LENGTH = 512;
+const MAX_HAND_LENGTH = 24;
+const MAX_WORD_LENGTH = 40;
+
+/** The message for a `game` outside the enum: the games, and the gap when the name asks for unpublished data. */
+export function unknownGameMessage(input: unknown): string {
+  const shown =
+    typeof input === "string" ? (input.length > 40 ? `${input.slice(0, 40)}...` : input) : String(input);
+  const games = `Games: ${GAME_IDS.join(", ")}.`;
+  if (typeof input !== "string") return `game must be one of the games. ${games}`;
+  try {
+    const verdict = checkScope({ game: input }, (raw) => parseGameParam(raw));
+    if (verdict.kind === "gaps") {
+      return `game "${shown}" is not published: ${verdict.gaps.map((g) => g.detail).join(" ")} ${games}`;
+    }
+  } catch {
+    // Not a known gap: the plain message below.
+  }
+  return `"${shown}" is not a game. ${games}`;
+}
 
 export const gameField = z
-  .string()
+  .enum(GAME_IDS, { error: (issue) => unknownGameMessage(issue.input) })
   .describe(
-    `Game: one of ${GAME_IDS.join(", ")}. nl and nl/v2 are 6-max NLHE cash (nl/v2 has EVs, free without a key), nl9 9-max NLHE cash, nlmtt8 the 8-max tournament chip-EV set (1bb BB ante), plo/plo9/plo5/plo6hu pot-limit Omaha.`,
+    "Game: nl and nl/v2 are 6-max NLHE cash (nl/v2 has EVs, free without a key), nl9 9-max NLHE cash, nlmtt8 the 8-max tournament chip-EV set (1bb BB ante), plo/plo9/plo5/plo6hu pot-limit Omaha. Only games with packs answer: list_games shows each game's live stacks.",
   );
 
+const STACK_ERROR =
+  'stack must be a positive number of big blinds up to 1000, e.g. 100 (or the same as a decimal string, "100")';
+
 export const stackField = z
-  .union([z.number(), z.string()])
+  .union([
+    z
+      .number()
+      .positive({ error: STACK_ERROR })
+      .max(1000, { error: STACK_ERROR })
+      .describe("Stack depth in big blinds."),
+    z
+      .string()
+      .max(16, { error: STACK_ERROR })
+      .regex(/^\s*\d{1,4}(\.\d{1,4})?\s*$/, { error: STACK_ERROR })
+      .describe('The stack as a decimal string, e.g. "100".'),
+  ])
   .describe(
     "Stack depth in big blinds, e.g. 100. Cash games: 20, 30, 40, 50, 70, 100, 150, 200 where packs exist; nlmtt8: an integer among 10, 15, 20, 30, 40, 50, 75, 100, 200, 300. list_games shows the live stacks.",
   );
 
 export const handField = z
   .string()
+  .max(MAX_HAND_LENGTH)
   .optional()
   .describe(
     "Restrict the answer to one hand class: hold'em AA, AKs, AKo (or two cards AhKh); PLO suit-group notation (AK)QJ or four cards.",
@@ -81,11 +122,16 @@ export const handField = z
 
 export const comboField = z
   .string()
+  .max(MAX_HAND_LENGTH)
   .optional()
   .describe("Two concrete cards (hold'em, e.g. AhKh) or four (PLO): answers for the class they belong to.");
 
+const MIN_FREQ_ERROR = "minFreq must be a frequency from 0 to 1, e.g. 0.05";
+
 export const minFreqField = z
   .number()
+  .min(0, { error: MIN_FREQ_ERROR })
+  .max(1, { error: MIN_FREQ_ERROR })
   .optional()
   .describe(
     "Drop classes at or below this frequency (0..1). Compact answers always drop classes at or below 0.005.",
@@ -98,32 +144,41 @@ export const detailField = z
     "compact (default): per action its size, share and the range in grouped range notation, a few EVs. full: the API's object with every class's frequency and EV (several KB to 100+ KB for PLO).",
   );
 
+/** An action path argument (`history` or `spot`). */
+export const pathField = (description: string) => z.string().max(MAX_PATH_LENGTH).describe(description);
+
 /** Scope fields: only what the data covers is answered; anything else gets `coverage.status: unsupported`. */
 export const scopeFields = {
   objective: z
     .string()
+    .max(MAX_WORD_LENGTH)
     .optional()
     .describe(
       'Optional. "chip_ev" (nlmtt8 only). Anything else, e.g. "icm", is not published and answers with coverage.status "unsupported".',
     ),
   format: z
     .string()
+    .max(MAX_WORD_LENGTH)
     .optional()
     .describe(
       'Optional. "mtt" (nlmtt8 only) or "cash". "pko", "satellite" and other formats answer "unsupported".',
     ),
   ante: z
     .number()
+    .min(0)
+    .max(100)
     .optional()
     .describe(
-      'Optional ante in bb. nlmtt8 has a 1bb big-blind ante, cash games none; any other value answers "unsupported".',
+      'Optional ante in bb (0 to 100). nlmtt8 has a 1bb big-blind ante, cash games none; any other value answers "unsupported".',
     ),
   players: z
     .number()
     .int()
+    .min(2)
+    .max(10)
     .optional()
     .describe(
-      'Optional table size. Must match the game (nlmtt8: 8). A 9-max tournament answers "unsupported".',
+      'Optional table size, 2 to 10. Must match the game (nlmtt8: 8). A 9-max tournament answers "unsupported".',
     ),
 };
 

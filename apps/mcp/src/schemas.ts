@@ -76,6 +76,19 @@ export const ResultWarningsSchema = z
     "Warnings about this result, e.g. that the line is never reached when every seat follows the published strategies (reach 0). Empty when there is nothing to warn about.",
   );
 
+/** The classes with the highest EV for an action, as an ordered list (an object's key order is not a ranking). */
+export const TopEvsSchema = z
+  .array(
+    z.object({
+      hand: z.string().describe("Hand class."),
+      evSb: z.number().describe("Its EV for the action in sb, relative to folding, rounded to 0.01."),
+    }),
+  )
+  .max(5)
+  .describe(
+    "Up to 5 classes with the highest EV for this action (among classes above the threshold), highest first.",
+  );
+
 export const CompactActionSchema = z.object({
   action: z.string().describe("Token to append to the history (e.g. Fold, Call, Open, 60%)."),
   kind: ActionKindSchema,
@@ -105,10 +118,7 @@ export const CompactActionSchema = z.object({
     .nullable()
     .optional()
     .describe("Combo- and frequency-weighted mean EV of the classes taking the action, in sb."),
-  topEvsSb: z
-    .record(z.string(), z.number())
-    .optional()
-    .describe("Up to 5 classes with the highest EV for this action (among classes above the threshold)."),
+  topEvsSb: TopEvsSchema.optional(),
   freq: Frequency.optional().describe("With `hand`: that class's frequency for the action."),
   evSb: z.number().nullable().optional().describe("With `hand`: that class's EV for the action in sb."),
 });
@@ -158,7 +168,7 @@ export const CompactRangeSchema = RangeSchema.pick({
   counts: CompactActionSchema.shape.counts,
   representative: CompactActionSchema.shape.representative,
   avgEvSb: z.number().nullable().optional(),
-  topEvsSb: z.record(z.string(), z.number()).optional(),
+  topEvsSb: TopEvsSchema.optional(),
   hand: z.string().optional(),
   combo: z.string().optional(),
   freq: Frequency.optional(),
@@ -184,8 +194,12 @@ export const CompactSpotsSchema = z.object({
   nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last page."),
 });
 
+/** list_spots with detail "full": one page of the API's Spots object (`count` rows of `total`). */
 export const FullSpotsSchema = SpotsSchema.extend({
   query: z.string().nullable(),
+  total: z.number().int().describe("Rows matching the query (all pages)."),
+  count: z.number().int().describe("Rows in this page."),
+  nextCursor: z.string().optional().describe("Pass as `cursor` for the next page; absent on the last page."),
 });
 
 // ---------------------------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
  * What the data covers, and the `unsupported` answer for everything else.
  *
  * Published: cash-game preflop (nl, nl/v2, nl9, PLO variants) and 8-max tournament chip-EV preflop with a 1bb
- * big-blind ante (nlmtt8). Not published: ICM, PKO/bounty, satellites, other ante structures, 9-max (or any
+ * big-blind ante (nlmtt8), each only where packs are installed: which games have data is read from the store
+ * (`coverageOf`), never assumed. Not published: ICM, PKO/bounty, satellites, other ante structures, 9-max (or any
  * non-8-max) tournaments, tournament postflop and multiway postflop; this server publishes no postflop data
  * yet at all. A request for any of those gets `coverage.status: "unsupported"` with the gap disclosed, and
  * nothing is substituted: no chip-EV or cash strategy comes back in place of the model that was asked for.
@@ -11,6 +12,7 @@
 import { GAME_IDS, GAMES, type GameId, isGameId } from "@ranges/core";
 import type { ToolEnvelope } from "@ranges/schema";
 import { ToolEnvelopeSchema } from "@ranges/schema";
+import type { RangeStore } from "@ranges/store";
 import { invalidParameter } from "./errors.js";
 
 /** The scope fields a retrieval tool accepts next to its game. */
@@ -28,10 +30,50 @@ export interface Gap {
   readonly detail: string;
 }
 
-export const PUBLISHED = [
-  "Cash-game preflop: nl and nl/v2 (6-max NLHE), nl9 (9-max NLHE), plo, plo9, plo5, plo6hu (PLO).",
-  "Tournament preflop: nlmtt8 only: 8 seats, 1bb big-blind ante posted by the BB, chip EV (no ICM), stacks 10-300bb.",
+/** The part of the store the coverage statement reads. */
+export type StoreView = Pick<RangeStore, "liveStacks">;
+
+/** Games of the service with no pack installed: they answer 404 until packs exist. */
+export const gamesWithoutPacks = (store: StoreView): GameId[] =>
+  GAME_IDS.filter((game) => store.liveStacks(game).length === 0);
+
+const CASH_GROUPS: ReadonlyArray<{ readonly games: readonly GameId[]; readonly what: string }> = [
+  { games: ["nl", "nl/v2"], what: "6-max NLHE" },
+  { games: ["nl9"], what: "9-max NLHE" },
+  { games: ["plo", "plo9", "plo5", "plo6hu"], what: "PLO" },
 ];
+
+/** What is published, from the games that have packs in `store`. */
+export function publishedOf(store: StoreView): string[] {
+  const live = new Set(GAME_IDS.filter((game) => store.liveStacks(game).length > 0));
+  const cash = CASH_GROUPS.map((g) => ({ ...g, games: g.games.filter((x) => live.has(x)) }))
+    .filter((g) => g.games.length > 0)
+    .map((g) => `${g.games.join(", ")} (${g.what})`);
+  const out: string[] = [];
+  if (cash.length > 0) out.push(`Cash-game preflop: ${cash.join("; ")}.`);
+  if (live.has("nlmtt8")) {
+    const stacks = store.liveStacks("nlmtt8");
+    out.push(
+      `Tournament preflop: nlmtt8 only: 8 seats, 1bb big-blind ante posted by the BB, chip EV (no ICM), stacks ${stacks[0]}-${stacks[stacks.length - 1]}bb.`,
+    );
+  }
+  if (out.length === 0) out.push("Nothing yet: no pack is installed.");
+  return out;
+}
+
+/** The published and not published lists of get_started and unsupported envelopes. */
+export function coverageOf(store: StoreView): { published: string[]; notPublished: string[] } {
+  const missing = gamesWithoutPacks(store);
+  return {
+    published: publishedOf(store),
+    notPublished: [
+      ...NOT_PUBLISHED,
+      ...(missing.length > 0
+        ? [`games with no packs installed yet: ${missing.join(", ")} (they answer 404 until packs exist)`]
+        : []),
+    ],
+  };
+}
 
 export const NOT_PUBLISHED = [
   "ICM (any payout-aware objective)",
@@ -233,6 +275,7 @@ export function unsupportedEnvelope(
   tool: string,
   request: Record<string, unknown>,
   gaps: readonly Gap[],
+  published: readonly string[],
   objective?: string,
 ): ToolEnvelope {
   const topics = [...new Set(gaps.map((g) => g.topic))];
@@ -248,7 +291,7 @@ export function unsupportedEnvelope(
       reason: gaps.map((g) => g.detail).join(" "),
       gaps: gaps.map((g) => ({ topic: g.topic, detail: g.detail })),
       substituted: null,
-      published: PUBLISHED,
+      published: [...published],
     },
     warnings: [
       ...gaps.map((g) => g.detail),

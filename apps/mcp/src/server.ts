@@ -1,9 +1,12 @@
 /** One McpServer with the tools of this service, for one caller (a fresh one per HTTP request). */
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { RangeStore } from "@ranges/store";
 import type { z } from "zod";
 import { type Caller, type McpDeps, toolContext } from "./context.js";
-import { register, type ToolSpec } from "./tool.js";
+import { gamesWithoutPacks } from "./scope.js";
+import { register, type ToolSpec, toolListing } from "./tool.js";
 import { compareStrategies } from "./tools/compare.js";
 import { getExploitability, getRangeMetadata, getTreeDocs, listDatasets } from "./tools/datasets.js";
 import { getStarted, listGames } from "./tools/guide.js";
@@ -44,16 +47,44 @@ export const TOOL_NAMES = [
 
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-const INSTRUCTIONS =
-  'Solver-derived preflop poker strategies (frequency and EV per hand class) for NLHE cash (nl, nl/v2, nl9), an 8-max tournament chip-EV set (nlmtt8) and PLO. Start with get_started. Spots are action paths such as UTG_Fold_HJ (every fold written out). EVs are in small blinds relative to folding. nl and nl/v2 retrieval is free; other games need `Authorization: Bearer <key>`. ICM, PKO, satellites, other antes, 9-max tournaments and postflop are not published: such requests answer coverage.status "unsupported".';
+/** The server's instructions; which games have data is read from the store, never assumed. */
+export function instructions(store: RangeStore): string {
+  const missing = gamesWithoutPacks(store);
+  const live = (ids: readonly string[]) => ids.filter((g) => !missing.includes(g as never));
+  const cash = live(["nl", "nl/v2", "nl9"]);
+  const plo = live(["plo", "plo9", "plo5", "plo6hu"]);
+  const sets = [
+    ...(cash.length > 0 ? [`NLHE cash (${cash.join(", ")})`] : []),
+    ...(live(["nlmtt8"]).length > 0 ? ["an 8-max tournament chip-EV set (nlmtt8)"] : []),
+    ...(plo.length > 0 ? [`PLO (${plo.join(", ")})`] : []),
+  ];
+  const data =
+    sets.length === 0
+      ? "no game yet (no packs are installed)"
+      : sets.length === 1
+        ? sets[0]!
+        : `${sets.slice(0, -1).join(", ")} and ${sets[sets.length - 1]}`;
+  const none =
+    missing.length > 0
+      ? ` Games with no packs yet: ${missing.join(", ")} (they answer 404 until packs are installed).`
+      : "";
+  return `Solver-derived preflop poker strategies (frequency and EV per hand class) for ${data}.${none} Start with get_started. Spots are action paths such as UTG_Fold_HJ (every fold written out). EVs are in small blinds relative to folding. nl and nl/v2 retrieval is free; other games need \`Authorization: Bearer <key>\`. ICM, PKO, satellites, other antes, 9-max tournaments and postflop are not published: such requests answer coverage.status "unsupported".`;
+}
 
 /** Builds a server whose tools answer for `caller` (access is checked and counted per tool call). */
 export function createMcpServer(deps: McpDeps, caller: Caller): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: "Preflop ranges" },
-    { instructions: INSTRUCTIONS },
+    { instructions: instructions(deps.store) },
   );
   const ctx = toolContext(deps, caller);
   for (const spec of TOOL_SPECS) register(server, spec, ctx);
+  // The published schemas in their portable form (the SDK would publish zod's `type` arrays and `{}`); the
+  // SDK keeps validating arguments and results with the same zod schemas.
+  const listing = { tools: TOOL_SPECS.map(toolListing) };
+  server.server.setRequestHandler(ListToolsRequestSchema, () => listing);
+  // The SDK declares `tools.listChanged: true` when the first tool is registered. A stateless server answers
+  // each POST with a fresh server and has no session to notify, and its tool list never changes.
+  server.server.registerCapabilities({ tools: { listChanged: false } });
   return server;
 }

@@ -1,10 +1,11 @@
 /** The tool definition type and the wrapper that validates output and turns every failure into a result. */
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { READ_ONLY, type ToolContext } from "./context.js";
 import { errorBody } from "./errors.js";
+import { portableJsonSchema } from "./json-schema.js";
 import { advertisedSchema } from "./schemas.js";
 
 /** A successful answer: the value and the one schema it must satisfy. */
@@ -27,9 +28,75 @@ export interface ToolSpec<S extends z.ZodRawShape> {
 /** Helper that keeps the input type of a spec. */
 export const defineTool = <S extends z.ZodRawShape>(spec: ToolSpec<S>): ToolSpec<S> => spec;
 
+/** Edit distance, for "did you mean" on a mistyped argument name. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j]!;
+      row[j] = Math.min(above + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The known name an unknown argument most likely meant: same letters in another case, or one or two edits away. */
+export function suggestArgument(unknown: string, known: readonly string[]): string | undefined {
+  const lower = unknown.toLowerCase();
+  const sameCase = known.find((k) => k.toLowerCase() === lower);
+  if (sameCase) return sameCase;
+  let best: { name: string; d: number } | undefined;
+  for (const name of known) {
+    const d = distance(lower, name.toLowerCase());
+    if (d <= Math.min(2, Math.floor(name.length / 3)) && (!best || d < best.d)) best = { name, d };
+  }
+  return best?.name;
+}
+
+/** The message for arguments an input object does not take: each with its likely spelling, then the list. */
+export function unknownArgumentsMessage(
+  where: string,
+  keys: readonly string[],
+  known: readonly string[],
+): string {
+  const named = keys.map((key) => {
+    const guess = suggestArgument(key, known);
+    return guess ? `"${key}" (did you mean "${guess}"?)` : `"${key}"`;
+  });
+  const takes = known.length > 0 ? `${where} takes ${known.join(", ")}` : `${where} takes no arguments`;
+  return `Unknown argument${keys.length > 1 ? "s" : ""} ${named.join(", ")}: ${takes}.`;
+}
+
+/** A closed input object: an unknown key is an error naming the likely spelling, never silently dropped. */
+export function closedObject<S extends z.ZodRawShape>(
+  where: string,
+  shape: S,
+): z.ZodObject<S, z.core.$strict> {
+  const known = Object.keys(shape);
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === "unrecognized_keys" ? unknownArgumentsMessage(where, issue.keys, known) : undefined,
+  });
+}
+
+const inputCache = new Map<string, z.ZodObject<z.ZodRawShape>>();
+
+/** The input schema of a tool as the SDK validates it and clients see it: its fields in a closed object. */
+export function inputSchemaOf(spec: ToolSpec<z.ZodRawShape>): z.ZodObject<z.ZodRawShape> {
+  let schema = inputCache.get(spec.name);
+  if (!schema) {
+    schema = closedObject(spec.name, spec.input) as unknown as z.ZodObject<z.ZodRawShape>;
+    inputCache.set(spec.name, schema);
+  }
+  return schema;
+}
+
 const advertisedCache = new Map<string, z.ZodObject<z.ZodRawShape>>();
 
-function advertisedFor(spec: ToolSpec<z.ZodRawShape>): z.ZodObject<z.ZodRawShape> {
+export function advertisedFor(spec: ToolSpec<z.ZodRawShape>): z.ZodObject<z.ZodRawShape> {
   let schema = advertisedCache.get(spec.name);
   if (!schema) {
     schema = advertisedSchema(spec.variants, spec.outputDescription);
@@ -76,10 +143,36 @@ export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, ctx: 
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
+      inputSchema: inputSchemaOf(spec),
       outputSchema: advertisedFor(spec),
       annotations: { title: spec.title, ...READ_ONLY },
     },
     async (args: unknown) => runTool(spec, args, ctx),
   );
+}
+
+const listingCache = new Map<string, Tool>();
+
+/**
+ * The `tools/list` entry of a spec: the JSON Schemas the SDK would publish for the same zod schemas (draft-07,
+ * input side for the input, output side for the output), rewritten into their portable form (see
+ * json-schema.ts). The SDK still validates arguments and results with the zod schemas themselves; the two
+ * accept the same values.
+ */
+export function toolListing(spec: ToolSpec<z.ZodRawShape>): Tool {
+  let tool = listingCache.get(spec.name);
+  if (!tool) {
+    const json = (schema: z.ZodType, io: "input" | "output") =>
+      portableJsonSchema(z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>);
+    tool = {
+      name: spec.name,
+      title: spec.title,
+      description: spec.description,
+      inputSchema: json(inputSchemaOf(spec), "input") as Tool["inputSchema"],
+      outputSchema: json(advertisedFor(spec), "output") as Tool["outputSchema"],
+      annotations: { title: spec.title, ...READ_ONLY },
+    };
+    listingCache.set(spec.name, tool);
+  }
+  return tool;
 }

@@ -6,10 +6,9 @@ import { ErrorBodySchema } from "@ranges/schema";
 import { RangeStore } from "@ranges/store";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { toolContext } from "../src/context.js";
 import { TOOL_SPECS } from "../src/server.js";
-import { runTool } from "../src/tool.js";
+import { inputSchemaOf, runTool } from "../src/tool.js";
 import { writeFixturePacks } from "./fixtures.js";
 
 let store: RangeStore;
@@ -46,12 +45,17 @@ const path = fc.oneof(
     .array(fc.tuple(seat, token), { maxLength: 6 })
     .chain((steps) => seat.map((s) => [...steps.flat(), s].join("_"))),
 );
-const game = fc.oneof(fc.constantFrom(...GAME_IDS, "nlmtt9", "nl7"), fc.string({ maxLength: 8 }));
+// Mostly values the input schemas accept (anything else is rejected before the tool runs and skipped).
+const game = fc.oneof(
+  { arbitrary: fc.constantFrom(...GAME_IDS), weight: 8 },
+  { arbitrary: fc.oneof(fc.constantFrom("nlmtt9", "nl7"), fc.string({ maxLength: 8 })), weight: 1 },
+);
 const stack = fc.oneof(
-  fc.constantFrom(100, 50, 40, 20, 10, 0, -1, 1e9),
+  fc.constantFrom(100, 50, 40, 20, 10, 0, -1, 1e9, 0.5, 1000),
+  fc.double({ min: 0, max: 1000, noNaN: true }),
   fc.double(),
   fc.string({ maxLength: 6 }),
-  fc.constantFrom("100", "40", "1e2", " 40 "),
+  fc.constantFrom("100", "40", "1e2", " 40 ", "0", "40.5"),
 );
 const opt = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const hand = opt(
@@ -63,7 +67,9 @@ const hand = opt(
 const scope = {
   objective: opt(fc.oneof(fc.constantFrom("chip_ev", "icm", "cash_ev"), fc.string({ maxLength: 6 }))),
   format: opt(fc.oneof(fc.constantFrom("mtt", "cash", "pko", "satellite"), fc.string({ maxLength: 6 }))),
-  ante: opt(fc.oneof(fc.constantFrom(0, 1, 0.125), fc.double())),
+  ante: opt(
+    fc.oneof(fc.constantFrom(0, 1, 0.125), fc.double({ min: 0, max: 100, noNaN: true }), fc.double()),
+  ),
   players: opt(fc.integer({ min: -2, max: 12 })),
 };
 
@@ -84,7 +90,7 @@ const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     stack,
     query: opt(fc.string({ maxLength: 12 })),
     cursor: opt(fc.oneof(fc.string({ maxLength: 16 }), fc.constant("MTAwLmFiY2RlZmdoaWo"))),
-    limit: opt(fc.integer({ min: -5, max: 500 })),
+    limit: opt(fc.oneof(fc.integer({ min: 1, max: 200 }), fc.integer({ min: -5, max: 500 }))),
     detail: opt(fc.constantFrom("compact", "full")),
     ...scope,
   }),
@@ -94,7 +100,7 @@ const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     history: path,
     hand,
     combo: hand,
-    minFreq: opt(fc.double()),
+    minFreq: opt(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double())),
     detail: opt(fc.constantFrom("compact", "full")),
     ...scope,
   }),
@@ -115,7 +121,7 @@ const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     domain: fc.constantFrom("preflop", "postflop"),
     baseline: side,
     comparison: side,
-    limit: opt(fc.integer({ min: -1, max: 60 })),
+    limit: opt(fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: -1, max: 60 }))),
   }),
 };
 
@@ -133,7 +139,7 @@ describe("fuzz", () => {
           fc.property(ARGS[spec.name]!, (raw) => {
             // As the SDK does: JSON on the wire, then the tool's input schema.
             const args = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
-            const parsed = z.object(spec.input).safeParse(args);
+            const parsed = inputSchemaOf(spec).safeParse(args);
             fc.pre(parsed.success);
             const result = runTool(spec, parsed.data, ctx);
             if (result.isError) {

@@ -12,10 +12,11 @@ import {
   holdemRangeString,
 } from "../src/compact.js";
 import { pathArg } from "../src/context.js";
-import { errorBody } from "../src/errors.js";
+import { errorBody, toolWording } from "../src/errors.js";
 import { reachWarnings, UNREACHED_WARNING } from "../src/reach.js";
 import { advertisedSchema, CompactNodeSchema } from "../src/schemas.js";
 import { checkScope, unsupportedEnvelope } from "../src/scope.js";
+import { suggestArgument, unknownArgumentsMessage } from "../src/tool.js";
 import { decodeCursor, encodeCursor, spotMatcher } from "../src/tools/retrieval.js";
 
 const idx = (names: string[]): number[] => names.map((n) => holdemClassIndex(n)!);
@@ -147,6 +148,7 @@ describe("scope", () => {
       "get_node",
       { game: "nlmtt8", objective: "icm", hand: undefined },
       v.gaps,
+      ["Tournament preflop: nlmtt8."],
       "icm",
     );
     expect(ToolEnvelopeSchema.parse(env)).toEqual(env);
@@ -225,6 +227,68 @@ describe("errors and inputs", () => {
       code: "internal_error",
     });
     expect(JSON.stringify(errorBody(new Error("secret internals")))).not.toMatch(/secret/);
+  });
+
+  it("rewrites the API's HTTP wording into tool calls and arguments", () => {
+    const cases: Array<[string, string]> = [
+      [
+        'history must end in the seat to act, but "UTG_Open" ends in the action "Open". To get that action\'s range, call /range with spot=UTG_Open.',
+        'history must end in the seat to act, but "UTG_Open" ends in the action "Open". To get that action\'s range, call get_range with spot "UTG_Open".',
+      ],
+      [
+        'spot must end in an action token, but "UTG" ends in the seat UTG, so it names a decision node. Call /node with history=UTG for its actions, then append one, e.g. spot=UTG_Fold.',
+        'spot must end in an action token, but "UTG" ends in the seat UTG, so it names a decision node. Call get_node with history "UTG" for its actions, then append one, e.g. spot "UTG_Fold".',
+      ],
+      [
+        "/spots is served for nl/v2, nlmtt8 only, not for nl.",
+        "list_spots is served for nl/v2, nlmtt8 only, not for nl.",
+      ],
+      [
+        "The stack parameter is required: the stack depth in big blinds, e.g. stack=100. GET /api/v1/ranges/nl9 lists the live stacks.",
+        "The stack argument is required: the stack depth in big blinds, e.g. stack 100. list_games lists the live stacks.",
+      ],
+      [
+        'minFreq must be a number from 0 to 1, e.g. minFreq=0.05; got "2".',
+        'minFreq must be a number from 0 to 1, e.g. minFreq 0.05; got "2".',
+      ],
+      [
+        '"X" is not an action token of nl. Use Fold, Call, AI or a raise size in percent of the pot such as 60% (sent as 60%25).',
+        '"X" is not an action token of nl. Use Fold, Call, AI or a raise size in percent of the pot such as 60%.',
+      ],
+      [
+        '"Z" is not a PLO hand class. Use suit-group notation such as (AK)(AK), with "(" and ")" sent as %28 and %29, or four cards such as AsKsQdJc.',
+        '"Z" is not a PLO hand class. Use suit-group notation such as (AK)(AK), or four cards such as AsKsQdJc.',
+      ],
+      [
+        '"nl7" is not a game. Games: nl, nl/v2 (nl/v2 is two path segments).',
+        '"nl7" is not a game. Games: nl, nl/v2.',
+      ],
+      [
+        'The history parameter has an unencoded "%" at character 6: send "%" as "%25" (e.g. 60%25), "(" as "%28" and ")" as "%29".',
+        'The history argument has a "%" at character 6 that is not part of a percent raise token such as 60%.',
+      ],
+      [
+        "full=1 is for hold'em games only; plo has 16,432 PLO classes.",
+        'detail "full" is for hold\'em games only; plo has 16,432 PLO classes.',
+      ],
+    ];
+    for (const [api, tool] of cases) expect(toolWording(api)).toBe(tool);
+    const body = errorBody(
+      new RangesError("malformed_path", "x", { suggestedEndpoint: "range", suggestedHistory: "UTG_Open_HJ" }),
+    );
+    expect(body.error.hint).toEqual({ suggestedTool: "get_range", suggestedHistory: "UTG_Open_HJ" });
+  });
+
+  it("suggests the argument a typo meant", () => {
+    const known = ["game", "stack", "history", "hand", "minFreq", "detail"];
+    expect(suggestArgument("minfreq", known)).toBe("minFreq");
+    expect(suggestArgument("Hand", known)).toBe("hand");
+    expect(suggestArgument("histroy", known)).toBe("history");
+    expect(suggestArgument("stak", known)).toBe("stack");
+    expect(suggestArgument("foo", known)).toBeUndefined();
+    expect(unknownArgumentsMessage("get_node", ["minfreq"], known)).toBe(
+      'Unknown argument "minfreq" (did you mean "minFreq"?): get_node takes game, stack, history, hand, minFreq, detail.',
+    );
   });
 
   it("decodes paths that arrive URL-encoded", () => {

@@ -6,8 +6,11 @@ import { parseGameParam, parseStackParam } from "@ranges/store";
 import { z } from "zod";
 import {
   comboField,
+  gameField,
   handField,
+  MAX_PATH_LENGTH,
   pathArg,
+  pathField,
   resolveHand,
   scopeFields,
   stackField,
@@ -15,33 +18,38 @@ import {
 } from "../context.js";
 import { invalidParameter, missingParameter } from "../errors.js";
 import { reachWarnings } from "../reach.js";
-import { checkScope, type Gap, stripUndefined, unsupportedEnvelope } from "../scope.js";
-import { defineTool, type Outcome } from "../tool.js";
+import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
+import { closedObject, defineTool, type Outcome } from "../tool.js";
 
 export const COMPARE_DEFAULT_LIMIT = 10;
 export const COMPARE_MAX_LIMIT = 50;
 
-const SideSchema = z
-  .object({
-    game: z.string().optional().describe("Preflop: the game, e.g. nl/v2 or nlmtt8."),
-    stack: stackField.optional(),
-    history: z
-      .string()
-      .optional()
-      .describe("Preflop: node history ending in the seat to act, e.g. UTG_Fold_HJ."),
-    hand: handField,
-    combo: comboField,
-    pack: z.string().optional().describe("Postflop: pack id (postflop is not published yet)."),
-    board: z.string().optional().describe("Postflop: board cards (postflop is not published yet)."),
-    path: z
-      .union([z.string(), z.array(z.string())])
-      .optional()
-      .describe("Postflop: action path."),
-    ...scopeFields,
-  })
-  .describe("One side of the comparison.");
+const sideFields = {
+  game: gameField.optional().describe("Preflop: the game, e.g. nl/v2 or nlmtt8."),
+  stack: stackField.optional(),
+  history: pathField("Preflop: node history ending in the seat to act, e.g. UTG_Fold_HJ.").optional(),
+  hand: handField,
+  combo: comboField,
+  pack: z.string().max(100).optional().describe("Postflop: pack id (postflop is not published yet)."),
+  board: z.string().max(20).optional().describe("Postflop: board cards (postflop is not published yet)."),
+  path: z
+    .union([
+      z.string().max(MAX_PATH_LENGTH).describe("The actions joined into one string."),
+      z.array(z.string().max(32).describe("One action.")).max(64).describe("The actions in order."),
+    ])
+    .optional()
+    .describe("Postflop: action path."),
+  ...scopeFields,
+};
 
-type Side = z.infer<typeof SideSchema>;
+const baselineSchema = closedObject("compare_strategies baseline", sideFields).describe(
+  "The side compared from: { game, stack, history, hand? } for preflop.",
+);
+const comparisonSchema = closedObject("compare_strategies comparison", sideFields).describe(
+  "The side compared to: { game, stack, history, hand? } for preflop.",
+);
+
+type Side = z.infer<typeof baselineSchema>;
 
 interface Loaded {
   readonly game: GameId;
@@ -225,11 +233,13 @@ export const compareStrategies = defineTool({
     domain: z
       .enum(["preflop", "postflop"])
       .describe('"preflop" (published) or "postflop" (answers unsupported).'),
-    baseline: SideSchema,
-    comparison: SideSchema,
+    baseline: baselineSchema,
+    comparison: comparisonSchema,
     limit: z
       .number()
       .int()
+      .min(1, { error: `limit must be 1 to ${COMPARE_MAX_LIMIT} changes` })
+      .max(COMPARE_MAX_LIMIT, { error: `limit must be 1 to ${COMPARE_MAX_LIMIT} changes` })
       .optional()
       .describe(
         `Largest changes to list without a hand, 1 to ${COMPARE_MAX_LIMIT}; default ${COMPARE_DEFAULT_LIMIT}.`,
@@ -243,15 +253,16 @@ export const compareStrategies = defineTool({
       const gaps = postflopGaps([args.baseline, args.comparison]);
       return {
         schema: ToolEnvelopeSchema,
-        value: unsupportedEnvelope("compare_strategies", request, gaps, args.baseline.objective),
+        value: unsupportedEnvelope(
+          "compare_strategies",
+          request,
+          gaps,
+          publishedOf(ctx.store),
+          args.baseline.objective,
+        ),
       };
     }
     const limit = args.limit ?? COMPARE_DEFAULT_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > COMPARE_MAX_LIMIT) {
-      throw invalidParameter(`limit must be an integer from 1 to ${COMPARE_MAX_LIMIT}; got ${limit}.`, {
-        parameter: "limit",
-      });
-    }
     const bScope = sideScope("baseline", args.baseline);
     const cScope = sideScope("comparison", args.comparison);
     const gaps = [...("gaps" in bScope ? bScope.gaps : []), ...("gaps" in cScope ? cScope.gaps : [])];
@@ -259,7 +270,7 @@ export const compareStrategies = defineTool({
       const objective = args.baseline.objective ?? args.comparison.objective;
       return {
         schema: ToolEnvelopeSchema,
-        value: unsupportedEnvelope("compare_strategies", request, gaps, objective),
+        value: unsupportedEnvelope("compare_strategies", request, gaps, publishedOf(ctx.store), objective),
       };
     }
     const bGame = bScope.game;

@@ -3,7 +3,7 @@
 import { GAME_IDS, GAMES } from "@ranges/core";
 import { keylessGames } from "../context.js";
 import { GetStartedSchema, ListGamesSchema } from "../schemas.js";
-import { NOT_PUBLISHED, PUBLISHED } from "../scope.js";
+import { coverageOf } from "../scope.js";
 import { defineTool, type Outcome } from "../tool.js";
 
 /** Tools of the specification that this server does not register yet (no data or backend behind them). */
@@ -86,7 +86,7 @@ export const getStarted = defineTool({
         "reach in [0,1]: the probability a node's line is played when every seat follows the published strategies (card removal ignored, 4 significant digits); 0 means never reached, and the strategy there is a best response, not an equilibrium frequency.",
       ],
       access: [ACCESS_NOTE],
-      coverage: { published: PUBLISHED, notPublished: NOT_PUBLISHED },
+      coverage: coverageOf(ctx.store),
       comingTools: [...COMING_TOOLS],
     };
     return { schema: GetStartedSchema, value };

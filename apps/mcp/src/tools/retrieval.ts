@@ -14,6 +14,7 @@ import {
   handField,
   minFreqField,
   pathArg,
+  pathField,
   resolveHand,
   type ScopeArgs,
   scopeFields,
@@ -30,20 +31,21 @@ import {
   FullRangeSchema,
   FullSpotsSchema,
 } from "../schemas.js";
-import { checkScope, unsupportedEnvelope } from "../scope.js";
+import { checkScope, publishedOf, unsupportedEnvelope } from "../scope.js";
 import { defineTool, type Outcome } from "../tool.js";
 
 /** Runs the scope check; returns the game, or the unsupported outcome to answer with. */
 export function scoped(
   tool: string,
   args: ScopeArgs & Record<string, unknown>,
+  ctx: ToolContext,
 ): { game: ReturnType<typeof parseGameParam> } | { outcome: Outcome } {
   const verdict = checkScope(args, parseGameParam);
   if (verdict.kind === "ok") return { game: verdict.game };
   return {
     outcome: {
       schema: ToolEnvelopeSchema,
-      value: unsupportedEnvelope(tool, args, verdict.gaps, args.objective),
+      value: unsupportedEnvelope(tool, args, verdict.gaps, publishedOf(ctx.store), args.objective),
     },
   };
 }
@@ -60,7 +62,7 @@ export const getConfig = defineTool({
   variants: [ConfigSchema, ToolEnvelopeSchema],
   outputDescription: "The API's Config object, or an unsupported envelope, or an error body.",
   run(args, ctx) {
-    const s = scoped("get_config", args);
+    const s = scoped("get_config", args, ctx);
     if ("outcome" in s) return s.outcome;
     ctx.authorize(isKeyless(s.game, "config") || isKeyless(s.game, "node"));
     const stack = parseStackParam(s.game, args.stack);
@@ -119,54 +121,48 @@ export const listSpots = defineTool({
   name: "list_spots",
   title: "List the decision nodes of a stack",
   description:
-    'Use to find the exact history of a spot before get_node: lists every decision node of one game and stack as { history, actor, depth (1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper), actions (tokens offered) }. Search with `query` (terms all must match: a substring of the history, a seat, a token, or depth:2, actor:BTN, action:3B), page with `limit` (default 50, max 200) and the returned `nextCursor`. detail "full" returns the API\'s complete Spots object (every matching row, no paging). Free for nl/v2 (nl has no spot list); nlmtt8 and other games need a key.',
+    'Use to find the exact history of a spot before get_node: lists the decision nodes of one game and stack as { history, actor, depth (1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper), actions (tokens offered) }, a page at a time. Search with `query` (terms all must match: a substring of the history, a seat, a token, or depth:2, actor:BTN, action:3B), page with `limit` (default 50, max 200) and the returned `nextCursor` until it is absent; `total` counts every matching row. detail "full" gives the same page in the API\'s Spots object (schemaVersion, units, game, stack, count, spots). Free for nl/v2 (nl has no spot list); nlmtt8 and other games need a key.',
   input: {
     game: gameField,
     stack: stackField,
     query: z
       .string()
+      .max(200)
       .optional()
       .describe('Search terms, all must match: e.g. "BTN 3B", "depth:2 actor:SB", "UTG_Open".'),
-    cursor: z.string().optional().describe("nextCursor from the previous page."),
+    cursor: z
+      .string()
+      .max(64)
+      .optional()
+      .describe("nextCursor from the previous page, unchanged (with the same game, stack and query)."),
     limit: z
       .number()
       .int()
+      .min(1, { error: `limit must be 1 to ${SPOTS_MAX_LIMIT} rows per page` })
+      .max(SPOTS_MAX_LIMIT, { error: `limit must be 1 to ${SPOTS_MAX_LIMIT} rows per page` })
       .optional()
       .describe(`Rows per page, 1 to ${SPOTS_MAX_LIMIT}; default ${SPOTS_DEFAULT_LIMIT}.`),
-    detail: detailField,
+    detail: detailField.describe(
+      "compact (default): the page of rows with total and nextCursor. full: the same page in the API's Spots object (plus total and nextCursor).",
+    ),
     ...scopeFields,
   },
   variants: [CompactSpotsSchema, FullSpotsSchema, ToolEnvelopeSchema],
   outputDescription:
-    "A page of spot rows (compact), the full Spots object, an unsupported envelope, or an error body.",
+    "A page of spot rows (compact, or in the API's Spots object with detail full), an unsupported envelope, or an error body.",
   run(args, ctx): Outcome {
-    const s = scoped("list_spots", args);
+    const s = scoped("list_spots", args, ctx);
     if ("outcome" in s) return s.outcome;
     const game = s.game;
     free(ctx, game);
     const stack = parseStackParam(game, args.stack);
     const limit = args.limit ?? SPOTS_DEFAULT_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > SPOTS_MAX_LIMIT) {
-      throw invalidParameter(`limit must be an integer from 1 to ${SPOTS_MAX_LIMIT}; got ${limit}.`, {
-        parameter: "limit",
-      });
-    }
     const query = args.query?.trim() ?? "";
     const offset = args.cursor ? decodeCursor(args.cursor, game, stack, query) : 0;
     const spots = ctx.store.spots(game, stack);
     const rows = spots.spots.filter(spotMatcher(query));
-    if (args.detail === "full") {
-      return {
-        schema: FullSpotsSchema,
-        value: { ...spots, count: rows.length, spots: rows, query: query || null },
-      };
-    }
     const page = rows.slice(offset, offset + limit);
-    const value = {
-      schemaVersion: 1,
-      detail: "compact",
-      game,
-      stack,
+    const paging = {
       query: query || null,
       total: rows.length,
       count: page.length,
@@ -175,6 +171,11 @@ export const listSpots = defineTool({
         ? { nextCursor: encodeCursor(offset + limit, game, stack, query) }
         : {}),
     };
+    if (args.detail === "full") {
+      // The API's Spots object, one page of it: a whole tree is hundreds of KB (914 KB measured on nlmtt8).
+      return { schema: FullSpotsSchema, value: { ...spots, ...paging } };
+    }
+    const value = { schemaVersion: 1, detail: "compact", game, stack, ...paging };
     return { schema: CompactSpotsSchema, value };
   },
 });
@@ -201,7 +202,7 @@ function requirePath(name: "history" | "spot", raw: string): string {
   if (path === "") {
     throw new RangesError(
       "missing_parameter",
-      `The ${name} parameter is required: an action path ${name === "history" ? "ending in the seat to act, e.g. UTG" : "ending in an action, e.g. UTG_Fold"}.`,
+      `The ${name} argument is required: an action path ${name === "history" ? "ending in the seat to act, e.g. UTG" : "ending in an action, e.g. UTG_Fold"}.`,
       { parameter: name },
     );
   }
@@ -233,7 +234,7 @@ function lineRequest(
     },
   ctx: ToolContext,
 ): LineRequest | { outcome: Outcome } {
-  const s = scoped(tool, args);
+  const s = scoped(tool, args, ctx);
   if ("outcome" in s) return s;
   const game = s.game;
   free(ctx, game);
@@ -254,11 +255,9 @@ export const getNode = defineTool({
   input: {
     game: gameField,
     stack: stackField,
-    history: z
-      .string()
-      .describe(
-        'Action path ending in the seat to act: "UTG" (first to act), "UTG_Fold_HJ_Fold_CO_Fold_BTN", "UTG_60%_HJ" (nl) or "UTG_Open_UTG1" (nlmtt8). Copy raise tokens from a node\'s actions.',
-      ),
+    history: pathField(
+      'Action path ending in the seat to act: "UTG" (first to act), "UTG_Fold_HJ_Fold_CO_Fold_BTN", "UTG_60%_HJ" (nl) or "UTG_Open_UTG1" (nlmtt8). Copy raise tokens from a node\'s actions.',
+    ),
     hand: handField,
     combo: comboField,
     minFreq: minFreqField,
@@ -290,11 +289,9 @@ export const getRange = defineTool({
   input: {
     game: gameField,
     stack: stackField,
-    spot: z
-      .string()
-      .describe(
-        'Action path ending in an action: a node history plus a token from its actions, e.g. "UTG_Open".',
-      ),
+    spot: pathField(
+      'Action path ending in an action: a node history plus a token from its actions, e.g. "UTG_Open".',
+    ),
     hand: handField,
     combo: comboField,
     minFreq: minFreqField,
