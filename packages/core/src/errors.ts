@@ -67,6 +67,12 @@ const STATUS: Record<RangesErrorCode, number> = {
   internal_error: 500,
 };
 
+/**
+ * Marks every `RangesError`, so `isRangesError` also recognizes one made by another copy of this package
+ * (the ESM and the CommonJS build loaded side by side, or two installed versions).
+ */
+const BRAND = Symbol.for("@ranges/core.RangesError");
+
 export class RangesError extends Error {
   readonly code: RangesErrorCode;
   readonly status: number;
@@ -80,10 +86,20 @@ export class RangesError extends Error {
     this.hint = hint;
   }
 }
+Object.defineProperty(RangesError.prototype, BRAND, { value: true });
 
+/** True for a `RangesError`, including one thrown by another copy of this package (ESM next to CommonJS). */
 export function isRangesError(value: unknown): value is RangesError {
-  return value instanceof RangesError;
+  return (
+    value instanceof RangesError ||
+    (typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true)
+  );
 }
 
 /** The HTTP status for an error code. */
 export const statusOf = (code: RangesErrorCode): number => STATUS[code];
+
+/** Every error code, in declaration order (the OpenAPI document lists them as an enum). */
+export const RANGES_ERROR_CODES: readonly RangesErrorCode[] = Object.freeze(
+  Object.keys(STATUS) as RangesErrorCode[],
+);

@@ -1,7 +1,13 @@
 /**
  * The game registry: the eight games of the service, their seats in acting order, hand-class set, token
  * style and which operations are keyless. Everything that differs between games is looked up here.
+ *
+ * Look a game up with `gameInfo(game)`: it answers a value that is not a game with a 404 `RangesError`
+ * (`unknown_game`) listing the games. `GAMES[game]` is the raw table and is `undefined` for anything else;
+ * every function of this package that takes a game checks it through `gameInfo`.
  */
+
+import { RangesError } from "./errors.js";
 
 export const GAME_IDS = ["nl", "nl/v2", "nl9", "nlmtt8", "plo", "plo9", "plo5", "plo6hu"] as const;
 export type GameId = (typeof GAME_IDS)[number];
@@ -146,15 +152,27 @@ export const GAMES: Readonly<Record<GameId, GameInfo>> = {
   plo6hu: plo("plo6hu", "PLO heads-up cash (SB is the button)", ["SB", "BB"], false),
 };
 
-export function isGameId(value: string): value is GameId {
-  return (GAME_IDS as readonly string[]).includes(value);
+export function isGameId(value: unknown): value is GameId {
+  return typeof value === "string" && (GAME_IDS as readonly string[]).includes(value);
 }
 
-export function gameInfo(game: GameId): GameInfo {
-  return GAMES[game];
+/**
+ * The registry entry of `game`. Anything that is not one of `GAME_IDS` (a typo, `undefined` from an
+ * unchecked input, a prototype key such as `"toString"`) is a 404 `RangesError` with code `unknown_game`
+ * and the list of games in its hint, never a `TypeError` further on.
+ */
+export function gameInfo(game: string): GameInfo {
+  if (isGameId(game)) return GAMES[game];
+  const shown =
+    typeof game === "string" ? (game.length > 64 ? `${game.slice(0, 64)}...` : game) : String(game);
+  throw new RangesError(
+    "unknown_game",
+    `${shown === "" ? "No game was given" : `"${shown}" is not a game`}. Games: ${GAME_IDS.join(", ")}.`,
+    { games: [...GAME_IDS] },
+  );
 }
 
-/** True when `operation` on `game` may be called without a key. */
-export function isKeyless(game: GameId, operation: Operation): boolean {
-  return GAMES[game].keyless.includes(operation);
+/** True when `operation` on `game` may be called without a key; 404 `unknown_game` for an unknown game. */
+export function isKeyless(game: string, operation: Operation): boolean {
+  return gameInfo(game).keyless.includes(operation);
 }

@@ -1,7 +1,7 @@
 /** Hand classes by game: one entry point for parsing a `hand` query value. */
 
 import { RangesError } from "./errors.js";
-import { GAMES, type GameId } from "./games.js";
+import { type GameId, gameInfo } from "./games.js";
 import { HOLDEM_CLASSES, parseHoldemHand } from "./holdem.js";
 import { parsePloHand, ploClassIndex } from "./plo.js";
 
@@ -12,9 +12,12 @@ export interface HandClassRef {
   readonly index: number;
 }
 
-/** Parses a class name or concrete cards for the game; throws 400 `invalid_hand` with examples. */
+/**
+ * Parses a class name or concrete cards for the game; throws 400 `invalid_hand` with examples, and 404
+ * `unknown_game` for a game that does not exist.
+ */
 export function parseHand(game: GameId, text: string): HandClassRef {
-  if (GAMES[game].classSet === "holdem169") {
+  if (gameInfo(game).classSet === "holdem169") {
     const index = parseHoldemHand(text);
     if (index !== null) return { name: HOLDEM_CLASSES[index]!, index };
     throw new RangesError(

@@ -10,7 +10,7 @@ export {
   SUIT_CHARS,
 } from "./cards.js";
 export type { RangesErrorCode, RangesErrorHint } from "./errors.js";
-export { isRangesError, RangesError, statusOf } from "./errors.js";
+export { isRangesError, RANGES_ERROR_CODES, RangesError, statusOf } from "./errors.js";
 export type { ClassSetId, GameId, GameInfo, Operation, TokenStyle, Variant } from "./games.js";
 export { GAME_IDS, GAMES, gameInfo, isGameId, isKeyless } from "./games.js";
 export type { HandClassRef } from "./hands.js";
@@ -48,7 +48,7 @@ export {
   ploClassNameOfCards,
   ploCombosOfName,
 } from "./plo.js";
-export type { CodeKind, DecodedAction, PotSetup } from "./pot.js";
+export type { CodeKind, DecodedAction, PotSetup, RaiseToInput } from "./pot.js";
 export {
   CODE_ALLIN,
   CODE_CALL,
@@ -59,5 +59,6 @@ export {
   PCT_CODE_BASE,
   PotState,
   pctCode,
+  raiseTo,
   roundBb,
 } from "./pot.js";

@@ -22,7 +22,7 @@
  */
 
 import { RangesError } from "./errors.js";
-import { GAMES, type GameId, type GameInfo } from "./games.js";
+import { type GameId, type GameInfo, gameInfo } from "./games.js";
 
 export type StepKind = "fold" | "call" | "raise" | "allin";
 
@@ -59,9 +59,12 @@ export interface ParsedPath {
 const PERCENT_TOKEN = /^(\d{1,4}(?:\.\d{1,2})?)%$/;
 const DEPTH_TOKEN = /^(Open|[3-9]B)(?:-([A-Za-z0-9.]{1,16}))?$/;
 
-/** Parses one action token for a game; throws a 400 `invalid_token` when the game does not allow it. */
+/**
+ * Parses one action token for a game; throws a 400 `invalid_token` when the game does not allow it, and 404
+ * `unknown_game` for a game that does not exist.
+ */
 export function parseActionToken(game: GameId, token: string): ActionToken {
-  const info = GAMES[game];
+  const info = gameInfo(game);
   if (token === "Fold") return { token, kind: "fold" };
   if (token === "Call") return { token, kind: "call" };
   if (token === "AI") return { token, kind: "allin" };
@@ -162,13 +165,14 @@ const isSeat = (info: GameInfo, text: string) => info.seats.includes(text);
  * Parses a path for a game. Throws `RangesError`: 400 for strings that cannot be a path of this game
  * (`malformed_path`, `invalid_token`), 404 `missing_folds` when a seat is reached without the folds before
  * it, 404 `action_not_available` when a depth token does not match the raises made, 404 `node_not_found`
- * when the path continues after the action has closed.
+ * when the path continues after the action has closed, and 404 `unknown_game` for a game that does not
+ * exist.
  *
  * An `AI` is treated as a raise (it reopens the action); trees where an all-in only calls still parse, and
  * the tree lookup decides whether the line exists.
  */
 export function parsePath(game: GameId, path: string): ParsedPath {
-  const info = GAMES[game];
+  const info = gameInfo(game);
   if (typeof path !== "string" || path.length === 0) {
     throw new RangesError(
       "malformed_path",
