@@ -1,10 +1,29 @@
 /**
- * The OpenAPI 3.1 document of the HTTP API, generated from the zod schemas so the two cannot drift. The API
- * serves it at `/api/v1/openapi.json`. `nl/v2` spans two path segments, so its routes are listed apart from
- * the `{game}` template, whose enum holds the one-segment games.
+ * The OpenAPI 3.1 document of the HTTP API, generated from the zod schemas and the game registry of
+ * @ranges/core so neither can drift. The API serves it at `/api/v1/openapi.json`.
+ *
+ * Routes: a data operation (node, range, spots, config) is listed for exactly the games that serve it, and
+ * games whose access differs get different paths, so each path carries one security requirement: the
+ * `{game}` template holds the largest group of one-segment games with the same access (its enum lists them),
+ * the other games get concrete paths (`/api/v1/ranges/nl/node`, keyless, next to the keyed
+ * `/api/v1/ranges/{game}/node`; concrete paths match before templates). `nl/v2` spans two path segments, so
+ * it always has concrete paths. Besides: the catalog, `/healthz`, `/readyz`, this document and
+ * `POST /api/mcp`.
+ *
+ * Every response lists its headers (`X-Request-Id` everywhere; `ETag`, `Cache-Control` and `RateLimit-*` on
+ * data; `WWW-Authenticate` on 401; `Retry-After` on 429; `Allow` on 405), and errors reference one `Error`
+ * body whose `code` is the enum of @ranges/core's error codes.
  */
 
-import { GAME_IDS, GAMES, type GameId } from "@ranges/core";
+import {
+  GAME_IDS,
+  GAMES,
+  type GameId,
+  type Operation,
+  RANGES_ERROR_CODES,
+  type RangesErrorCode,
+  statusOf,
+} from "@ranges/core";
 import { z } from "zod";
 import {
   CatalogSchema,
@@ -28,7 +47,18 @@ const COMPONENTS = {
   Error: ErrorBodySchema,
 } as const;
 
-/** JSON Schema (draft 2020-12) of each response body, by component name. */
+const errorCodeSchema = (): JsonObject => ({
+  type: "string",
+  enum: [...RANGES_ERROR_CODES],
+  description: `Stable machine name of the error; the HTTP status follows from it: ${RANGES_ERROR_CODES.map(
+    (c) => `${c} ${statusOf(c)}`,
+  ).join(", ")}.`,
+});
+
+/**
+ * JSON Schema (draft 2020-12) of each response body, by component name. The `Error` body's `code` is the
+ * enum of error codes (`RANGES_ERROR_CODES` of @ranges/core).
+ */
 export function responseJsonSchemas(): Record<keyof typeof COMPONENTS, JsonObject> {
   const out = {} as Record<keyof typeof COMPONENTS, JsonObject>;
   for (const [name, schema] of Object.entries(COMPONENTS)) {
@@ -36,117 +66,528 @@ export function responseJsonSchemas(): Record<keyof typeof COMPONENTS, JsonObjec
     delete json.$schema;
     out[name as keyof typeof COMPONENTS] = json;
   }
+  const error = out.Error as { properties: { error: { properties: Record<string, JsonObject> } } };
+  error.properties.error.properties.code = errorCodeSchema();
   return out;
 }
 
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (name: string, description: string) => ({
-  description,
-  content: { "application/json": { schema: ref(name) } },
+/* ---------- Building blocks ---------- */
+
+const API_KEY_OPTIONAL = [{}, { bearer: [] }];
+const API_KEY_REQUIRED = [{ bearer: [] }];
+const NO_KEY: unknown[] = [];
+
+const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const parameterRef = (name: string) => ({ $ref: `#/components/parameters/${name}` });
+
+/** Cache-Control values the API sends. */
+const CACHE = {
+  data: "public, max-age=86400, immutable",
+  meta: "public, max-age=300",
+  document: "public, max-age=3600",
+  none: "no-store",
+} as const;
+
+const cacheControl = (value: string, why: string) => ({
+  description: `\`${value}\`: ${why}`,
+  schema: { type: "string", enum: [value] },
 });
-const errors = {
-  "400": json("Error", "Malformed path, token the grammar does not allow, or an invalid parameter."),
-  "401": json("Error", "A key is required for this operation, or the key is invalid or revoked."),
-  "404": json("Error", "A well-formed path, stack or game that the data does not hold."),
-  "429": json("Error", "The daily keyless allowance or the key's plan quota is spent."),
-  "503": json(
-    "Error",
-    "The pack of this game and stack exists but cannot be read (corrupt or missing data).",
+
+const RATE_LIMIT_HEADERS = {
+  "RateLimit-Limit": headerRef("RateLimitLimit"),
+  "RateLimit-Remaining": headerRef("RateLimitRemaining"),
+  "RateLimit-Reset": headerRef("RateLimitReset"),
+};
+
+const HEADERS: JsonObject = {
+  XRequestId: {
+    description:
+      "Identifies the request in the service's logs: the caller's `X-Request-Id` when it is 1 to 128 characters of `[A-Za-z0-9._:-]`, else one the service generates. On every response.",
+    schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+  },
+  ETag: {
+    description:
+      "Strong entity tag of the body (from the pack checksum and the normalized query). Send it back in `If-None-Match` to get a 304.",
+    schema: { type: "string" },
+  },
+  RateLimitLimit: {
+    description:
+      "Calls allowed per UTC day on the meter that counted this call: the keyless allowance of the caller's IP (200) or the key's daily quota. Absent for a key without a quota.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  RateLimitRemaining: {
+    description: "Calls left today on that meter. Absent for a key without a quota.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  RateLimitReset: {
+    description: "Seconds until the meter resets (00:00 UTC). Absent for a key without a quota.",
+    schema: { type: "integer", minimum: 0 },
+  },
+  RetryAfter: {
+    description: "Seconds until the spent allowance or quota resets (00:00 UTC).",
+    schema: { type: "integer", minimum: 0 },
+  },
+  WWWAuthenticate: {
+    description:
+      'The bearer challenge: `Bearer realm="preflop-ranges"`, with `error="invalid_token"` when a key was sent but is malformed, unknown or revoked.',
+    schema: { type: "string" },
+  },
+  Allow: {
+    description: "The methods the path accepts, e.g. `GET, HEAD` or `POST`.",
+    schema: { type: "string" },
+  },
+  CacheControlData: cacheControl(
+    CACHE.data,
+    "node, range, spots and config answers never change for a URL (a new pack is a new ETag).",
   ),
+  CacheControlMeta: cacheControl(
+    CACHE.meta,
+    "the catalog and discovery list the live stacks, which change when packs are added.",
+  ),
+  CacheControlNoStore: cacheControl(CACHE.none, "errors and health answers are not cached."),
+  CacheControlDocument: cacheControl(CACHE.document, "the OpenAPI document."),
 };
 
-const stackParam = (integer: boolean) => ({
-  name: "stack",
-  in: "query",
-  required: true,
-  description: "Stack depth in big blinds.",
-  schema: integer ? { type: "integer" } : { type: "number" },
+/** Error statuses, each with the codes @ranges/core gives it and what it means here. */
+const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: JsonObject }> = {
+  "400": {
+    name: "BadRequest",
+    text: "The request cannot be valid: a malformed path (an unencoded `%`, a token the grammar does not allow), a bad or missing parameter, an unknown or repeated query parameter, or bytes Node's HTTP parser refuses. The message says how to fix it.",
+  },
+  "401": {
+    name: "Unauthorized",
+    text: "A key is required for this operation and none was sent, or the key sent is malformed, unknown or revoked (also on operations that need no key).",
+    headers: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
+  },
+  "404": {
+    name: "NotFound",
+    text: "A well-formed request for something the data does not hold: an unknown game, stack or route, an operation the game does not serve, missing fold-arounds, a wrong raise token, or a line not in this stack's tree. `validPrefix` and `validActions` say where the path left the tree.",
+  },
+  "405": {
+    name: "MethodNotAllowed",
+    text: "The path exists but not for this method (any method other than the ones documented for the path; `HEAD` works wherever `GET` does).",
+    headers: { Allow: headerRef("Allow") },
+  },
+  "408": { name: "RequestTimeout", text: "The request was not received in time." },
+  "413": { name: "PayloadTooLarge", text: "The request body is larger than 1 MiB." },
+  "414": { name: "UriTooLong", text: "The request URL is too long." },
+  "429": {
+    name: "TooManyRequests",
+    text: "The keyless daily allowance of the caller's IP (200 calls) or the key's daily quota is spent. Refused calls are not counted.",
+    headers: { "Retry-After": headerRef("RetryAfter"), ...RATE_LIMIT_HEADERS },
+  },
+  "431": { name: "HeadersTooLarge", text: "The request's header fields are too large." },
+  "500": {
+    name: "InternalError",
+    text: "A fault of the service, never of the input; report the X-Request-Id.",
+  },
+  "501": {
+    name: "NotImplemented",
+    text: "A method the server does not implement on any path.",
+  },
+  "503": {
+    name: "PackUnavailable",
+    text: "The pack of this game and stack exists but cannot be read (corrupt or missing data); other packs keep serving.",
+  },
+};
+
+const codesOf = (status: number): RangesErrorCode[] =>
+  RANGES_ERROR_CODES.filter((c) => statusOf(c) === status);
+
+function errorResponses(): JsonObject {
+  const out: JsonObject = {};
+  for (const [status, e] of Object.entries(ERROR_STATUSES)) {
+    const codes = codesOf(Number(status));
+    out[e.name] = {
+      description: `${e.text}${codes.length > 0 ? ` Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.` : ""}`,
+      headers: {
+        "X-Request-Id": headerRef("XRequestId"),
+        "Cache-Control": headerRef("CacheControlNoStore"),
+        ...e.headers,
+      },
+      content: { "application/json": { schema: schemaRef("Error") } },
+    };
+  }
+  return out;
+}
+
+/** The error responses of an operation, by status. */
+const errors = (...statuses: string[]): JsonObject =>
+  Object.fromEntries(statuses.map((s) => [s, responseRef(ERROR_STATUSES[s]!.name)]));
+
+/** Statuses any request can get from the HTTP layer, whatever the route. */
+const TRANSPORT = ["400", "405", "408", "414", "431", "500", "501"];
+const DATA_ERRORS = [...new Set([...TRANSPORT, "401", "404", "429", "503"])].sort();
+const META_ERRORS = [...new Set([...TRANSPORT, "401", "404", "429"])].sort();
+
+/** A 200 with a JSON body and the headers of a metered, cacheable answer. */
+const okJson = (schema: string, description: string, cache: "CacheControlData" | "CacheControlMeta") => ({
+  description,
+  headers: {
+    ETag: headerRef("ETag"),
+    "Cache-Control": headerRef(cache),
+    ...RATE_LIMIT_HEADERS,
+    "X-Request-Id": headerRef("XRequestId"),
+  },
+  content: { "application/json": { schema: schemaRef(schema) } },
 });
-const handParam = {
-  name: "hand",
-  in: "query",
-  required: false,
-  description: "One hand class (AKs, AhKh; PLO: (AK)QJ sent as %28AK%29QJ) to restrict the result to.",
-  schema: { type: "string" },
-};
-const minFreqParam = {
-  name: "minFreq",
-  in: "query",
-  required: false,
-  description: "Drop weights at or below this frequency; does not remove hands when full=1.",
-  schema: { type: "number", minimum: 0, maximum: 1 },
-};
-const fullParam = {
-  name: "full",
-  in: "query",
-  required: false,
-  description: "Hold'em only: write all 169 classes with explicit 0 weights (adds no EVs).",
-  schema: { type: "string", enum: ["1"] },
+
+const PARAMETERS: JsonObject = {
+  stack: {
+    name: "stack",
+    in: "query",
+    required: true,
+    description:
+      "Stack depth in big blinds, a plain decimal number (the game's live stacks are listed by discovery).",
+    schema: { type: "number", exclusiveMinimum: 0 },
+  },
+  stackInteger: {
+    name: "stack",
+    in: "query",
+    required: true,
+    description: "Stack depth in big blinds, an integer.",
+    schema: { type: "integer", minimum: 1 },
+  },
+  history: {
+    name: "history",
+    in: "query",
+    required: true,
+    description:
+      "Action path ending in the seat to act, every fold written out, e.g. UTG_Fold_HJ_Fold_CO. Send `%` as `%25`.",
+    schema: { type: "string", maxLength: 512 },
+  },
+  spot: {
+    name: "spot",
+    in: "query",
+    required: true,
+    description:
+      "Action path ending in an action, e.g. UTG_Fold_HJ_60% (sent as UTG_Fold_HJ_60%25) or UTG_Fold_UTG1_Open.",
+    schema: { type: "string", maxLength: 512 },
+  },
+  hand: {
+    name: "hand",
+    in: "query",
+    required: false,
+    description:
+      "One hand class to restrict the result to: AKs, AKo, AA or two cards (AhKh); PLO: (AK)QJ sent as %28AK%29QJ, or four cards.",
+    schema: { type: "string" },
+  },
+  minFreq: {
+    name: "minFreq",
+    in: "query",
+    required: false,
+    description: "Drop weights at or below this frequency; does not remove hands when full=1.",
+    schema: { type: "number", minimum: 0, maximum: 1 },
+  },
+  full: {
+    name: "full",
+    in: "query",
+    required: false,
+    description: "Hold'em only: write all 169 classes with explicit 0 weights (adds no EVs).",
+    schema: { type: "string", enum: ["1"] },
+  },
+  ifNoneMatch: {
+    name: "If-None-Match",
+    in: "header",
+    required: false,
+    description:
+      "An ETag from an earlier answer (weak comparison; lists and `*` allowed): a match is a 304 without body.",
+    schema: { type: "string" },
+  },
+  requestId: {
+    name: "X-Request-Id",
+    in: "header",
+    required: false,
+    description: "An id for this request, echoed in the response's X-Request-Id and the service's log line.",
+    schema: { type: "string", pattern: "^[A-Za-z0-9._:-]{1,128}$" },
+  },
 };
 
-function gameRoutes(prefix: string, games: readonly GameId[], gameParam: JsonObject[]): JsonObject {
-  const integer = games.every((g) => GAMES[g].integerStack);
-  const security = [{}, { bearer: [] }];
+/* ---------- Routes ---------- */
+
+type DataOp = Extract<Operation, "node" | "range" | "spots" | "config">;
+
+const OPERATION: Record<Operation, { summary: string; schema: string; description: string }> = {
+  discovery: {
+    summary: "Live stacks and positions of a game",
+    schema: "Discovery",
+    description: "The stacks that have a pack, and the seats in acting order.",
+  },
+  node: {
+    summary: "Every action at a decision node, with per-class frequencies and EVs",
+    schema: "Node",
+    description: "A Node listing every action at the decision `history` names.",
+  },
+  range: {
+    summary: "One action's range: weights, raise-to and EVs",
+    schema: "Range",
+    description: "One action's weights, its raise-to when stored, and EVs where scored.",
+  },
+  spots: {
+    summary: "Every decision node of a stack with its betting depth",
+    schema: "Spots",
+    description: "Every valid decision node (history) at the stack, each tagged with its depth (1 to 4).",
+  },
+  config: {
+    summary: "Table facts of a stack: seats, stacks, blinds, ante, open sizes, rake",
+    schema: "Config",
+    description:
+      "Seats, stacks, blinds, ante, open sizes, rake, import time; unknown values are null and listed in `unverified`.",
+  },
+};
+
+const pascal = (game: GameId): string =>
+  game
+    .split(/[^a-z0-9]+/i)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+
+const keyNote = (keyless: boolean): string =>
+  keyless
+    ? "No key needed: without one the call counts toward the caller's IP allowance (200 calls per UTC day); with a Bearer key, toward the key's meter."
+    : "Needs a Bearer key (`Authorization: Bearer <key>`); the call counts toward the key's meter.";
+
+const gameList = (games: readonly GameId[]) => games.map((g) => `\`${g}\``).join(", ");
+
+/** The GET operation of `op` for `games` (one path): parameters, security, responses. */
+function operation(
+  op: Operation,
+  games: readonly GameId[],
+  keyless: boolean,
+  operationId: string,
+  gameParam: JsonObject | null,
+): JsonObject {
+  const parameters: unknown[] = gameParam ? [gameParam] : [];
+  if (op !== "discovery") {
+    parameters.push(parameterRef(games.every((g) => GAMES[g].integerStack) ? "stackInteger" : "stack"));
+  }
+  if (op === "node") parameters.push(parameterRef("history"));
+  if (op === "range") parameters.push(parameterRef("spot"));
+  if (op === "node" || op === "range") parameters.push(parameterRef("hand"), parameterRef("minFreq"));
+  if (op === "node" && games.some((g) => GAMES[g].variant === "holdem"))
+    parameters.push(parameterRef("full"));
+  parameters.push(parameterRef("ifNoneMatch"), parameterRef("requestId"));
+  const { summary, schema, description } = OPERATION[op];
+  const data = op !== "discovery";
   return {
-    [prefix]: {
-      get: {
-        operationId: `discovery${games.length === 1 ? "NlV2" : ""}`,
-        summary: "Live stacks and positions of a game",
-        parameters: gameParam,
-        security,
-        responses: { "200": json("Discovery", "Discovery"), ...errors },
+    get: {
+      operationId,
+      tags: ["ranges"],
+      summary: `${summary} (${games.join(", ")})`,
+      description: `${description} Games: ${gameList(games)}. ${keyNote(keyless)}`,
+      parameters,
+      security: keyless ? API_KEY_OPTIONAL : API_KEY_REQUIRED,
+      responses: {
+        "200": okJson(schema, schema, data ? "CacheControlData" : "CacheControlMeta"),
+        "304": responseRef("NotModified"),
+        ...errors(...(data ? DATA_ERRORS : META_ERRORS)),
       },
     },
-    [`${prefix}/node`]: {
-      get: {
-        operationId: `node${games.length === 1 ? "NlV2" : ""}`,
-        summary: "Every action at a decision node, with per-class frequencies and EVs",
-        parameters: [
-          ...gameParam,
-          stackParam(integer),
-          {
-            name: "history",
-            in: "query",
-            required: true,
-            description: "Action path ending in the seat to act, e.g. UTG_Fold_HJ_Fold_CO (send % as %25).",
-            schema: { type: "string" },
+  };
+}
+
+/**
+ * The paths of one operation. The games serving it are grouped by access (keyless or keyed); the largest
+ * group of one-segment games (two or more) takes the `{game}` template, every other game a concrete path.
+ */
+function operationPaths(op: Operation): JsonObject {
+  const serving = GAME_IDS.filter((g) => GAMES[g].serves.includes(op));
+  const keylessOf = (g: GameId) => GAMES[g].keyless.includes(op);
+  const oneSegment = serving.filter((g) => !g.includes("/"));
+  const groups = [oneSegment.filter((g) => !keylessOf(g)), oneSegment.filter(keylessOf)];
+  const template = groups.reduce((a, b) => (b.length > a.length ? b : a));
+  const templated = template.length >= 2 ? template : [];
+  const concrete = serving.filter((g) => !templated.includes(g));
+  const single = concrete.length + (templated.length > 0 ? 1 : 0) === 1;
+  const suffix = op === "discovery" ? "" : `/${op}`;
+  const paths: JsonObject = {};
+  if (templated.length > 0) {
+    const gameParam = {
+      name: "game",
+      in: "path",
+      required: true,
+      description: `Game value: one of the games this operation serves on this path${
+        concrete.length > 0 ? ` (${gameList(concrete)} have their own paths)` : ""
+      }.`,
+      schema: { type: "string", enum: [...templated] },
+    };
+    paths[`/api/v1/ranges/{game}${suffix}`] = operation(
+      op,
+      templated,
+      keylessOf(templated[0]!),
+      op,
+      gameParam,
+    );
+  }
+  for (const game of concrete) {
+    const id = single ? op : `${op}${pascal(game)}`;
+    paths[`/api/v1/ranges/${game}${suffix}`] = operation(op, [game], keylessOf(game), id, null);
+  }
+  return paths;
+}
+
+const DATA_OPS: readonly DataOp[] = ["node", "range", "spots", "config"];
+
+/* ---------- Service and MCP routes ---------- */
+
+const JSON_RPC: JsonObject = {
+  JsonRpcMessage: {
+    type: "object",
+    description:
+      "A JSON-RPC 2.0 request or notification of the Model Context Protocol (initialize, tools/list, tools/call, ...).",
+    required: ["jsonrpc", "method"],
+    properties: {
+      jsonrpc: { const: "2.0" },
+      id: { anyOf: [{ type: "string" }, { type: "integer" }] },
+      method: { type: "string" },
+      params: { type: "object" },
+    },
+  },
+  JsonRpcResponse: {
+    type: "object",
+    description: "A JSON-RPC 2.0 response: `result` on success, `error` (code, message) otherwise.",
+    required: ["jsonrpc"],
+    properties: {
+      jsonrpc: { const: "2.0" },
+      id: { anyOf: [{ type: "string" }, { type: "integer" }, { type: "null" }] },
+      result: { type: "object" },
+      error: {
+        type: "object",
+        required: ["code", "message"],
+        properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+      },
+    },
+  },
+  Health: {
+    type: "object",
+    required: ["status"],
+    properties: { status: { const: "ok" } },
+  },
+  Readiness: {
+    type: "object",
+    required: ["status", "access", "packs"],
+    properties: {
+      status: { enum: ["ready", "not_ready"] },
+      access: { enum: ["ok", "unavailable"], description: "Whether the key and meter database answers." },
+      packs: {
+        type: "object",
+        required: ["live", "failed"],
+        properties: {
+          live: { type: "integer", minimum: 0, description: "Packs that read and verified." },
+          failed: {
+            type: "integer",
+            minimum: 0,
+            description: "Packs that exist but cannot be read (503 on use).",
           },
-          handParam,
-          minFreqParam,
-          fullParam,
-        ],
-        security,
-        responses: { "200": json("Node", "Node"), ...errors },
+        },
       },
     },
-    [`${prefix}/range`]: {
+  },
+};
+
+const noStoreJson = (schema: string, description: string) => ({
+  description,
+  headers: { "Cache-Control": headerRef("CacheControlNoStore"), "X-Request-Id": headerRef("XRequestId") },
+  content: { "application/json": { schema: schemaRef(schema) } },
+});
+
+const jsonRpcResponse = (description: string) => ({
+  description,
+  headers: { "X-Request-Id": headerRef("XRequestId") },
+  content: { "application/json": { schema: schemaRef("JsonRpcResponse") } },
+});
+
+function servicePaths(): JsonObject {
+  return {
+    "/healthz": {
       get: {
-        operationId: `range${games.length === 1 ? "NlV2" : ""}`,
-        summary: "One action's range: weights, raise-to and EVs",
-        parameters: [
-          ...gameParam,
-          stackParam(integer),
-          {
-            name: "spot",
-            in: "query",
-            required: true,
-            description: "Action path ending in an action, e.g. UTG_Fold_HJ_Open.",
-            schema: { type: "string" },
+        operationId: "health",
+        tags: ["service"],
+        summary: "Liveness: 200 whenever the process serves",
+        description: "Not metered; no key.",
+        parameters: [parameterRef("requestId")],
+        security: NO_KEY,
+        responses: { "200": noStoreJson("Health", "The process serves."), ...errors(...TRANSPORT) },
+      },
+    },
+    "/readyz": {
+      get: {
+        operationId: "readiness",
+        tags: ["service"],
+        summary: "Readiness: the key database answers; pack counts",
+        description:
+          "200 when the key and meter database answers (zero packs is still ready: the catalog and discovery serve without them), 503 when it does not. Not metered; no key.",
+        parameters: [parameterRef("requestId")],
+        security: NO_KEY,
+        responses: {
+          "200": noStoreJson("Readiness", "Ready."),
+          ...errors(...TRANSPORT),
+          "503": noStoreJson("Readiness", "Not ready: the key and meter database does not answer."),
+        },
+      },
+    },
+    "/api/v1/openapi.json": {
+      get: {
+        operationId: "openapi",
+        tags: ["service"],
+        summary: "This OpenAPI 3.1 document",
+        description: "Not metered; no key.",
+        parameters: [parameterRef("requestId")],
+        security: NO_KEY,
+        responses: {
+          "200": {
+            description: "The OpenAPI document.",
+            headers: {
+              "Cache-Control": headerRef("CacheControlDocument"),
+              "X-Request-Id": headerRef("XRequestId"),
+            },
+            content: { "application/json": { schema: { type: "object" } } },
           },
-          handParam,
-          minFreqParam,
-        ],
-        security,
-        responses: { "200": json("Range", "Range"), ...errors },
+          ...errors(...TRANSPORT),
+        },
       },
     },
-    [`${prefix}/spots`]: {
-      get: {
-        operationId: `spots${games.length === 1 ? "NlV2" : ""}`,
-        summary: "Every decision node of a stack with its betting depth (nlmtt8, nl/v2, plo, plo9)",
-        parameters: [...gameParam, stackParam(integer)],
-        security,
-        responses: { "200": json("Spots", "Spots"), ...errors },
+    "/api/mcp": {
+      post: {
+        operationId: "mcp",
+        tags: ["mcp"],
+        summary: "Model Context Protocol tool server (stateless streamable HTTP, JSON responses)",
+        description:
+          "JSON-RPC 2.0 messages by POST; no sessions and no SSE stream (GET and DELETE are 405). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`. Without a key the free 6-max NL cash preflop tools work; other tools need a Bearer key, and tools refuse in their result (`isError`), not with an HTTP status.",
+        parameters: [parameterRef("requestId")],
+        security: API_KEY_OPTIONAL,
+        requestBody: {
+          required: true,
+          content: {
+            "application/json": {
+              schema: {
+                anyOf: [schemaRef("JsonRpcMessage"), { type: "array", items: schemaRef("JsonRpcMessage") }],
+              },
+            },
+          },
+        },
+        responses: {
+          "200": jsonRpcResponse("The JSON-RPC response (an array for a batch)."),
+          "202": {
+            description: "Accepted: the body held only notifications or responses; no body.",
+            headers: { "X-Request-Id": headerRef("XRequestId") },
+          },
+          "400": jsonRpcResponse(
+            "JSON-RPC parse error (-32700: the body is empty or not JSON) or invalid request (-32600).",
+          ),
+          "404": responseRef("NotFound"),
+          "405": responseRef("MethodNotAllowed"),
+          "406": jsonRpcResponse("`Accept` lacks application/json or text/event-stream (-32000)."),
+          "408": responseRef("RequestTimeout"),
+          "413": responseRef("PayloadTooLarge"),
+          "414": responseRef("UriTooLong"),
+          "415": jsonRpcResponse("`Content-Type` is not application/json (-32000)."),
+          "431": responseRef("HeadersTooLarge"),
+          "500": jsonRpcResponse("Internal error handling the MCP request (-32603)."),
+          "501": responseRef("NotImplemented"),
+        },
       },
     },
   };
@@ -154,47 +595,68 @@ function gameRoutes(prefix: string, games: readonly GameId[], gameParam: JsonObj
 
 /** Builds the OpenAPI 3.1 document. `serverUrl` is the service's base URL. */
 export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
-  const oneSegment = GAME_IDS.filter((g) => !g.includes("/"));
-  const gameParam = [
-    {
-      name: "game",
-      in: "path",
-      required: true,
-      description: "Game value. nl/v2 has its own routes under /api/v1/ranges/nl/v2.",
-      schema: { type: "string", enum: oneSegment },
+  const paths: JsonObject = {
+    "/api/v1/ranges/games": {
+      get: {
+        operationId: "catalog",
+        tags: ["ranges"],
+        summary: "Catalog of public games with stacks and positions",
+        description: keyNote(true),
+        parameters: [parameterRef("ifNoneMatch"), parameterRef("requestId")],
+        security: API_KEY_OPTIONAL,
+        responses: {
+          "200": okJson("Catalog", "Catalog", "CacheControlMeta"),
+          "304": responseRef("NotModified"),
+          ...errors(...META_ERRORS.filter((s) => s !== "404")),
+        },
+      },
     },
-  ];
+    ...operationPaths("discovery"),
+    ...Object.assign({}, ...DATA_OPS.map(operationPaths)),
+    ...servicePaths(),
+  };
   return {
     openapi: "3.1.0",
     info: {
       title: "Preflop ranges API",
       version: "1.0.0",
       description:
-        "Read-only solver-derived preflop strategies: per hand class, action frequencies and EVs (sb, relative to fold).",
+        "Read-only solver-derived preflop strategies: per hand class, action frequencies and EVs (sb, relative to fold). Every GET also answers HEAD. Errors share one body, `{ schemaVersion: 1, error: { status, code, message, hint? } }`, with `Cache-Control: no-store`. Responses are immutable per URL: revalidate with `If-None-Match` for a 304.",
+      license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl }],
-    paths: {
-      "/api/v1/ranges/games": {
-        get: {
-          operationId: "catalog",
-          summary: "Catalog of public games with stacks and positions",
-          responses: { "200": json("Catalog", "Catalog"), "429": errors["429"] },
-        },
-      },
-      ...gameRoutes("/api/v1/ranges/{game}", oneSegment, gameParam),
-      ...gameRoutes("/api/v1/ranges/nl/v2", ["nl/v2"], []),
-      "/api/v1/ranges/nlmtt8/config": {
-        get: {
-          operationId: "config",
-          summary: "Table facts of an nlmtt8 stack: seats, stacks, blinds, ante, open sizes, rake",
-          parameters: [stackParam(true)],
-          responses: { "200": json("Config", "Config"), ...errors },
-        },
-      },
-    },
+    tags: [
+      { name: "ranges", description: "Preflop strategies: catalog, discovery, node, range, spots, config." },
+      { name: "mcp", description: "The hosted Model Context Protocol tool endpoint." },
+      { name: "service", description: "Health, readiness and this document." },
+    ],
+    security: API_KEY_OPTIONAL,
+    paths,
     components: {
-      schemas: responseJsonSchemas(),
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "API key, prefix `pr_`." } },
+      schemas: { ...responseJsonSchemas(), ...JSON_RPC },
+      responses: {
+        NotModified: {
+          description:
+            "The `If-None-Match` ETag matches: no body. Metered like a 200 (the caller still asked).",
+          headers: {
+            ETag: headerRef("ETag"),
+            "Cache-Control": { description: "As on the 200.", schema: { type: "string" } },
+            ...RATE_LIMIT_HEADERS,
+            "X-Request-Id": headerRef("XRequestId"),
+          },
+        },
+        ...errorResponses(),
+      },
+      parameters: PARAMETERS,
+      headers: HEADERS,
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "API key (`pr_<id>_<secret>`), sent as `Authorization: Bearer <key>`. Optional on keyless operations (then the per-IP allowance counts the call); a key that is sent must be valid everywhere.",
+        },
+      },
     },
   };
 }

@@ -273,7 +273,7 @@ describe("OpenAPI document", () => {
 
   it("references a JSON Schema for every response body", () => {
     const schemas = responseJsonSchemas();
-    expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(schemas).sort());
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(Object.keys(schemas)));
     for (const s of Object.values(schemas)) expect(s.type).toBe("object");
     const text = JSON.stringify(doc);
     for (const ref of text.match(/#\/components\/schemas\/\w+/g) ?? []) {
