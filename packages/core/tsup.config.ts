@@ -1,4 +1,4 @@
 import { defineConfig } from "tsup";
-import { baseTsup } from "../../tsup.base.js";
+import { publicTsup } from "../../tsup.base.js";
 
-export default defineConfig(baseTsup(["src/index.ts"]));
+export default defineConfig(publicTsup(["src/index.ts"]));
