@@ -1,9 +1,11 @@
 /**
  * The Koa app. Middleware, outermost first:
- *   1. request id, error mapping and the one log line per request
+ *   1. request id, client address, security headers, error mapping and the one log line per request
  *   2. CORS (every origin; preflight answered here)
- *   3. routes: a string-matching fast path for the data routes, then @koa/router for everything
- *   4. fallback: 405 with `Allow` when the path exists for another method, else 404
+ *   3. request shape: URL length (414), Host, no body on GET/HEAD (400)
+ *   4. routes: a string-matching fast path for the data routes, then @koa/router for everything
+ *   5. fallback: 405 with `Allow` when the path exists for another method, else 404
+ * The server `listen` creates (http-server.ts) answers what never reaches Koa.
  *
  * Per data request: resolve the game (404 unknown_game), check the game serves the operation (404),
  * authorize and meter (401/429, headers set either way), validate the query (400), ask the store for the
@@ -12,8 +14,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Duplex } from "node:stream";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import type { AccessStore } from "@ranges/access";
@@ -28,7 +29,15 @@ import {
   type RangeStore,
 } from "@ranges/store";
 import Koa from "koa";
-import { errorBody, mapError } from "./errors.js";
+import { clientAddress, compileTrustProxy } from "./client-ip.js";
+import { clip, ECHO_LIMIT, errorBody, mapError, type Redaction } from "./errors.js";
+import {
+  createHttpServer,
+  EXPOSED_HEADERS,
+  type HttpLimits,
+  SECURITY_HEADERS,
+  URL_LIMIT,
+} from "./http-server.js";
 import { createStdoutLogger } from "./logger.js";
 import { readJsonBody } from "./mcp-body.js";
 import { parseQuery } from "./query.js";
@@ -53,8 +62,15 @@ export interface LogLine {
 export interface AppOptions {
   store: RangeStore;
   access: AccessStore;
-  /** Trust the nearest proxy's `X-Forwarded-For` for the client address (one hop). */
-  trustProxy?: boolean;
+  /**
+   * The reverse proxies whose `X-Forwarded-For` is believed (TRUST_PROXY): addresses, CIDR ranges and the
+   * names loopback, linklocal, uniquelocal, as a list or one comma-separated string. Only a request whose
+   * direct peer is listed has its client address taken from the header, walking it from the right past
+   * listed hops. Unset: the peer address is the client. Invalid entries throw.
+   */
+  trustProxy?: string | readonly string[];
+  /** Header and request timeouts and the header size limit of the server `listen` creates. */
+  http?: HttpLimits;
   /** Receives one object per request; defaults to JSON lines on stdout. */
   logger?: (line: LogLine) => void;
   /** Mounted at POST /api/mcp with the parsed JSON body (undefined when absent or not JSON). */
@@ -143,31 +159,73 @@ function notServed(game: GameId, op: Operation): RangesError {
   );
 }
 
-/** Long paths are cut in messages; the request id identifies the request anyway. */
-const shown = (path: string): string => (path.length > 200 ? `${path.slice(0, 200)}...` : path);
+const sanitizeRequestId = (incoming: string | undefined): string =>
+  incoming && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
+
+/** Whether a request carries a body: a non-zero Content-Length or any Transfer-Encoding. */
+const hasBody = (req: IncomingMessage): boolean =>
+  req.headers["transfer-encoding"] !== undefined ||
+  (req.headers["content-length"] !== undefined && Number(req.headers["content-length"]) !== 0);
+
+function decodeSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * The request's own strings longer than the echo limit (path, its segments, query names and values, raw
+ * and decoded, and the `_`-separated parts of each): error messages cut them wherever they appear.
+ */
+function longInputs(path: string, querystring: string): string[] {
+  const out: string[] = [];
+  const add = (raw: string) => {
+    if (raw.length <= ECHO_LIMIT) return;
+    for (const s of raw.includes("%") ? [raw, decodeSafe(raw)] : [raw]) {
+      out.push(s);
+      for (const part of s.split(/[/_]/)) if (part.length > ECHO_LIMIT) out.push(part);
+    }
+  };
+  add(path);
+  for (const segment of path.split("/")) add(segment);
+  for (const pair of querystring.split("&")) {
+    const eq = pair.indexOf("=");
+    add(eq < 0 ? pair : pair.slice(0, eq));
+    if (eq >= 0) add(pair.slice(eq + 1));
+  }
+  return out;
+}
 
 export function createApp(o: AppOptions): Koa<RequestState> {
   const { store, access } = o;
   const log = o.logger ?? createStdoutLogger<LogLine>().log;
+  const trust = compileTrustProxy(o.trustProxy);
   const app = new Koa<RequestState>();
-  app.proxy = o.trustProxy === true;
-  // Only the address the nearest proxy appended is trusted; earlier entries are client-supplied.
-  app.maxIpsCount = 1;
+  // X-Forwarded-For is read by clientAddress alone, and only from listed proxies; Koa's own reading stays off.
+  app.proxy = false;
   app.silent = true;
 
   const openapi = JSON.stringify(buildOpenApiDocument("/"));
+  // Pack errors name the pack relative to the packs directory, never by its absolute path.
+  const roots = [store.packsDir];
 
-  // 1. Request id, errors, logging.
+  // 1. Request id, client address, security headers, errors, closing after an unread body, logging.
   app.use(async (ctx, next) => {
     const start = performance.now();
-    const incoming = ctx.get("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : nextRequestId();
+    const req = ctx.req;
+    const requestId = sanitizeRequestId(ctx.get("x-request-id"));
     ctx.set("X-Request-Id", requestId);
+    for (const name in SECURITY_HEADERS) ctx.set(name, SECURITY_HEADERS[name]!);
+    ctx.request.ip = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trust);
+    const body = hasBody(req);
     let errText: string | undefined;
     try {
       await next();
     } catch (err) {
-      const mapped = mapError(err);
+      const redaction: Redaction = { roots, inputs: longInputs(ctx.path, ctx.querystring) };
+      const mapped = mapError(err, redaction);
       if (mapped.internal) errText = err instanceof Error ? (err.stack ?? err.message) : String(err);
       ctx.state.code = mapped.code;
       // A handler that took over the response (MCP) and failed before writing: answer for it.
@@ -178,6 +236,9 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       ctx.set("Content-Type", JSON_TYPE);
       ctx.body = mapped.body;
     }
+    // A body that was not (or not wholly) read is not read on: the answer closes the connection, and Node
+    // destroys the socket once the answer is written.
+    if (body && !req.complete && ctx.respond !== false) ctx.set("Connection", "close");
     const status = ctx.respond === false ? ctx.res.statusCode : ctx.status;
     log({
       time: isoNow(),
@@ -187,7 +248,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       path: ctx.path,
       status,
       ms: Math.round((performance.now() - start) * 100) / 100,
-      ip: ctx.ip.startsWith("::ffff:") ? ctx.ip.slice(7) : ctx.ip,
+      ip: ctx.ip,
       via: ctx.state.via,
       code: ctx.state.code,
       err: errText,
@@ -200,18 +261,33 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       origin: "*",
       allowMethods: ["GET", "HEAD", "POST", "OPTIONS"],
       allowHeaders: ["Authorization", "Content-Type", "If-None-Match", "X-Request-Id", "Mcp-Session-Id"],
-      exposeHeaders: [
-        "ETag",
-        "RateLimit-Limit",
-        "RateLimit-Remaining",
-        "RateLimit-Reset",
-        "Retry-After",
-        "X-Request-Id",
-        "WWW-Authenticate",
-      ],
+      exposeHeaders: [...EXPOSED_HEADERS],
       maxAge: 86400,
     }),
   );
+
+  // 3. The shape of the request, before any route: URL length, Host, and no body on GET or HEAD (refused
+  //    before a byte of it is read).
+  app.use((ctx, next) => {
+    const req = ctx.req;
+    if (req.url !== undefined && req.url.length > URL_LIMIT) {
+      throw new RangesError(
+        "uri_too_long",
+        `The URL is longer than ${URL_LIMIT} bytes; no request to this API needs that much.`,
+        { limit: URL_LIMIT },
+      );
+    }
+    if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      throw new RangesError("bad_request", "An HTTP/1.1 request needs a Host header.");
+    }
+    if ((ctx.method === "GET" || ctx.method === "HEAD") && hasBody(req)) {
+      throw new RangesError(
+        "bad_request",
+        `${ctx.method} requests take no body: send the parameters in the query string.`,
+      );
+    }
+    return next();
+  });
 
   /** Authorizes and meters the call; its headers go on the response whatever the outcome. */
   function authorize(ctx: Koa.ParameterizedContext<RequestState>, keyless: boolean, operation: string) {
@@ -326,6 +402,9 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     if (!mcpHandler) throw new RangesError("not_found", "The MCP endpoint is not enabled on this server.");
     const body = await readJsonBody(ctx.req, MCP_BODY_LIMIT);
     ctx.state.via = "mcp";
+    // The handler meters by X-Forwarded-For (it is created with trustProxy): it gets the one address
+    // resolved here, so both doors meter the same client.
+    ctx.req.headers["x-forwarded-for"] = ctx.ip;
     // The MCP transport writes the response itself.
     ctx.respond = false;
     await mcpHandler(ctx.req, ctx.res, body);
@@ -349,12 +428,18 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   });
   app.use(router.routes());
 
-  // 4. Nothing matched this method: 405 when the path exists for another one, else 404.
-  app.use((ctx) => {
+  /** The methods served at a path (empty when there is no such path). */
+  function allowedAt(path: string, method: string): Set<string> {
     const allowed = new Set<string>();
-    for (const layer of router.match(ctx.path, ctx.method).path) {
+    for (const layer of router.match(path, method).path) {
       for (const m of layer.methods) allowed.add(m);
     }
+    return allowed;
+  }
+
+  // 5. Nothing matched this method: 405 when the path exists for another one, else 404.
+  app.use((ctx) => {
+    const allowed = allowedAt(ctx.path, ctx.method);
     if (allowed.size > 0) {
       const allow = [...allowed].join(", ");
       ctx.set("Allow", allow);
@@ -364,7 +449,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       }
       throw new RangesError(
         "method_not_allowed",
-        `${ctx.method} is not allowed on ${shown(ctx.path)}; use ${allow}.`,
+        `${ctx.method} is not allowed on ${clip(ctx.path)}; use ${allow}.`,
         {
           allow: [...allowed],
         },
@@ -373,31 +458,45 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     throw routeNotFound(ctx.path);
   });
 
-  // Requests Node's HTTP parser rejects (bytes not allowed in a URL, oversized headers) never reach Koa;
-  // answer them with the same error body instead of Node's bare 400.
-  app.listen = ((...args: Parameters<ReturnType<typeof createServer>["listen"]>) => {
-    const server = createServer(app.callback());
-    server.on("clientError", onClientError);
+  // The server: explicit limits and timeouts, and the error body also for what Node's HTTP parser rejects,
+  // for timeouts and for CONNECT, which never reach Koa (see http-server.ts).
+  app.listen = ((...args: Parameters<Server["listen"]>) => {
+    const server = createHttpServer(
+      app.callback(),
+      {
+        readsBody: (req) => {
+          if (req.method !== "POST" || mcpHandler === undefined) return false;
+          if ((req.url ?? "").split("?")[0] !== "/api/mcp") return false;
+          const declared = Number(req.headers["content-length"]);
+          return !(Number.isFinite(declared) && declared > MCP_BODY_LIMIT);
+        },
+        requestId: sanitizeRequestId,
+        allowAt: (target) => {
+          const allowed = allowedAt(target.split("?")[0] ?? "", "GET");
+          return allowed.size > 0 ? [...allowed].join(", ") : "GET, HEAD, OPTIONS";
+        },
+        clientIp: (peer, headers) => clientAddress(peer, headers?.["x-forwarded-for"], trust),
+        body: (error) => errorBody(error, { roots }),
+        log: (r) =>
+          log({
+            time: isoNow(),
+            level: "warn",
+            requestId: r.requestId,
+            method: r.method,
+            path: r.path,
+            status: r.status,
+            ms: 0,
+            ip: r.ip,
+            code: r.code,
+            err: r.err,
+          }),
+      },
+      o.http,
+    );
     return server.listen(...args);
   }) as typeof app.listen;
 
   return app;
-}
-
-function onClientError(err: Error & { code?: string }, socket: Duplex): void {
-  if (err.code === "ECONNRESET" || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const body = errorBody(
-    new RangesError(
-      "invalid_parameter",
-      `The request is not valid HTTP (${err.code ?? "parse error"}): percent-encode every byte outside printable ASCII in the URL.`,
-    ),
-  );
-  socket.end(
-    `HTTP/1.1 400 Bad Request\r\nContent-Type: ${JSON_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
-  );
 }
 
 const RANGES_PREFIX = "/api/v1/ranges/";
@@ -423,12 +522,12 @@ function routeNotFound(path: string): RangesError {
   if (m && (GAME_IDS as readonly string[]).includes(decodeURIComponentSafe(m[1]!))) {
     return new RangesError(
       "not_found",
-      `Unknown operation "${shown(m[2]!)}" for ${m[1]}: the operations are node, range, spots and config.`,
+      `Unknown operation "${clip(m[2]!)}" for ${m[1]}: the operations are node, range, spots and config.`,
     );
   }
   return new RangesError(
     "not_found",
-    `No endpoint at ${shown(path)}. Endpoints: /api/v1/ranges/games, /api/v1/ranges/{game}, /api/v1/ranges/{game}/node|range|spots|config (nl/v2 as two segments), /api/v1/openapi.json, POST /api/mcp.`,
+    `No endpoint at ${clip(path)}. Endpoints: /api/v1/ranges/games, /api/v1/ranges/{game}, /api/v1/ranges/{game}/node|range|spots|config (nl/v2 as two segments), /api/v1/openapi.json, POST /api/mcp.`,
   );
 }
 

@@ -3,7 +3,8 @@
  *   PORT         listen port (default 3000)
  *   PACKS_DIR    pack directory (default <repo>/data/packs)
  *   ACCESS_DB    SQLite file for keys and meters (default <repo>/var/access.sqlite)
- *   TRUST_PROXY  1/true: take the client address from the nearest proxy's X-Forwarded-For
+ *   TRUST_PROXY  the reverse proxies to believe X-Forwarded-For from: comma-separated addresses, CIDR
+ *                ranges and the names loopback, linklocal, uniquelocal (unset: none; the peer is the client)
  *   CACHE_MB     size of the store's response cache in MB
  * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
  */
@@ -20,10 +21,6 @@ import { defaultAccessDb, defaultPacksDir } from "./paths.js";
 
 const say = (text: string) => process.stderr.write(`${text}\n`);
 
-function envFlag(name: string): boolean {
-  return /^(1|true|yes|on)$/i.test(process.env[name] ?? "");
-}
-
 function envNumber(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -38,7 +35,7 @@ function envNumber(name: string, fallback: number): number {
 const port = envNumber("PORT", 3000);
 const packsDir = defaultPacksDir();
 const accessDb = defaultAccessDb();
-const trustProxy = envFlag("TRUST_PROXY");
+const trustProxy = process.env.TRUST_PROXY ?? "";
 const cacheMb = process.env.CACHE_MB ? envNumber("CACHE_MB", 0) : undefined;
 
 const store = RangeStore.open({
@@ -65,13 +62,22 @@ if (packs.length === 0) {
   }
 }
 
-const app = createApp({
-  store,
-  access,
-  trustProxy,
-  logger: logger.log,
-  mcpHandler: createMcpHttpHandler({ store, access, trustProxy }),
-});
+let app: ReturnType<typeof createApp>;
+try {
+  app = createApp({
+    store,
+    access,
+    trustProxy,
+    logger: logger.log,
+    // The API hands the handler the client address it resolved as the one X-Forwarded-For entry
+    // (see app.ts), so the handler reads that header whatever TRUST_PROXY says.
+    mcpHandler: createMcpHttpHandler({ store, access, trustProxy: true }),
+  });
+} catch (error) {
+  say((error as Error).message);
+  access.close();
+  process.exit(1);
+}
 const server = app.listen(port, () => {
   const { port: bound } = server.address() as AddressInfo;
   say(`preflop-ranges API on http://localhost:${bound} (keys and meters: ${accessDb})`);

@@ -8,7 +8,8 @@ const tooLarge = (limit: number) =>
 
 /**
  * Resolves the parsed JSON body, or undefined when the body is empty or not JSON (the MCP handler answers
- * those with a JSON-RPC parse error). Rejects with 413 beyond `limit` bytes.
+ * those with a JSON-RPC parse error). Rejects with 413 beyond `limit` bytes, without reading further: the
+ * app answers and closes the connection (a declared length over the limit is refused before any byte).
  */
 export function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
@@ -17,18 +18,20 @@ export function readJsonBody(req: IncomingMessage, limit: number): Promise<unkno
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
       if (size > limit) {
         done = true;
-        // Stop buffering; the rest of the body is drained and dropped.
         chunks.length = 0;
+        req.off("data", onData);
+        req.pause();
         reject(tooLarge(limit));
         return;
       }
       chunks.push(chunk);
-    });
+    };
+    req.on("data", onData);
     req.on("end", () => {
       if (done) return;
       done = true;

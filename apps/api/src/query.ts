@@ -6,6 +6,7 @@
  */
 
 import { assertPercentEncoded, RangesError } from "@ranges/core";
+import { clip } from "./errors.js";
 
 /** Parameters whose values are action paths or hand classes, checked raw for stray `%`. */
 const RAW_CHECKED = new Set(["history", "spot", "hand"]);
@@ -40,7 +41,7 @@ export function parseQuery(querystring: string, allowed: readonly string[]): Rec
     const rawValue = eq < 0 ? "" : part.slice(eq + 1);
     const name = rawName.includes("%") ? decode("", rawName, "name") : rawName;
     if (!allowed.includes(name)) {
-      const shown = name.length > 40 ? `${name.slice(0, 40)}...` : name;
+      const shown = clip(name);
       throw new RangesError(
         "invalid_parameter",
         allowed.length === 0

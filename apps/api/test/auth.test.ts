@@ -175,7 +175,7 @@ describe("auth tiers", () => {
   });
 
   it("behind a trusted proxy the allowance is per forwarded client", async () => {
-    const s = await server({ trustProxy: true, keylessDailyLimit: 1 });
+    const s = await server({ trustProxy: "loopback", keylessDailyLimit: 1 });
     const from = (ip: string) => ({ headers: { "X-Forwarded-For": ip } });
     expect((await getJson(`${s.base}${R}/games`, from("198.51.100.1"))).status).toBe(200);
     expect((await getJson(`${s.base}${R}/games`, from("198.51.100.1"))).status).toBe(429);

@@ -40,7 +40,8 @@ export interface StartOptions {
   keylessDailyLimit?: number;
   clock?: () => Date;
   mcpHandler?: AppOptions["mcpHandler"];
-  trustProxy?: boolean;
+  trustProxy?: AppOptions["trustProxy"];
+  http?: AppOptions["http"];
 }
 
 /** Starts the real app on an ephemeral loopback port. */
@@ -56,7 +57,8 @@ export async function start(o: StartOptions): Promise<TestServer> {
     access,
     logger: (line) => logs.push(line),
     ...(o.mcpHandler ? { mcpHandler: o.mcpHandler } : {}),
-    ...(o.trustProxy ? { trustProxy: true } : {}),
+    ...(o.trustProxy ? { trustProxy: o.trustProxy } : {}),
+    ...(o.http ? { http: o.http } : {}),
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
