@@ -1,18 +1,27 @@
 /** What every tool gets: the stores, the caller, and the access check. */
 
-import type { AccessStore } from "@ranges/access";
+import type { AccessStore, TrustProxy } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, parseHand, RangesError } from "@ranges/core";
 import type { RangeStore } from "@ranges/store";
 import { parseGameParam } from "@ranges/store";
 import { z } from "zod";
 import { invalidParameter } from "./errors.js";
+import { clip } from "./redact.js";
 import { checkScope } from "./scope.js";
 
 export interface McpDeps {
   readonly store: RangeStore;
   readonly access: AccessStore;
-  /** Take the client IP from `X-Forwarded-For` (behind a reverse proxy). */
-  readonly trustProxy?: boolean;
+  /**
+   * Whose `X-Forwarded-For` is believed, for the client address that keyless calls are metered under:
+   * - unset, `false`, `null`: nobody; the peer is the client.
+   * - a TRUST_PROXY value (comma-separated string or list of addresses, CIDR ranges and the names loopback,
+   *   linklocal, uniquelocal) or a compiled one (`compileTrustProxy` of @ranges/access): the API's rules, the
+   *   header walked from the right past listed proxies, ports stripped. `"1"`/`"true"` throw.
+   * - `true`: the handler is mounted behind a server that resolved the client address itself and wrote it as
+   *   the last `X-Forwarded-For` entry (apps/api writes it as the only one); that entry is the client.
+   */
+  readonly trustProxy?: boolean | string | readonly string[] | TrustProxy | null;
 }
 
 /** Who is calling: the HTTP request's `Authorization` header and client IP. */
@@ -71,8 +80,7 @@ const MAX_WORD_LENGTH = 40;
 
 /** The message for a `game` outside the enum: the games, and the gap when the name asks for unpublished data. */
 export function unknownGameMessage(input: unknown): string {
-  const shown =
-    typeof input === "string" ? (input.length > 40 ? `${input.slice(0, 40)}...` : input) : String(input);
+  const shown = clip(typeof input === "string" ? input : String(input));
   const games = `Games: ${GAME_IDS.join(", ")}.`;
   if (typeof input !== "string") return `game must be one of the games. ${games}`;
   try {

@@ -11,6 +11,7 @@
 import { isRangesError, RangesError } from "@ranges/core";
 import type { ErrorBody } from "@ranges/schema";
 import { ErrorBodySchema } from "@ranges/schema";
+import { clip, type Redactor, redactor } from "./redact.js";
 
 /** The tool that answers what an API endpoint answers. */
 export const TOOL_FOR_ENDPOINT: Readonly<Record<string, string>> = {
@@ -62,12 +63,20 @@ export function toolWording(message: string): string {
   );
 }
 
-/** Hint entries in tool terms: `suggestedEndpoint: "range"` becomes `suggestedTool: "get_range"`. */
-function toolHint(hint: Record<string, unknown>): Record<string, unknown> {
+/** Hint fields that are the service's own valid data, however long, and are kept whole (as in the API). */
+const KEPT_HINTS = new Set(["suggestedTool", "suggestedPath", "nextToAct"]);
+
+/**
+ * Hint entries in tool terms (`suggestedEndpoint: "range"` becomes `suggestedTool: "get_range"`); other
+ * strings are redacted and cut like the message, since they may repeat input (`token`).
+ */
+function toolHint(hint: Record<string, unknown>, redact: Redactor): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(hint)) {
     if (key === "suggestedEndpoint" && typeof value === "string") {
       out.suggestedTool = TOOL_FOR_ENDPOINT[value] ?? value;
+    } else if (typeof value === "string" && !KEPT_HINTS.has(key)) {
+      out[key] = clip(redact(value));
     } else {
       out[key] = value;
     }
@@ -75,14 +84,18 @@ function toolHint(hint: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-/** Builds the error body for any thrown value; unknown errors become a 500 without internals. */
-export function errorBody(error: unknown): ErrorBody {
+/**
+ * Builds the error body for any thrown value; unknown errors become a 500 without internals. `redact` (see
+ * redact.ts; made from the call's arguments and the packs directory) cuts repeated input to 40 characters and
+ * writes server paths relative; without it, quoted spans are cut and process directories removed.
+ */
+export function errorBody(error: unknown, redact: Redactor = redactor()): ErrorBody {
   if (isRangesError(error)) {
     const { validPrefix, validActions, stacks, ...rest } = error.hint ?? {};
-    const hint = toolHint(rest);
+    const hint = toolHint(rest, redact);
     const body: ErrorBody = {
       schemaVersion: 1,
-      error: { status: error.status, code: error.code, message: toolWording(error.message) },
+      error: { status: error.status, code: error.code, message: redact(toolWording(error.message)) },
     };
     if (Object.keys(hint).length > 0) body.error.hint = hint;
     if (typeof validPrefix === "string") body.error.validPrefix = validPrefix;

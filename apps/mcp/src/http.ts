@@ -6,24 +6,66 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { AccessStore } from "@ranges/access";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  AccessStore,
+  clientAddress,
+  compileTrustProxy,
+  normalizeAddress,
+  type TrustProxy,
+} from "@ranges/access";
 import { RangesError } from "@ranges/core";
 import { RangeStore } from "@ranges/store";
 import type { Caller, McpDeps } from "./context.js";
 import { errorBody } from "./errors.js";
+import { clip, type Redactor, redactor, requestInputs } from "./redact.js";
 import { createMcpServer } from "./server.js";
 
 /** Largest JSON-RPC body the standalone server reads. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The client IP: the socket's, or with `trustProxy` the first `X-Forwarded-For` entry. */
-export function clientIp(req: IncomingMessage, trustProxy = false): string {
-  if (trustProxy) {
-    const forwarded = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-    if (first) return first;
+/** Headers on every response of the standalone server, errors included (the API sends the same). */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+};
+
+/** Whose `X-Forwarded-For` is believed; see `McpDeps.trustProxy`. */
+export type TrustProxyOption = McpDeps["trustProxy"];
+
+const BLANKET_TRUST =
+  "trustProxy: true would trust X-Forwarded-For from any peer, so any client could choose its own address; give the proxies' addresses, comma-separated: single addresses, CIDR ranges or the names loopback, linklocal and uniquelocal (as TRUST_PROXY).";
+
+/** The last entry of `X-Forwarded-For`, normalized; null when there is none or it is not an address. */
+function lastForwarded(header: string | string[] | undefined): string | null {
+  if (header === undefined) return null;
+  const hops = (typeof header === "string" ? header : header.join(",")).split(",");
+  return normalizeAddress(hops[hops.length - 1] ?? "");
+}
+
+/**
+ * How a request's client address is found (see `McpDeps.trustProxy`). Throws for a TRUST_PROXY value that
+ * is not a list of addresses, ranges and names, including `1`/`true`.
+ */
+export function clientIpResolver(trustProxy: TrustProxyOption): (req: IncomingMessage) => string {
+  if (trustProxy === true) {
+    // Mounted: the server in front resolved the client and wrote it as the last entry.
+    return (req) =>
+      lastForwarded(req.headers["x-forwarded-for"]) ??
+      clientAddress(req.socket.remoteAddress, undefined, null);
   }
-  return req.socket.remoteAddress ?? "unknown";
+  const trust: TrustProxy | null =
+    typeof trustProxy === "function"
+      ? trustProxy
+      : trustProxy === false || trustProxy === undefined || trustProxy === null
+        ? null
+        : compileTrustProxy(trustProxy);
+  return (req) => clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], trust);
+}
+
+/** The client address of one request (see `clientIpResolver`; resolve it once for many requests). */
+export function clientIp(req: IncomingMessage, trustProxy?: TrustProxyOption): string {
+  return clientIpResolver(trustProxy)(req);
 }
 
 function sendJson(
@@ -49,7 +91,7 @@ function sendJson(
 export function methodNotAllowed(res: ServerResponse, method: string | undefined): void {
   const error = new RangesError(
     "method_not_allowed",
-    `${method ?? "This method"} is not allowed here: the MCP endpoint is stateless streamable HTTP and takes JSON-RPC messages by POST only (no SSE stream, no sessions).`,
+    `${method === undefined ? "This method" : clip(method)} is not allowed here: the MCP endpoint is stateless streamable HTTP and takes JSON-RPC messages by POST only (no SSE stream, no sessions).`,
   );
   sendJson(res, 405, errorBody(error), { Allow: "POST" });
 }
@@ -64,6 +106,7 @@ const PARSE_ERROR = "Parse error: the request body is empty or not JSON. Send a 
 export function createMcpHttpHandler(
   deps: McpDeps,
 ): (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void> {
+  const resolveIp = clientIpResolver(deps.trustProxy);
   return async (req, res, body) => {
     if (req.method !== "POST") {
       methodNotAllowed(res, req.method);
@@ -76,7 +119,7 @@ export function createMcpHttpHandler(
     }
     const authorization = req.headers.authorization;
     const caller: Caller = {
-      ip: clientIp(req, deps.trustProxy ?? false),
+      ip: resolveIp(req),
       ...(typeof authorization === "string" && authorization.trim() !== "" ? { authorization } : {}),
     };
     const server = createMcpServer(deps, caller);
@@ -84,6 +127,16 @@ export function createMcpHttpHandler(
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
+    // The SDK's own errors quote the request (`Tool <name> not found`, the input schemas' messages): they
+    // are held to the same 40 characters and relative paths as the tools' error bodies.
+    // Made on the first error only: most requests have none.
+    let compiled: Redactor | undefined;
+    const redact: Redactor = (text) => {
+      compiled ??= redactor({ inputs: requestInputs(body), roots: [deps.store.packsDir] });
+      return compiled(text);
+    };
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(redactMessage(message, redact), options);
     res.on("close", () => {
       void transport.close();
       void server.close();
@@ -99,6 +152,27 @@ export function createMcpHttpHandler(
       });
     }
   };
+}
+
+/**
+ * A JSON-RPC message with the SDK's error texts redacted: the message of an error response, and the text of
+ * a tool result the SDK made itself (`isError` without `structuredContent`; the tools' own error results are
+ * redacted where they are built, and their text is JSON).
+ */
+function redactMessage(message: JSONRPCMessage, redact: Redactor): JSONRPCMessage {
+  if ("error" in message && typeof message.error?.message === "string") {
+    return { ...message, error: { ...message.error, message: redact(message.error.message) } };
+  }
+  if (!("result" in message)) return message;
+  const result = message.result as { isError?: unknown; structuredContent?: unknown; content?: unknown };
+  if (result.isError !== true || result.structuredContent !== undefined || !Array.isArray(result.content)) {
+    return message;
+  }
+  const content = result.content.map((part: unknown) => {
+    const p = part as { type?: unknown; text?: unknown };
+    return p?.type === "text" && typeof p.text === "string" ? { ...p, text: redact(p.text) } : part;
+  });
+  return { ...message, result: { ...message.result, content } } as JSONRPCMessage;
 }
 
 /** Reads a request body up to `limit` bytes; null when it is larger (the rest is drained, not kept). */
@@ -124,7 +198,12 @@ export interface StartOptions {
   readonly access?: AccessStore;
   readonly packsDir?: string;
   readonly accessDb?: string;
-  readonly trustProxy?: boolean;
+  /**
+   * TRUST_PROXY: the reverse proxies whose `X-Forwarded-For` is believed, as in the API: comma-separated
+   * (or listed) addresses, CIDR ranges and the names loopback, linklocal, uniquelocal. Unset, empty, `0`,
+   * `false`: none, the peer is the client. `1`/`true` (any peer) and anything else are refused at start.
+   */
+  readonly trustProxy?: string | readonly string[];
 }
 
 export interface RunningMcpServer {
@@ -138,6 +217,10 @@ export interface RunningMcpServer {
 
 /** Serves POST /api/mcp and POST /mcp (GET, DELETE and others: 405 `Allow: POST`; other paths: 404). */
 export async function startMcpServer(options: StartOptions = {}): Promise<RunningMcpServer> {
+  // Checked before any store is opened: a bad TRUST_PROXY stops the start with its message.
+  const given: unknown = options.trustProxy;
+  if (given === true) throw new Error(BLANKET_TRUST);
+  const trust = given === false ? null : compileTrustProxy(options.trustProxy);
   const ownStore = options.store === undefined;
   const ownAccess = options.access === undefined;
   if (ownStore && options.packsDir === undefined)
@@ -146,10 +229,11 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
     throw new Error("startMcpServer needs an access store or an accessDb");
   const store = options.store ?? RangeStore.open({ packsDir: options.packsDir! });
   const access = options.access ?? AccessStore.open(options.accessDb!);
-  const deps: McpDeps = { store, access, trustProxy: options.trustProxy ?? false };
+  const deps: McpDeps = { store, access, trustProxy: trust };
   const handle = createMcpHttpHandler(deps);
 
   const server = createServer((req, res) => {
+    for (const name in SECURITY_HEADERS) res.setHeader(name, SECURITY_HEADERS[name]!);
     void (async () => {
       const path = (req.url ?? "/").split("?")[0]!;
       if (!(MCP_PATHS as readonly string[]).includes(path)) {
@@ -157,7 +241,10 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
           res,
           404,
           errorBody(
-            new RangesError("not_found", `No route ${path}: the MCP endpoint is POST /mcp (or /api/mcp).`),
+            new RangesError(
+              "not_found",
+              `No route ${clip(path)}: the MCP endpoint is POST /mcp (or /api/mcp).`,
+            ),
           ),
         );
         return;

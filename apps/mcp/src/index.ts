@@ -1,8 +1,16 @@
 export type { CompactOptions } from "./compact.js";
 export { bucketOf, compactNode, compactRange, holdemRangeNotation, holdemRangeString } from "./compact.js";
 export type { Caller, McpDeps } from "./context.js";
-export type { RunningMcpServer, StartOptions } from "./http.js";
-export { clientIp, createMcpHttpHandler, MCP_PATHS, startMcpServer } from "./http.js";
+export type { RunningMcpServer, StartOptions, TrustProxyOption } from "./http.js";
+export {
+  clientIp,
+  clientIpResolver,
+  createMcpHttpHandler,
+  MCP_PATHS,
+  SECURITY_HEADERS,
+  startMcpServer,
+} from "./http.js";
+export { clip, ECHO_LIMIT } from "./redact.js";
 export type { Gap, ScopeRequest, ScopeVerdict } from "./scope.js";
 export { checkScope, unsupportedEnvelope } from "./scope.js";
 export type { ToolName } from "./server.js";

@@ -5,7 +5,9 @@
  *   MCP_HOST      interface to bind (default: all)
  *   PACKS_DIR     packs directory (default <repo>/data/packs)
  *   ACCESS_DB     SQLite file of keys and meters (default <repo>/var/access.sqlite)
- *   TRUST_PROXY   1 to take the client IP from X-Forwarded-For
+ *   TRUST_PROXY   the reverse proxies to believe X-Forwarded-For from, as for the API: comma-separated
+ *                 addresses, CIDR ranges and the names loopback, linklocal, uniquelocal (unset: none; the
+ *                 peer is the client). 1/true, which trusted any peer, is refused.
  */
 
 import { mkdirSync } from "node:fs";
@@ -19,13 +21,20 @@ const packsDir = process.env.PACKS_DIR ?? resolve(repoRoot, "data/packs");
 const accessDb = process.env.ACCESS_DB ?? resolve(repoRoot, "var/access.sqlite");
 if (accessDb !== ":memory:") mkdirSync(dirname(accessDb), { recursive: true });
 
-const running = await startMcpServer({
-  port,
-  packsDir,
-  accessDb,
-  trustProxy: process.env.TRUST_PROXY === "1" || process.env.TRUST_PROXY === "true",
-  ...(process.env.MCP_HOST ? { host: process.env.MCP_HOST } : {}),
-});
+let running: Awaited<ReturnType<typeof startMcpServer>>;
+try {
+  running = await startMcpServer({
+    port,
+    packsDir,
+    accessDb,
+    trustProxy: process.env.TRUST_PROXY ?? "",
+    ...(process.env.MCP_HOST ? { host: process.env.MCP_HOST } : {}),
+  });
+} catch (error) {
+  // A bad TRUST_PROXY (or a port in use): the reason, no stack.
+  console.error((error as Error).message);
+  process.exit(1);
+}
 console.log(
   `MCP server listening on http://localhost:${running.port}/mcp (also /api/mcp); packs: ${packsDir}`,
 );

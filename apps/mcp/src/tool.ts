@@ -6,6 +6,7 @@ import { z } from "zod";
 import { READ_ONLY, type ToolContext } from "./context.js";
 import { errorBody } from "./errors.js";
 import { portableJsonSchema } from "./json-schema.js";
+import { clip, redactor, requestInputs } from "./redact.js";
 import { advertisedSchema } from "./schemas.js";
 
 /** A successful answer: the value and the one schema it must satisfy. */
@@ -64,7 +65,7 @@ export function unknownArgumentsMessage(
 ): string {
   const named = keys.map((key) => {
     const guess = suggestArgument(key, known);
-    return guess ? `"${key}" (did you mean "${guess}"?)` : `"${key}"`;
+    return guess ? `"${clip(key)}" (did you mean "${guess}"?)` : `"${clip(key)}"`;
   });
   const takes = known.length > 0 ? `${where} takes ${known.join(", ")}` : `${where} takes no arguments`;
   return `Unknown argument${keys.length > 1 ? "s" : ""} ${named.join(", ")}: ${takes}.`;
@@ -111,7 +112,10 @@ export function runTool(spec: ToolSpec<z.ZodRawShape>, args: unknown, ctx: ToolC
   try {
     outcome = spec.run(args as never, ctx);
   } catch (error) {
-    return errorResult(errorBody(error));
+    // Messages may quote the arguments and name pack files: cut the one, make the other relative.
+    return errorResult(
+      errorBody(error, redactor({ inputs: requestInputs(args), roots: [ctx.store.packsDir] })),
+    );
   }
   const parsed = outcome.schema.safeParse(outcome.value);
   if (!parsed.success) {

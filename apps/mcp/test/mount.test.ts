@@ -77,14 +77,16 @@ describe("handler mounted at /api/mcp", () => {
     expect(res.headers.get("allow")).toBe("POST");
   });
 
-  it("meters keyless calls per forwarded IP when trustProxy is set", async () => {
+  it("mounted with trustProxy: true, meters keyless calls per the address the server in front wrote last", async () => {
+    // The server in front (apps/api) resolves the client and writes it as the last X-Forwarded-For entry;
+    // what a client wrote before it is not believed.
     const viaProxy = async (ip: string) => {
       const res = await fetch(`${base}/api/mcp`, {
         method: "POST",
         headers: {
           "Content-Type": "application/json",
           Accept: "application/json, text/event-stream",
-          "X-Forwarded-For": `${ip}, 10.0.0.1`,
+          "X-Forwarded-For": `10.0.0.1, ${ip}`,
         },
         body: JSON.stringify({
           jsonrpc: "2.0",
