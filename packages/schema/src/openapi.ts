@@ -167,7 +167,7 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
   },
   "405": {
     name: "MethodNotAllowed",
-    text: "The path exists but not for this method (any method other than the ones documented for the path; `HEAD` works wherever `GET` does).",
+    text: "The path exists but not for this method (any method other than the ones documented for the path; `HEAD` works wherever `GET` does), or the method is one the server answers nowhere: an unknown method and `CONNECT` are 405 too, never 501 (no 5xx for bad input).",
     headers: { Allow: headerRef("Allow") },
   },
   "408": { name: "RequestTimeout", text: "The request was not received in time." },
@@ -182,10 +182,6 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
   "500": {
     name: "InternalError",
     text: "A fault of the service, never of the input; report the X-Request-Id.",
-  },
-  "501": {
-    name: "NotImplemented",
-    text: "A method the server does not implement on any path.",
   },
   "503": {
     name: "PackUnavailable",
@@ -218,7 +214,7 @@ const errors = (...statuses: string[]): JsonObject =>
   Object.fromEntries(statuses.map((s) => [s, responseRef(ERROR_STATUSES[s]!.name)]));
 
 /** Statuses any request can get from the HTTP layer, whatever the route. */
-const TRANSPORT = ["400", "405", "408", "414", "431", "500", "501"];
+const TRANSPORT = ["400", "405", "408", "414", "431", "500"];
 const DATA_ERRORS = [...new Set([...TRANSPORT, "401", "404", "429", "503"])].sort();
 const META_ERRORS = [...new Set([...TRANSPORT, "401", "404", "429"])].sort();
 
@@ -586,7 +582,6 @@ function servicePaths(): JsonObject {
           "415": jsonRpcResponse("`Content-Type` is not application/json (-32000)."),
           "431": responseRef("HeadersTooLarge"),
           "500": jsonRpcResponse("Internal error handling the MCP request (-32603)."),
-          "501": responseRef("NotImplemented"),
         },
       },
     },
