@@ -1,4 +1,4 @@
-export type { CfrParams, DecisionResult, SeatResult } from "./engine/cfr.js";
+export type { CfrParams, DecisionResult, SeatResult, Solver } from "./engine/cfr.js";
 export { CfrSolver, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
 export type {
   ActionInfo,
@@ -10,6 +10,8 @@ export type {
   TreeNode,
 } from "./engine/game.js";
 export { countNodes, forEachNode } from "./engine/game.js";
+export type { ParallelStats, Partition } from "./engine/parallel.js";
+export { ParallelCfrSolver, partitionTree } from "./engine/parallel.js";
 export * from "./equity/index.js";
 export * from "./eval/index.js";
 export type { ShareMatrices } from "./model/realization.js";
@@ -26,7 +28,9 @@ export {
   algorithmName,
   buildEngineGame,
   exploitabilityOf,
+  PARALLEL_MIN_DECISIONS,
   solvePreflop,
+  solverThreads,
   toPackData,
 } from "./solve/preflop.js";
 export { kuhnGame } from "./toy/kuhn.js";

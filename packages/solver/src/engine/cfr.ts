@@ -49,7 +49,7 @@ interface CDecision extends Base {
   kind: "decision";
   src: DecisionNode;
   actor: number;
-  children: CNode[];
+  children: CChild[];
   regrets: Float64Array;
   stratSum: Float64Array;
   strategy: Float64Array;
@@ -76,7 +76,70 @@ interface CShowdown extends Base {
   pot: number;
 }
 
+/** A node below the cut of a parallel solve: its subtree is solved elsewhere, its values arrive here. */
+interface CCut extends Base {
+  kind: "cut";
+}
+
 type CNode = CDecision | CFold | CShowdown;
+type CChild = CNode | CCut;
+
+/**
+ * A subtree solved by an instance that holds only part of the tree (parallel solving, see parallel.ts): the
+ * reach and projection of every seat at its root are given (written by the instance holding the part above),
+ * and its root's values and best responses are written into the given buffers.
+ */
+export interface ForestRoot {
+  readonly node: TreeNode;
+  readonly reach: Float64Array[];
+  readonly proj: Float64Array[];
+  readonly active: number[];
+  readonly value: (Float64Array | null)[];
+  readonly br: (Float64Array | null)[];
+}
+
+/**
+ * Which part of the game an instance holds. By default the whole tree. `forest`: only the given subtrees.
+ * `cut`: the tree above the nodes that `isCut` selects (never the root); a cut node becomes a stub whose value
+ * and best-response buffers come from `stub`, and every reach and projection buffer of the part is taken
+ * from `alloc` (so another thread can read them).
+ */
+export interface CfrScope {
+  readonly forest?: readonly ForestRoot[];
+  readonly cut?: {
+    isCut(node: TreeNode): boolean;
+    alloc(): Float64Array;
+    stub(
+      node: TreeNode,
+      reach: readonly Float64Array[],
+      proj: readonly Float64Array[],
+      active: readonly number[],
+    ): { value: (Float64Array | null)[]; br: (Float64Array | null)[] };
+  };
+}
+
+/** What every solver (serial or parallel) offers: iterate, evaluate, finalize and read the results. */
+export interface Solver {
+  readonly game: EngineGame;
+  readonly params: CfrParams;
+  readonly iterations: number;
+  iterate(): void;
+  evaluate(): SeatResult[];
+  finalize(): void;
+  decisionResults(): DecisionResult[];
+  /** Releases threads (parallel solver); the results stay readable. */
+  close(): void;
+}
+
+/** Strategies and EVs of an instance's decisions, in its order (pre-order of each subtree), packed. */
+export interface PackedResults {
+  /** Offsets (in doubles) of each decision's arrays; `offsets[i + 1] - offsets[i]` = actions x classes. */
+  readonly offsets: Int32Array;
+  readonly strategies: Float64Array;
+  readonly evs: Float64Array;
+  /** 1 where the decision has EVs (after `evaluate`). */
+  readonly hasEvs: Uint8Array;
+}
 
 /** DCFR discounting parameters; `alternate` updates one seat per iteration (better convergence). */
 export interface CfrParams {
@@ -112,16 +175,15 @@ export interface DecisionResult {
 /** Frequencies below this are set to zero in the published strategies (and the rest renormalized). */
 export const PURIFY_BELOW = 1e-3;
 
-export class CfrSolver {
+export class CfrSolver implements Solver {
   readonly game: EngineGame;
   readonly n: number;
   iterations = 0;
-  private readonly root: CNode;
+  /** The root (null for an instance holding only subtrees). */
+  private readonly root: CNode | null;
   private readonly decisions: CDecision[] = [];
   private readonly postorder: CNode[] = [];
   private readonly norm: Float64Array;
-  /** Prior chance of each class (combos / total). */
-  private readonly prior: Float64Array;
   /** Sparse card removal: W[a][b] = combos[a] * combos[b] - conflict(a, b), listed where conflict > 0. */
   private readonly conflictStart: Int32Array;
   private readonly conflictClass: Int32Array;
@@ -143,18 +205,26 @@ export class CfrSolver {
   private reachesStale = false;
   /** Published (purified) strategies once `finalize` has run; the averages otherwise. */
   private published: Map<CDecision, Float64Array> | null = null;
+  /** State carried between the steps of `evaluate` and `finalize` (see the step methods). */
+  private evalStrat: Map<CDecision, Float64Array> | null = null;
+  private evalTrembled: Map<CDecision, Float64Array> | null = null;
+  private ownZero: Map<CDecision, number[]> | null = null;
+  private readonly scope: CfrScope;
 
   readonly params: CfrParams;
 
-  constructor(game: EngineGame, params: CfrParams = DCFR_PARAMS) {
+  /**
+   * `scope` (internal, for the parallel solver) restricts the instance to part of the tree; the default is
+   * the whole game.
+   */
+  constructor(game: EngineGame, params: CfrParams = DCFR_PARAMS, scope: CfrScope = {}) {
+    this.scope = scope;
     this.game = game;
     this.params = params;
     const n = game.classCount;
     this.n = n;
     this.norm = new Float64Array(n);
     for (let a = 0; a < n; a++) this.norm[a] = 1 / (game.combos[a]! * game.oppPerCombo);
-    const total = game.combos.reduce((x, y) => x + y, 0);
-    this.prior = Float64Array.from(game.combos, (c) => c / total);
     this.wT = transpose(game.W, n);
     // Card removal is sparse: two classes conflict only when they share a rank.
     const starts: number[] = [0];
@@ -184,21 +254,47 @@ export class CfrSolver {
     this.tmp4 = new Float64Array(n);
     this.tmp5 = new Float64Array(n);
     this.foldBuf = new Float64Array(n);
+    if (scope.forest) {
+      this.root = null;
+      for (const f of scope.forest) this.compile(f.node, f.reach, f.proj, f.active, f);
+      return;
+    }
     const seats = game.seats.length;
-    const ones = new Float64Array(n).fill(1);
-    const rootProj = new Float64Array(n);
+    const ones = this.buffer().fill(1);
+    const rootProj = this.buffer();
     this.projectW(rootProj, ones);
     const reach = Array.from({ length: seats }, () => ones);
     const proj = Array.from({ length: seats }, () => rootProj);
     const active = Array.from({ length: seats }, (_, i) => i);
-    this.root = this.compile(game.root, reach, proj, active);
+    const root = this.compile(game.root, reach, proj, active);
+    if (root.kind === "cut") throw new Error("the root cannot be cut");
+    this.root = root;
   }
 
-  private compile(node: TreeNode, reach: Float64Array[], proj: Float64Array[], active: number[]): CNode {
+  /** A reach or projection buffer (from the scope's allocator when the part above a cut is compiled). */
+  private buffer(): Float64Array {
+    return this.scope.cut ? this.scope.cut.alloc() : new Float64Array(this.n);
+  }
+
+  private compile(
+    node: TreeNode,
+    reach: Float64Array[],
+    proj: Float64Array[],
+    active: number[],
+    given?: ForestRoot,
+  ): CChild {
     const n = this.n;
     const seats = reach.length;
-    const value = Array.from({ length: seats }, (_, s) => (active.includes(s) ? new Float64Array(n) : null));
-    const br = Array.from({ length: seats }, (_, s) => (active.includes(s) ? new Float64Array(n) : null));
+    const cut = this.scope.cut;
+    if (cut && node !== this.game.root && cut.isCut(node)) {
+      const { value, br } = cut.stub(node, reach, proj, active);
+      return { reach, proj, active, value, br, invested: node.invested, kind: "cut" };
+    }
+    const value =
+      given?.value ??
+      Array.from({ length: seats }, (_, s) => (active.includes(s) ? new Float64Array(n) : null));
+    const br =
+      given?.br ?? Array.from({ length: seats }, (_, s) => (active.includes(s) ? new Float64Array(n) : null));
     const base = { reach, proj, active, value, br, invested: node.invested };
     let out: CNode;
     if (node.type === "fold") {
@@ -214,8 +310,8 @@ export class CfrSolver {
       };
     } else {
       const nA = node.actions.length;
-      const childReach = node.actions.map(() => new Float64Array(n));
-      const childProj = node.actions.map(() => new Float64Array(n));
+      const childReach = node.actions.map(() => this.buffer());
+      const childProj = node.actions.map(() => this.buffer());
       const d: CDecision = {
         ...base,
         kind: "decision",
@@ -543,17 +639,30 @@ export class CfrSolver {
    * cheaper than a full one.
    */
   iterate(): void {
+    this.iterateDown();
+    this.iterateUp();
+  }
+
+  /** No threads to release. */
+  close(): void {}
+
+  /*
+   * The operations in steps, for the parallel solver (parallel.ts). A "down" step works top-down (parents
+   * before children: strategies and reaches), an "up" step bottom-up (values). Running an operation's steps
+   * over the part above a cut and over the subtrees below it, down steps from the top and up steps from the
+   * bottom, does exactly the serial operation's arithmetic, node by node.
+   */
+
+  /** @internal First half of `iterate`: strategies and reaches. */
+  iterateDown(): void {
     const t = ++this.iterations;
     const seats = this.game.seats.length;
-    const weights = this.weights(t);
     if (!this.params.alternate) {
       for (const d of this.decisions) this.fillStrategy(d, d.regrets, d.strategy);
       // Pre-order: a node's reach is final before its tremble looks at it.
       this.pushReaches((d) => this.tremble(d, d.strategy, d.played));
-      for (const node of this.postorder) this.updateNode(node, -1, weights);
       return;
     }
-    const seat = (t - 1) % seats;
     // After `evaluate` the reach buffers hold average-strategy reaches: recompute every seat's.
     const changed = t === 1 || this.reachesStale ? -1 : (t - 2) % seats;
     this.reachesStale = false;
@@ -562,6 +671,17 @@ export class CfrSolver {
       this.fillStrategy(d, d.regrets, d.strategy);
     }
     this.pushReaches((d) => this.tremble(d, d.strategy, d.played), changed);
+  }
+
+  /** @internal Second half of `iterate`: values and regret updates. */
+  iterateUp(): void {
+    const t = this.iterations;
+    const weights = this.weights(t);
+    if (!this.params.alternate) {
+      for (const node of this.postorder) this.updateNode(node, -1, weights);
+      return;
+    }
+    const seat = (t - 1) % this.game.seats.length;
     for (const node of this.postorder) if (node.value[seat]) this.updateNode(node, seat, weights);
   }
 
@@ -632,13 +752,6 @@ export class CfrSolver {
     return s;
   }
 
-  /** Mass of a reach vector: the chance (over the prior) that the seat's hand is in it. */
-  private mass(r: Float64Array): number {
-    let m = 0;
-    for (let c = 0; c < this.n; c++) m += this.prior[c]! * r[c]!;
-    return m;
-  }
-
   /**
    * Fixes the published strategies: the averages with frequencies below `PURIFY_BELOW` zeroed; then, at
    * every decision, a class that its own published play never brings there (own reach 0) takes its best
@@ -648,6 +761,13 @@ export class CfrSolver {
    * thresholds it removed balancing bluffs and raised exploitability up to tenfold.)
    */
   finalize(): void {
+    this.finalizeReaches();
+    this.finalizeTrembledReaches();
+    this.finalizeValues();
+  }
+
+  /** @internal `finalize`, step 1 (down): purify, push the published reaches, note own-unreached classes. */
+  finalizeReaches(): void {
     const n = this.n;
     const published = new Map<CDecision, Float64Array>();
     for (const d of this.decisions) published.set(d, this.purify(d, this.averageStrategy(d)));
@@ -660,8 +780,22 @@ export class CfrSolver {
       for (let c = 0; c < n; c++) if (r[c] === 0) zero.push(c);
       if (zero.length > 0) ownZero.set(d, zero);
     }
+    this.ownZero = ownZero;
+  }
+
+  /** @internal `finalize`, step 2 (down): reaches of the trembled published strategies. */
+  finalizeTrembledReaches(): void {
+    const published = this.published!;
     // Values with the trembled published strategies, so lines nobody takes still have others' mass.
     this.pushReaches((d) => this.tremble(d, published.get(d)!, d.played));
+  }
+
+  /** @internal `finalize`, step 3 (up): best actions of own-unreached classes, values. */
+  finalizeValues(): void {
+    const n = this.n;
+    const published = this.published!;
+    const ownZero = this.ownZero!;
+    this.ownZero = null;
     const foldBuf = new Float64Array(n);
     for (const node of this.postorder) {
       if (node.kind !== "decision") {
@@ -715,20 +849,64 @@ export class CfrSolver {
    * solved with; without a tremble it is NaN (unscored).
    */
   evaluate(): SeatResult[] {
-    const strat = new Map<CDecision, Float64Array>();
-    for (const d of this.decisions) strat.set(d, this.publishedStrategy(d));
-    if ((this.params.tremble ?? 0) > 0) {
-      const trembled = new Map<CDecision, Float64Array>();
-      this.pushReaches((d) => {
-        const t = this.tremble(d, strat.get(d)!, new Float64Array(d.played.length));
-        trembled.set(d, t);
-        return t;
-      });
-      this.valuesPass(trembled, true, true);
+    if (this.trembles) {
+      this.evaluateTrembledReaches();
+      this.evaluateTrembledValues();
     }
+    this.evaluateReaches();
+    this.evaluateValues();
+    return this.seatResults();
+  }
+
+  /** @internal Whether `evaluate` runs the trembled passes (steps 1 and 2). */
+  get trembles(): boolean {
+    return (this.params.tremble ?? 0) > 0;
+  }
+
+  private evaluationStrategies(): Map<CDecision, Float64Array> {
+    if (!this.evalStrat) {
+      const strat = new Map<CDecision, Float64Array>();
+      for (const d of this.decisions) strat.set(d, this.publishedStrategy(d));
+      this.evalStrat = strat;
+    }
+    return this.evalStrat;
+  }
+
+  /** @internal `evaluate` with a tremble, step 1 (down): reaches of the trembled published strategies. */
+  evaluateTrembledReaches(): void {
+    const strat = this.evaluationStrategies();
+    const trembled = new Map<CDecision, Float64Array>();
+    this.pushReaches((d) => {
+      const t = this.tremble(d, strat.get(d)!, new Float64Array(d.played.length));
+      trembled.set(d, t);
+      return t;
+    });
+    this.evalTrembled = trembled;
+  }
+
+  /** @internal `evaluate` with a tremble, step 2 (up): values and EVs against the trembled strategies. */
+  evaluateTrembledValues(): void {
+    this.valuesPass(this.evalTrembled!, true, true);
+    this.evalTrembled = null;
+  }
+
+  /** @internal `evaluate`, step 3 (down): reaches of the published strategies. */
+  evaluateReaches(): void {
+    const strat = this.evaluationStrategies();
     this.pushReaches((d) => strat.get(d)!);
     this.reachesStale = true;
-    this.valuesPass(strat, false, (this.params.tremble ?? 0) <= 0);
+  }
+
+  /** @internal `evaluate`, step 4 (up): values, best responses and EVs of the published strategies. */
+  evaluateValues(): void {
+    this.valuesPass(this.evaluationStrategies(), false, !this.trembles);
+    this.evalStrat = null;
+  }
+
+  /** @internal Each seat's value and best response at the root (after `evaluateValues`). */
+  seatResults(): SeatResult[] {
+    const root = this.root;
+    if (!root) throw new Error("this solver instance holds no root");
     const total = this.game.combos.reduce((x, y) => x + y, 0);
     const n = this.n;
     return this.game.seats.map((seat, i) => {
@@ -736,8 +914,8 @@ export class CfrSolver {
       let bestResponse = 0;
       for (let c = 0; c < n; c++) {
         const w = this.game.combos[c]! / total;
-        value += w * this.root.value[i]![c]!;
-        bestResponse += w * this.root.br[i]![c]!;
+        value += w * root.value[i]![c]!;
+        bestResponse += w * root.br[i]![c]!;
       }
       return { seat, value, bestResponse, exploitability: Math.max(0, bestResponse - value) };
     });
@@ -808,38 +986,73 @@ export class CfrSolver {
    * prior independently (card removal between seats ignored), as the store computes it from a pack.
    */
   decisionResults(): DecisionResult[] {
-    const strat = new Map<CDecision, Float64Array>();
-    for (const d of this.decisions) strat.set(d, this.publishedStrategy(d));
-    const seats = this.game.seats.length;
-    const out: DecisionResult[] = [];
-    const walk = (node: CNode, masses: number[], ranges: Float64Array[]) => {
-      if (node.kind !== "decision") return;
-      const s = strat.get(node)!;
-      out.push({
-        node: node.src,
-        strategy: s,
-        evs: node.evs,
-        reach: masses.reduce((x, y) => x * y, 1),
-      });
-      const p = node.actor;
-      node.children.forEach((child, a) => {
-        const r = new Float64Array(this.n);
-        for (let c = 0; c < this.n; c++) r[c] = ranges[p]![c]! * s[a * this.n + c]!;
-        const m = [...masses];
-        m[p] = this.mass(r);
-        const rs = [...ranges];
-        rs[p] = r;
-        walk(child, m, rs);
-      });
-    };
-    const ones = new Float64Array(this.n).fill(1);
-    walk(
-      this.root,
-      Array.from({ length: seats }, () => 1),
-      Array.from({ length: seats }, () => ones),
-    );
-    return out;
+    const byNode = new Map<DecisionNode, { strategy: Float64Array; evs: Float64Array | null }>();
+    for (const d of this.decisions) byNode.set(d.src, { strategy: this.publishedStrategy(d), evs: d.evs });
+    return walkDecisionResults(this.game, (node) => byNode.get(node)!);
   }
+
+  /** @internal Published strategies and EVs of this instance's decisions, in its order, packed (copies). */
+  packResults(): PackedResults {
+    const count = this.decisions.length;
+    const offsets = new Int32Array(count + 1);
+    for (let i = 0; i < count; i++) offsets[i + 1] = offsets[i]! + this.decisions[i]!.strategy.length;
+    const strategies = new Float64Array(offsets[count]!);
+    const evs = new Float64Array(offsets[count]!);
+    const hasEvs = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      const d = this.decisions[i]!;
+      strategies.set(this.publishedStrategy(d), offsets[i]!);
+      if (d.evs) {
+        evs.set(d.evs, offsets[i]!);
+        hasEvs[i] = 1;
+      }
+    }
+    return { offsets, strategies, evs, hasEvs };
+  }
+}
+
+/**
+ * Every decision of the game with its published strategy and EVs (from `lookup`) and its reach, in tree
+ * pre-order. Reach is the product over seats of the chance that the seat's hand follows the line, each hand
+ * drawn from the prior independently (card removal between seats ignored), as the store computes it.
+ */
+export function walkDecisionResults(
+  game: EngineGame,
+  lookup: (node: DecisionNode) => { strategy: Float64Array; evs: Float64Array | null },
+): DecisionResult[] {
+  const n = game.classCount;
+  const total = game.combos.reduce((x, y) => x + y, 0);
+  const prior = Float64Array.from(game.combos, (c) => c / total);
+  /** Mass of a reach vector: the chance (over the prior) that the seat's hand is in it. */
+  const mass = (r: Float64Array) => {
+    let m = 0;
+    for (let c = 0; c < n; c++) m += prior[c]! * r[c]!;
+    return m;
+  };
+  const seats = game.seats.length;
+  const out: DecisionResult[] = [];
+  const walk = (node: TreeNode, masses: number[], ranges: Float64Array[]) => {
+    if (node.type !== "decision") return;
+    const { strategy: s, evs } = lookup(node);
+    out.push({ node, strategy: s, evs, reach: masses.reduce((x, y) => x * y, 1) });
+    const p = node.actor;
+    node.children.forEach((child, a) => {
+      const r = new Float64Array(n);
+      for (let c = 0; c < n; c++) r[c] = ranges[p]![c]! * s[a * n + c]!;
+      const m = [...masses];
+      m[p] = mass(r);
+      const rs = [...ranges];
+      rs[p] = r;
+      walk(child, m, rs);
+    });
+  };
+  const ones = new Float64Array(n).fill(1);
+  walk(
+    game.root,
+    Array.from({ length: seats }, () => 1),
+    Array.from({ length: seats }, () => ones),
+  );
+  return out;
 }
 
 function transpose(m: Float64Array, n: number): Float64Array {

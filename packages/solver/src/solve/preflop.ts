@@ -4,10 +4,12 @@
  */
 
 import { createHash } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, roundBb } from "@ranges/core";
 import { PACK_FORMAT_VERSION, type PackConfig, type PackData, type PackNode } from "@ranges/store";
-import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult } from "../engine/cfr.js";
+import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult, type Solver } from "../engine/cfr.js";
 import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
+import { ParallelCfrSolver } from "../engine/parallel.js";
 import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
 import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
@@ -87,6 +89,38 @@ export interface SolveOptions {
   readonly tremble?: number;
   /** Injected clock (ms) so tests and packs do not depend on wall time. */
   readonly now?: () => number;
+  /**
+   * Threads for this solve (1: serial). Default: RANGES_SOLVER_THREADS if set, else every core for trees
+   * over `PARALLEL_MIN_DECISIONS` decisions. The results are the same to the bit either way.
+   */
+  readonly threads?: number;
+}
+
+/** Trees with more decisions than this are solved on every core by default (smaller ones gain little). */
+export const PARALLEL_MIN_DECISIONS = 2000;
+
+/** Most threads one solve uses by default. */
+const MAX_DEFAULT_THREADS = 8;
+
+/**
+ * Threads for a solve of a tree with `decisions` decisions: `requested` if given, else the environment's
+ * RANGES_SOLVER_THREADS (a positive integer; 1 forces the serial solver), else every core (at most 8) for a
+ * tree over `PARALLEL_MIN_DECISIONS` decisions and 1 for a smaller one.
+ */
+export function solverThreads(decisions: number, requested?: number): number {
+  const valid = (x: number) => Number.isInteger(x) && x >= 1;
+  if (requested !== undefined) {
+    if (!valid(requested)) throw new Error(`threads must be a positive integer, got ${requested}`);
+    return requested;
+  }
+  const env = process.env.RANGES_SOLVER_THREADS?.trim();
+  if (env) {
+    const x = Number(env);
+    if (!valid(x)) throw new Error(`RANGES_SOLVER_THREADS must be a positive integer, got "${env}"`);
+    return x;
+  }
+  if (decisions <= PARALLEL_MIN_DECISIONS) return 1;
+  return Math.max(1, Math.min(MAX_DEFAULT_THREADS, availableParallelism()));
 }
 
 export interface SeatExploitabilityResult extends SeatResult {
@@ -96,8 +130,11 @@ export interface SeatExploitabilityResult extends SeatResult {
 
 export interface SolveResult {
   readonly tree: BuiltTree;
-  readonly solver: CfrSolver;
+  /** The solver, closed (its threads ended): its `decisionResults()` stay readable. */
+  readonly solver: Solver;
   readonly game: EngineGame;
+  /** Threads the solve ran on (1: the serial solver). */
+  readonly threads: number;
   readonly iterations: number;
   readonly seconds: number;
   readonly seats: readonly SeatExploitabilityResult[];
@@ -143,11 +180,31 @@ export function solvePreflop(options: SolveOptions): SolveResult {
   const now = options.now ?? (() => performance.now());
   const equity = options.equity ?? loadHeadsUpEquity();
   const { game, tree } = buildEngineGame(config, stack, equity);
-  const solver = new CfrSolver(game, {
+  const nodes = countNodes(tree.root);
+  const params = {
     ...DCFR_PARAMS,
     alternate: config.solve.alternate,
     tremble: options.tremble ?? PREFLOP_TREMBLE,
-  });
+  };
+  const threads = solverThreads(nodes.decisions, options.threads);
+  const solver: Solver =
+    threads > 1 ? new ParallelCfrSolver(game, params, threads) : new CfrSolver(game, params);
+  try {
+    return runSolve(options, solver, game, tree, nodes, now);
+  } finally {
+    solver.close();
+  }
+}
+
+function runSolve(
+  options: SolveOptions,
+  solver: Solver,
+  game: EngineGame,
+  tree: BuiltTree,
+  nodes: { decisions: number; terminals: number },
+  now: () => number,
+): SolveResult {
+  const { config, stack } = options;
   const maxIterations = options.maxIterations ?? config.solve.maxIterations;
   const maxSeconds = options.maxSeconds ?? config.solve.maxSeconds;
   // Jam/fold trees are small and held to a tighter bar (0.05% of the pot, under the 0.1% required).
@@ -186,10 +243,11 @@ export function solvePreflop(options: SolveOptions): SolveResult {
     tree,
     solver,
     game,
+    threads: solver instanceof ParallelCfrSolver ? solver.threads : 1,
     iterations: solver.iterations,
     seconds: (now() - start) / 1000,
     seats,
-    nodes: countNodes(tree.root),
+    nodes,
   };
 }
 
