@@ -2,8 +2,10 @@
  * `pnpm solve` — solve preflop spots and write packs.
  *
  *   pnpm solve --game nlmtt8 --stack 40        one pack into data/packs
- *   pnpm solve --all [--jobs 2] [--force]      every committed pack whose inputs changed (resumable: a pack
- *                                              whose header records the same input hash is skipped)
+ *   pnpm solve --all [--jobs 1] [--force]      every committed pack whose inputs changed (resumable: a pack
+ *                                              whose header records the same input hash is skipped); one
+ *                                              pack at a time on every core by default, or --jobs packs at
+ *                                              once sharing the cores
  *   pnpm solve --spot spot.json --out x.json   a custom spot (tree config with one stack) to JSON or .pack
  * Options: --out DIR|FILE, --max-iterations N, --max-seconds S, --target PCT (exploitability, % of pot),
  * --quiet.
@@ -124,7 +126,10 @@ function solveOne(config: TreeConfig, configPath: string | null, stack: number, 
 
 /** `--all`: every (game, stack) of the committed configs, `jobs` child processes at a time. */
 async function solveAll(out: string): Promise<void> {
-  const jobs = Math.max(1, Math.floor(num("jobs", values.jobs) ?? availableParallelism()));
+  // One pack at a time, each solve using every core (the parallel solver); with several jobs the cores are
+  // shared out among them.
+  const jobs = Math.max(1, Math.floor(num("jobs", values.jobs) ?? 1));
+  const threadsPerJob = Math.max(1, Math.floor(availableParallelism() / jobs));
   const queue: Array<{ game: GameId; stack: number }> = [];
   const seed = loadHeadsUpEquity().seed;
   let skipped = 0;
@@ -161,7 +166,12 @@ async function solveAll(out: string): Promise<void> {
         if (values[k] !== undefined) args.push(`--${k}`, values[k]!);
       }
       const code = await new Promise<number>((resolve) =>
-        fork(self, args).on("exit", (c) => resolve(c ?? 1)),
+        fork(self, args, {
+          env: {
+            ...process.env,
+            RANGES_SOLVER_THREADS: process.env.RANGES_SOLVER_THREADS ?? String(threadsPerJob),
+          },
+        }).on("exit", (c) => resolve(c ?? 1)),
       );
       if (code !== 0) failed++;
     }
