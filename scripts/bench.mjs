@@ -3,19 +3,30 @@
  * `pnpm bench`: HTTP throughput and latency of the API against a minimal node:http server that sends the
  * same bytes (the baseline). Both servers run in child processes; autocannon drives them from this one.
  *
- * Scenarios (64 connections, 10 s each; options: --duration S, --connections N, --packs DIR, --dry-run):
+ * Throughput scenarios (64 connections, 10 s each; options: --duration S, --connections N, --packs DIR,
+ * --dry-run):
  *   baseline        node:http, one fixed body (the cached /node response)
  *   node cached     the same hold'em /node URL again and again (store cache hit)
  *   node uncached   rotating histories with a distinct minFreq per request, so every request misses the cache
  *   range           rotating over every stored action of the pack (cached after the first round)
  * Every API request carries an unmetered key, so each one is also counted on the key's meter (SQLite).
  *
+ * Memory and cold loads (a fresh API process each, started with the environment's CACHE_MB, default 64;
+ * options: --memory-duration S (60), --memory-connections N (200)):
+ *   memory          every /node of every live pack, interleaved so consecutive requests hit different
+ *                   packs (nearly every request misses the response cache); the server's RSS
+ *                   (/proc/<pid>/status VmRSS) is sampled every second during the run and after it
+ *   cold load       the first /node of each of the three largest packs of a fresh server, while one client
+ *                   repeats a cached URL: how long the cold request takes, and the worst latency of the
+ *                   cached requests meanwhile (how long the cold load blocks everything else)
+ * `--only throughput,memory,cold` runs a subset (default: all).
+ *
  * Packs: data/packs when a hold'em pack is live there; otherwise a temporary nl/v2 100bb pack
  * written with the store's writer (the output says which). Results go to stdout and to BENCHMARKS.md.
  */
 
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -29,8 +40,12 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "64" },
     packs: { type: "string", default: "data/packs" },
     "dry-run": { type: "boolean", default: false },
+    only: { type: "string", default: "throughput,memory,cold" },
+    "memory-duration": { type: "string", default: "60" },
+    "memory-connections": { type: "string", default: "200" },
   },
 });
+const ONLY = new Set(args.only.split(",").map((s) => s.trim()));
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
 const TARGETS = { cachedRatio: 0.5, cachedP99: 10, uncachedP99: 20 };
@@ -175,6 +190,21 @@ const nodeUrl = (h, extra = "") => `${gamePath}/node?stack=${pick.stack}&history
 // ---------------------------------------------------------------------------------------------------------
 // Servers
 
+/** An environment variable the API processes inherit (read like main.ts reads them). */
+const envValue = (name) => process.env[name];
+
+/**
+ * The node flags `pnpm start` gives the API (its heap cap, `--max-old-space-size=${HEAP_MB:-256}`), read from
+ * the root package.json so the benchmark measures the server as it is started.
+ */
+const API_FLAGS = (() => {
+  const start = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start;
+  const m = /node (--max-old-space-size=)\$\{HEAP_MB:-(\d+)\} apps\/api\/dist\/main\.js/.exec(start);
+  if (!m)
+    throw new Error(`package.json's start script no longer caps the heap as bench.mjs expects: ${start}`);
+  return [`${m[1]}${envValue("HEAP_MB") || m[2]}`];
+})();
+
 function spawnServer(args, env, readyPattern) {
   return new Promise((resolvePort, reject) => {
     const child = spawn(process.execPath, args, {
@@ -199,153 +229,366 @@ const { key } = access.createKey({ name: "bench", plan: "bench", dailyQuota: nul
 access.close();
 const auth = { authorization: `Bearer ${key}` };
 
-const api = await spawnServer(
-  [join(ROOT, "apps/api/dist/main.js")],
-  { PORT: "0", PACKS_DIR: packsDir, ACCESS_DB: accessDb },
-  /API on http:\/\/localhost:(\d+)/,
-);
-const apiBase = `http://127.0.0.1:${api.port}`;
+const sections = [];
 
-const cachedPath = nodeUrl(histories[0]);
-const probe = await fetch(`${apiBase}${cachedPath}`, { headers: auth });
-if (probe.status !== 200) throw new Error(`probe ${cachedPath}: ${probe.status} ${await probe.text()}`);
-const sampleBody = Buffer.from(await probe.arrayBuffer());
-const bodyFile = join(tmp, "body.json");
-writeFileSync(bodyFile, sampleBody);
+/** The throughput scenarios against one pack; returns the BENCHMARKS.md section. */
+async function throughput() {
+  const api = await spawnServer(
+    [...API_FLAGS, join(ROOT, "apps/api/dist/main.js")],
+    { PORT: "0", PACKS_DIR: packsDir, ACCESS_DB: accessDb },
+    /API on http:\/\/localhost:(\d+)/,
+  );
+  const apiBase = `http://127.0.0.1:${api.port}`;
 
-const BASELINE_SRC = `
+  const cachedPath = nodeUrl(histories[0]);
+  const probe = await fetch(`${apiBase}${cachedPath}`, { headers: auth });
+  if (probe.status !== 200) throw new Error(`probe ${cachedPath}: ${probe.status} ${await probe.text()}`);
+  const sampleBody = Buffer.from(await probe.arrayBuffer());
+  const bodyFile = join(tmp, "body.json");
+  writeFileSync(bodyFile, sampleBody);
+
+  const BASELINE_SRC = `
 const http = require("node:http");
 const body = require("node:fs").readFileSync(process.argv[1]);
 const headers = { "Content-Type": "application/json; charset=utf-8", "Content-Length": String(body.length) };
 const server = http.createServer((req, res) => { res.writeHead(200, headers); res.end(body); });
 server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server.address().port + "\\n"));
 `;
-const baseline = await spawnServer(["-e", BASELINE_SRC, bodyFile], {}, /baseline on (\d+)/);
+  const baseline = await spawnServer(["-e", BASELINE_SRC, bodyFile], {}, /baseline on (\d+)/);
 
-// ---------------------------------------------------------------------------------------------------------
-// Load
+  // ---------------------------------------------------------------------------------------------------------
+  // Load
 
-function run(title, base, paths) {
-  let i = 0;
-  const opts = {
-    url: base,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers: auth,
-    requests: [
-      {
-        method: "GET",
-        setupRequest: (req) => {
-          req.path = typeof paths === "string" ? paths : paths(i++);
-          return req;
+  function run(title, base, paths) {
+    let i = 0;
+    const opts = {
+      url: base,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      headers: auth,
+      requests: [
+        {
+          method: "GET",
+          setupRequest: (req) => {
+            req.path = typeof paths === "string" ? paths : paths(i++);
+            return req;
+          },
         },
-      },
-    ],
-  };
-  return new Promise((done, fail) => {
-    autocannon(opts, (err, result) => {
-      if (err) return fail(err);
-      const row = {
-        title,
-        rps: result.requests.average,
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        ok: result["2xx"],
-        other: result.non2xx + result.errors + result.timeouts,
-      };
-      console.log(
-        `${title.padEnd(16)} ${row.rps.toFixed(0).padStart(8)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  (${row.ok} ok, ${row.other} other)`,
-      );
-      done(row);
+      ],
+    };
+    return new Promise((done, fail) => {
+      autocannon(opts, (err, result) => {
+        if (err) return fail(err);
+        const row = {
+          title,
+          rps: result.requests.average,
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          ok: result["2xx"],
+          other: result.non2xx + result.errors + result.timeouts,
+        };
+        console.log(
+          `${title.padEnd(16)} ${row.rps.toFixed(0).padStart(8)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  (${row.ok} ok, ${row.other} other)`,
+        );
+        done(row);
+      });
     });
-  });
+  }
+
+  const warm = async (base, path) => {
+    for (let k = 0; k < 200; k++) await (await fetch(`${base}${path}`, { headers: auth })).arrayBuffer();
+  };
+
+  console.log(`Packs: ${packSource}`);
+  console.log(
+    `Load: ${CONNECTIONS} connections, ${DURATION} s per scenario, autocannon ${requireFromApi("autocannon/package.json").version}`,
+  );
+  console.log(`Cached URL: ${cachedPath} (${sampleBody.length} bytes)\n`);
+
+  await warm(`http://127.0.0.1:${baseline.port}`, "/");
+  const base = await run("baseline", `http://127.0.0.1:${baseline.port}`, "/");
+  await warm(apiBase, cachedPath);
+  const cached = await run("node cached", apiBase, cachedPath);
+  // Distinct minFreq values make each request a new cache key; the value is far below any stored weight.
+  const uncached = await run("node uncached", apiBase, (k) =>
+    nodeUrl(histories[k % histories.length], `&minFreq=${((k + 1) * 1e-9).toFixed(9)}`),
+  );
+  const range = await run(
+    "range",
+    apiBase,
+    (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spots[k % spots.length])}`,
+  );
+
+  api.child.kill("SIGTERM");
+  baseline.child.kill("SIGTERM");
+
+  // ---------------------------------------------------------------------------------------------------------
+  // Report
+
+  const rows = [base, cached, uncached, range];
+  const verdict = (okay) => (okay ? "met" : "MISSED");
+  const cachedRatio = cached.rps / base.rps;
+  const checks = [
+    `cached hold'em /node >= ${TARGETS.cachedRatio * 100}% of baseline throughput: ${(cachedRatio * 100).toFixed(0)}% (${verdict(cachedRatio >= TARGETS.cachedRatio)})`,
+    `cached hold'em /node p99 < ${TARGETS.cachedP99} ms: ${cached.p99} ms (${verdict(cached.p99 < TARGETS.cachedP99)})`,
+    `uncached /node p99 < ${TARGETS.uncachedP99} ms: ${uncached.p99} ms (${verdict(uncached.p99 < TARGETS.uncachedP99)})`,
+  ];
+  console.log(`\n${checks.join("\n")}`);
+  const machineBound = base.p99 >= TARGETS.cachedP99;
+  if (machineBound) {
+    checks.push(
+      `the bare node:http baseline itself has p99 ${base.p99} ms here, so the latency targets are bounded by this machine (load generator and servers share ${os.cpus().length} cores; load average ${loadAtStart.toFixed(2)} at the start)`,
+    );
+  }
+  const failures = rows.filter((r) => r.other > 0);
+  if (failures.length > 0)
+    console.log(`\nWARNING: non-2xx or errors in ${failures.map((r) => r.title).join(", ")}`);
+
+  const cpus = os.cpus();
+  const section = [
+    "<!-- bench:api:start -->",
+    "## HTTP API (`pnpm bench`)",
+    "",
+    `- Date: ${new Date().toISOString().slice(0, 10)}`,
+    `- Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
+    `- Load average at the start: ${loadAtStart.toFixed(2)} (other work on the machine skews every number)`,
+    `- Node ${process.version}; autocannon ${requireFromApi("autocannon/package.json").version} in the same machine (it competes with the server for cores)`,
+    `- Load: ${CONNECTIONS} connections, ${DURATION} s per scenario; every API request sends an unmetered key (counted on its SQLite meter) and is logged (stdout to /dev/null)`,
+    `- Packs: ${packSource}`,
+    `- Cached URL: \`${cachedPath}\` (${sampleBody.length} bytes); the baseline is a bare node:http server sending those bytes`,
+    "",
+    "| Scenario | req/s | p50 ms | p99 ms | vs baseline | non-2xx/errors |",
+    "|---|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base.rps) * 100).toFixed(0)}% | ${r.other} |`,
+    ),
+    "",
+    "Targets:",
+    "",
+    ...checks.map((c) => `- ${c}`),
+    "",
+    "Scenarios: *node cached* repeats one URL (store cache hit); *node uncached* rotates over the pack's",
+    "histories with a distinct `minFreq` per request so every request builds its body; *range* rotates over",
+    "every stored action (cached after the first round).",
+    "<!-- bench:api:end -->",
+  ].join("\n");
+
+  return section;
 }
-
-const warm = async (base, path) => {
-  for (let k = 0; k < 200; k++) await (await fetch(`${base}${path}`, { headers: auth })).arrayBuffer();
-};
-
-console.log(`Packs: ${packSource}`);
-console.log(
-  `Load: ${CONNECTIONS} connections, ${DURATION} s per scenario, autocannon ${requireFromApi("autocannon/package.json").version}`,
-);
-console.log(`Cached URL: ${cachedPath} (${sampleBody.length} bytes)\n`);
-
-await warm(`http://127.0.0.1:${baseline.port}`, "/");
-const base = await run("baseline", `http://127.0.0.1:${baseline.port}`, "/");
-await warm(apiBase, cachedPath);
-const cached = await run("node cached", apiBase, cachedPath);
-// Distinct minFreq values make each request a new cache key; the value is far below any stored weight.
-const uncached = await run("node uncached", apiBase, (k) =>
-  nodeUrl(histories[k % histories.length], `&minFreq=${((k + 1) * 1e-9).toFixed(9)}`),
-);
-const range = await run(
-  "range",
-  apiBase,
-  (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spots[k % spots.length])}`,
-);
-
-for (const c of children) c.kill("SIGTERM");
 
 // ---------------------------------------------------------------------------------------------------------
-// Report
+// Memory: every node of every live pack, 200 connections, RSS of the server sampled
 
-const rows = [base, cached, uncached, range];
-const verdict = (okay) => (okay ? "met" : "MISSED");
-const cachedRatio = cached.rps / base.rps;
-const checks = [
-  `cached hold'em /node >= ${TARGETS.cachedRatio * 100}% of baseline throughput: ${(cachedRatio * 100).toFixed(0)}% (${verdict(cachedRatio >= TARGETS.cachedRatio)})`,
-  `cached hold'em /node p99 < ${TARGETS.cachedP99} ms: ${cached.p99} ms (${verdict(cached.p99 < TARGETS.cachedP99)})`,
-  `uncached /node p99 < ${TARGETS.uncachedP99} ms: ${uncached.p99} ms (${verdict(uncached.p99 < TARGETS.uncachedP99)})`,
-];
-console.log(`\n${checks.join("\n")}`);
-const machineBound = base.p99 >= TARGETS.cachedP99;
-if (machineBound) {
-  checks.push(
-    `the bare node:http baseline itself has p99 ${base.p99} ms here, so the latency targets are bounded by this machine (load generator and servers share ${os.cpus().length} cores; load average ${loadAtStart.toFixed(2)} at the start)`,
-  );
+/** Resident set size of a process in bytes (Linux /proc; `ps` elsewhere). */
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    if (m) return Number(m[1]) * 1024;
+  } catch {}
+  try {
+    return Number(execFileSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" }).trim()) * 1024;
+  } catch {
+    return Number.NaN;
+  }
 }
-const failures = rows.filter((r) => r.other > 0);
-if (failures.length > 0)
-  console.log(`\nWARNING: non-2xx or errors in ${failures.map((r) => r.title).join(", ")}`);
+const mb = (bytes) => (bytes / 2 ** 20).toFixed(0);
 
-const cpus = os.cpus();
-const section = [
-  "<!-- bench:api:start -->",
-  "## HTTP API (`pnpm bench`)",
-  "",
-  `- Date: ${new Date().toISOString().slice(0, 10)}`,
-  `- Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}`,
-  `- Load average at the start: ${loadAtStart.toFixed(2)} (other work on the machine skews every number)`,
-  `- Node ${process.version}; autocannon ${requireFromApi("autocannon/package.json").version} in the same machine (it competes with the server for cores)`,
-  `- Load: ${CONNECTIONS} connections, ${DURATION} s per scenario; every API request sends an unmetered key (counted on its SQLite meter) and is logged (stdout to /dev/null)`,
-  `- Packs: ${packSource}`,
-  `- Cached URL: \`${cachedPath}\` (${sampleBody.length} bytes); the baseline is a bare node:http server sending those bytes`,
-  "",
-  "| Scenario | req/s | p50 ms | p99 ms | vs baseline | non-2xx/errors |",
-  "|---|---:|---:|---:|---:|---:|",
-  ...rows.map(
-    (r) =>
-      `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base.rps) * 100).toFixed(0)}% | ${r.other} |`,
-  ),
-  "",
-  "Targets:",
-  "",
-  ...checks.map((c) => `- ${c}`),
-  "",
-  "Scenarios: *node cached* repeats one URL (store cache hit); *node uncached* rotates over the pack's",
-  "histories with a distinct `minFreq` per request so every request builds its body; *range* rotates over",
-  "every stored action (cached after the first round).",
-  "<!-- bench:api:end -->",
-].join("\n");
+/** Every live pack of the packs directory with its node histories (read one at a time). */
+async function everyPack() {
+  const out = [];
+  const statuses = store.RangeStore.open({ packsDir, refreshMs: 0 }).packStatus();
+  for (const s of statuses.filter((p) => p.ok && p.stack !== null)) {
+    const data = await store.readPackFile(s.path);
+    out.push({
+      game: s.game,
+      stack: s.stack,
+      file: s.file,
+      fileBytes: statSync(s.path).size,
+      histories: data.nodes.map((nd) => nd.history),
+    });
+  }
+  return out;
+}
+
+/** The cache setting the API processes inherit (`CACHE_MB`, read like main.ts reads it). */
+const cacheMbEnv = envValue("CACHE_MB") ? `CACHE_MB=${envValue("CACHE_MB")}` : "CACHE_MB unset (default 64)";
+
+async function memory(packs) {
+  const duration = Number(args["memory-duration"]);
+  const connections = Number(args["memory-connections"]);
+  const server = await spawnServer(
+    [...API_FLAGS, join(ROOT, "apps/api/dist/main.js")],
+    { PORT: "0", PACKS_DIR: packsDir, ACCESS_DB: accessDb },
+    /API on http:\/\/localhost:(\d+)/,
+  );
+  const pid = server.child.pid;
+  const base = `http://127.0.0.1:${server.port}`;
+  const totalNodes = packs.reduce((n, p) => n + p.histories.length, 0);
+  // Round-robin over the packs: request k goes to pack k mod P, its node (k div P) mod nodes.
+  const urlOf = (k) => {
+    const p = packs[k % packs.length];
+    const h = p.histories[Math.floor(k / packs.length) % p.histories.length];
+    return `/api/v1/ranges/${p.game}/node?stack=${p.stack}&history=${enc(h)}`;
+  };
+  const samples = [{ t: 0, rss: rssOf(pid) }];
+  const started = Date.now();
+  const timer = setInterval(() => samples.push({ t: (Date.now() - started) / 1000, rss: rssOf(pid) }), 1000);
+  let i = 0;
+  const result = await new Promise((done, fail) =>
+    autocannon(
+      {
+        url: base,
+        connections,
+        duration,
+        headers: auth,
+        requests: [{ method: "GET", setupRequest: (req) => ({ ...req, path: urlOf(i++) }) }],
+      },
+      (err, r) => (err ? fail(err) : done(r)),
+    ),
+  );
+  clearInterval(timer);
+  const atEnd = rssOf(pid);
+  await new Promise((r) => setTimeout(r, 5000));
+  const settled = rssOf(pid);
+  server.child.kill("SIGTERM");
+  const peak = Math.max(...samples.map((s) => s.rss), atEnd);
+  const row = {
+    connections,
+    duration,
+    packs: packs.length,
+    totalNodes,
+    packBytes: packs.reduce((n, p) => n + p.fileBytes, 0),
+    requests: result.requests.total,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    ok: result["2xx"],
+    other: result.non2xx + result.errors + result.timeouts,
+    otherDetail: `non-2xx ${result.non2xx} (${
+      Object.entries(result.statusCodeStats ?? {})
+        .filter(([code]) => !code.startsWith("2"))
+        .map(([code, s]) => `${code}: ${s.count}`)
+        .join(", ") || "none"
+    }), errors ${result.errors}, timeouts ${result.timeouts}`,
+    start: samples[0].rss,
+    peak,
+    atEnd,
+    settled,
+    curve: samples
+      .filter((s) => Math.round(s.t) % 10 === 0 && s.t > 0)
+      .map((s) => `${Math.round(s.t)}s ${mb(s.rss)}`),
+  };
+  console.log(
+    `memory: ${connections} connections, ${duration} s over ${totalNodes} nodes of ${packs.length} packs: RSS start ${mb(row.start)} MiB, peak ${mb(peak)} MiB, at ${duration} s ${mb(atEnd)} MiB, 5 s later ${mb(settled)} MiB; ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms (${row.ok} ok, ${row.other} other: ${row.otherDetail})`,
+  );
+  console.log(`  RSS every 10 s (MiB): ${row.curve.join(", ")}`);
+  return row;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Cold loads: the first request of the largest packs while a client repeats a cached URL
+
+async function cold(packs) {
+  const server = await spawnServer(
+    [...API_FLAGS, join(ROOT, "apps/api/dist/main.js")],
+    { PORT: "0", PACKS_DIR: packsDir, ACCESS_DB: accessDb },
+    /API on http:\/\/localhost:(\d+)/,
+  );
+  const base = `http://127.0.0.1:${server.port}`;
+  const largest = [...packs].sort((a, b) => b.fileBytes - a.fileBytes).slice(0, 3);
+  const smallest = [...packs].sort((a, b) => a.fileBytes - b.fileBytes)[0];
+  const warmUrl = `${base}/api/v1/ranges/${smallest.game}/node?stack=${smallest.stack}&history=${enc(smallest.histories[0])}`;
+  const get = async (url) => {
+    const t = performance.now();
+    const res = await fetch(url, { headers: auth });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    return performance.now() - t;
+  };
+  for (let k = 0; k < 50; k++) await get(warmUrl);
+  const rows = [];
+  for (const p of largest) {
+    let stop = false;
+    const during = [];
+    const loop = (async () => {
+      while (!stop) during.push(await get(warmUrl));
+    })();
+    await new Promise((r) => setTimeout(r, 200));
+    const firstMs = await get(
+      `${base}/api/v1/ranges/${p.game}/node?stack=${p.stack}&history=${enc(p.histories.at(-1))}`,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    stop = true;
+    await loop;
+    const worst = Math.max(...during);
+    rows.push({ file: p.file, fileBytes: p.fileBytes, firstMs, worst, cachedRequests: during.length });
+    console.log(
+      `cold load ${p.file} (${(p.fileBytes / 2 ** 20).toFixed(1)} MiB): first request ${firstMs.toFixed(0)} ms; cached requests meanwhile: worst ${worst.toFixed(0)} ms of ${during.length}`,
+    );
+  }
+  server.child.kill("SIGTERM");
+  return rows;
+}
+
+function memorySection(mem, coldRows) {
+  const cpus = os.cpus();
+  const lines = [
+    "<!-- bench:memory:start -->",
+    "## Memory and cold loads (`pnpm bench`)",
+    "",
+    `- Date: ${new Date().toISOString().slice(0, 10)}`,
+    `- Machine: ${cpus[0]?.model ?? "unknown CPU"}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.platform()} ${os.release()}; load average at the start ${loadAtStart.toFixed(2)} (other work shares the cores)`,
+    `- Node ${process.version}; the API process as \`pnpm start\` runs it (\`node ${API_FLAGS.join(" ")}\`, ${cacheMbEnv}), autocannon in the bench process on the same machine`,
+  ];
+  if (mem) {
+    lines.push(
+      `- Load: ${mem.connections} connections for ${mem.duration} s over every \`/node\` of every live pack (${mem.totalNodes} nodes in ${mem.packs} packs, ${(mem.packBytes / 2 ** 20).toFixed(1)} MiB of pack files), interleaved so that consecutive requests hit different packs; nearly every request misses the response cache`,
+      "",
+      "| RSS at start | peak during the run | at the end of the run | 5 s later | req/s | p50 ms | p99 ms | non-2xx/errors |",
+      "|---:|---:|---:|---:|---:|---:|---:|---:|",
+      `| ${mb(mem.start)} MiB | ${mb(mem.peak)} MiB | ${mb(mem.atEnd)} MiB | ${mb(mem.settled)} MiB | ${mem.rps.toFixed(0)} | ${mem.p50} | ${mem.p99} | ${mem.other} |`,
+      "",
+      `RSS every 10 s (MiB): ${mem.curve.join(", ")}. Requests not answered 2xx: ${mem.otherDetail} (autocannon gives up after 10 s; at the start, 200 connections spread over packs that are all cold queue behind the helper process that reads them one at a time).`,
+      "",
+      `Requirement: RSS under 400 MiB after ${mem.duration} s at ${mem.connections} connections over every pack: ${mem.atEnd < 400 * 2 ** 20 && mem.peak < 400 * 2 ** 20 ? "met" : "MISSED"} (peak ${mb(mem.peak)} MiB).`,
+    );
+  }
+  if (coldRows) {
+    lines.push(
+      "",
+      "Cold loads: the first `/node` of each of the three largest packs of a fresh server, while one client repeats a cached URL of another pack.",
+      "",
+      "| Pack | file | first request ms | worst cached request meanwhile ms |",
+      "|---|---:|---:|---:|",
+      ...coldRows.map(
+        (r) =>
+          `| ${r.file} | ${(r.fileBytes / 2 ** 20).toFixed(1)} MiB | ${r.firstMs.toFixed(0)} | ${r.worst.toFixed(0)} |`,
+      ),
+    );
+  }
+  lines.push("<!-- bench:memory:end -->");
+  return lines.join("\n");
+}
+
+if (ONLY.has("throughput")) sections.push(["api", await throughput()]);
+if (ONLY.has("memory") || ONLY.has("cold")) {
+  const packs = await everyPack();
+  const coldRows = ONLY.has("cold") ? await cold(packs) : null;
+  const mem = ONLY.has("memory") ? await memory(packs) : null;
+  sections.push(["memory", memorySection(mem, coldRows)]);
+}
 
 if (args["dry-run"]) process.exit(0);
 const file = join(ROOT, "BENCHMARKS.md");
 let doc = existsSync(file)
   ? readFileSync(file, "utf8")
   : "# Benchmarks\n\nNumbers from the bench scripts, with the machine they ran on.\n";
-const pattern = /<!-- bench:api:start -->[\s\S]*?<!-- bench:api:end -->/;
-doc = pattern.test(doc) ? doc.replace(pattern, section) : `${doc.trimEnd()}\n\n${section}\n`;
+for (const [name, section] of sections) {
+  const pattern = new RegExp(`<!-- bench:${name}:start -->[\\s\\S]*?<!-- bench:${name}:end -->`);
+  doc = pattern.test(doc) ? doc.replace(pattern, section) : `${doc.trimEnd()}\n\n${section}\n`;
+}
 writeFileSync(file, doc);
 console.log(`\nWrote the results to ${file}`);
 process.exit(0);

@@ -101,18 +101,10 @@ const MCP_BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * UTF-8 bytes of a store result. The store returns the same object for a cache hit, so the encoding is done
- * once per cached body; writing a Buffer is much cheaper for Node than writing a long string.
+ * UTF-8 bytes of a store result: the store caches bodies as Buffers (counted in its memory budget), and
+ * writing a Buffer is much cheaper for Node than writing a long string.
  */
-const encoded = new WeakMap<object, Buffer>();
-function bodyBytes(result: { body: string }): Buffer {
-  let bytes = encoded.get(result);
-  if (bytes === undefined) {
-    bytes = Buffer.from(result.body);
-    encoded.set(result, bytes);
-  }
-  return bytes;
-}
+const bodyBytes = (result: { bytes: Buffer }): Buffer => result.bytes;
 
 // Generated request ids: a random per-process prefix and a counter (unique, and cheaper than a UUID).
 const ID_PREFIX = randomBytes(6).toString("hex");
@@ -304,7 +296,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
 
   function send(
     ctx: Koa.ParameterizedContext<RequestState>,
-    result: { body: string; etag: string },
+    result: { bytes: Buffer; etag: string },
     cacheControl: string,
   ) {
     const etag = quoteEtag(result.etag);
@@ -319,14 +311,15 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ctx.body = bodyBytes(result);
   }
 
-  function serveData(ctx: Koa.ParameterizedContext<RequestState>, game: GameId, op: DataOp) {
+  /** Data queries go through `jsonAsync`: a pack not in memory is read off the event loop. */
+  async function serveData(ctx: Koa.ParameterizedContext<RequestState>, game: GameId, op: DataOp) {
     if (!GAMES[game].serves.includes(op)) throw notServed(game, op);
     authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
     const q = parseQuery(ctx.querystring, PARAMS[op]);
     const stack = parseStackParam(game, q.stack);
-    let result: { body: string; etag: string };
+    let result: { bytes: Buffer; etag: string };
     if (op === "node") {
-      result = store.json({
+      result = await store.jsonAsync({
         kind: "node",
         game,
         stack,
@@ -336,7 +329,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
         full: parseFullParam(q.full),
       });
     } else if (op === "range") {
-      result = store.json({
+      result = await store.jsonAsync({
         kind: "range",
         game,
         stack,
@@ -345,7 +338,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
         minFreq: parseMinFreqParam(q.minFreq),
       });
     } else {
-      result = store.json({ kind: op, game, stack });
+      result = await store.jsonAsync({ kind: op, game, stack });
     }
     send(ctx, result, CACHE_DATA);
   }

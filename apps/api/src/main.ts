@@ -5,13 +5,20 @@
  *   ACCESS_DB    SQLite file for keys and meters (default <repo>/var/access.sqlite)
  *   TRUST_PROXY  the reverse proxies to believe X-Forwarded-For from: comma-separated addresses, CIDR
  *                ranges and the names loopback, linklocal, uniquelocal (unset: none; the peer is the client)
- *   CACHE_MB     size of the store's response cache in MB
+ *   CACHE_MB     memory budget of the store in MiB (default 64): cached response bodies and loaded packs
+ *                together, each counted at an estimate of the memory it holds (see BENCHMARKS.md)
+ *   PACKS_REFRESH_MS  how often the store looks for new, replaced and removed pack files (default 2000;
+ *                0: never, packs are then read as they were at start-up or first use)
  * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
+ *
+ * `pnpm start` runs it as `node --max-old-space-size=$HEAP_MB` (default 256): without a heap cap V8 lets the
+ * garbage of requests in flight grow towards a limit of several GiB before it collects (apps/api/README.md).
  */
 
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { AccessStore } from "@ranges/access";
 import { createMcpHttpHandler } from "@ranges/mcp";
 import { RangeStore } from "@ranges/store";
@@ -36,12 +43,10 @@ const port = envNumber("PORT", 3000);
 const packsDir = defaultPacksDir();
 const accessDb = defaultAccessDb();
 const trustProxy = process.env.TRUST_PROXY ?? "";
-const cacheMb = process.env.CACHE_MB ? envNumber("CACHE_MB", 0) : undefined;
+const cacheMb = envNumber("CACHE_MB", 64);
+const refreshMs = envNumber("PACKS_REFRESH_MS", 2000);
 
-const store = RangeStore.open({
-  packsDir,
-  ...(cacheMb === undefined ? {} : { cacheBytes: Math.round(cacheMb * 1024 * 1024) }),
-});
+const store = RangeStore.open({ packsDir, cacheBytes: Math.round(cacheMb * 1024 * 1024), refreshMs });
 mkdirSync(dirname(accessDb), { recursive: true });
 const access = AccessStore.open(accessDb);
 const logger = createStdoutLogger<LogLine>();
@@ -60,6 +65,13 @@ if (packs.length === 0) {
   for (const p of packs.filter((x) => !x.ok)) {
     say(`Pack unavailable: ${p.file}: ${p.error ?? "unreadable"}`);
   }
+}
+
+const heapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
+if (heapMb > 1024) {
+  say(
+    `The V8 heap is not capped (limit ${heapMb} MiB): under load the process can grow far beyond CACHE_MB=${cacheMb}. Start it as pnpm start does, with node --max-old-space-size=256 (HEAP_MB).`,
+  );
 }
 
 let app: ReturnType<typeof createApp>;

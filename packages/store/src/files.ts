@@ -1,4 +1,4 @@
-/** Pack files on disk: where they live, atomic writes, and the two-step (meta, then data) reads of the store. */
+/** Pack files on disk: where they live, atomic writes, and the meta read of the store at open. */
 
 import { Buffer } from "node:buffer";
 import { randomBytes } from "node:crypto";
@@ -8,15 +8,14 @@ import { dirname, join } from "node:path";
 import type { GameId } from "@ranges/core";
 import {
   decodePack,
-  decodePackData,
-  decodePackMeta,
+  decodePackHead,
   encodePack,
   PackFormatError,
-  type PackMetaData,
   PREAMBLE_BYTES,
   readPreamble,
 } from "./format.js";
-import { gameDir, type PackData } from "./pack-types.js";
+import { gameDir, type PackData, type PackHeader } from "./pack-types.js";
+import { signatureOf } from "./pack-worker.js";
 
 /** `<packsDir>/<gameDir(game)>/<stack>.pack`, e.g. `data/packs/nl-v2/100.pack`. */
 export function packPath(packsDir: string, game: GameId, stack: number): string {
@@ -77,35 +76,24 @@ function readExactly(fd: number, length: number, position: number): Buffer {
   return buf;
 }
 
-/** Reads only the preamble, header and index of a pack file (synchronously) and verifies their checksum. */
-export function readPackMetaSync(path: string): { meta: PackMetaData; fileBytes: number } {
+/**
+ * Reads the preamble, header and index bytes of a pack file (synchronously), verifies their checksum and the
+ * header, and returns the header and checksum (the index is not parsed; the store reads it when the pack is
+ * used). `signature` identifies the file version read (see `signatureOf`).
+ */
+export function readPackHeadSync(path: string): {
+  head: { header: PackHeader; checksum: string };
+  fileBytes: number;
+  signature: string;
+} {
   const fd = openSync(path, "r");
   try {
-    const fileBytes = fstatSync(fd).size;
+    const stat = fstatSync(fd);
+    const fileBytes = stat.size;
     const preamble = readExactly(fd, Math.min(PREAMBLE_BYTES, fileBytes), 0);
     const pre = readPreamble(preamble, fileBytes);
     const head = Buffer.concat([preamble, readExactly(fd, pre.dataOffset - PREAMBLE_BYTES, PREAMBLE_BYTES)]);
-    return { meta: decodePackMeta(head, fileBytes), fileBytes };
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** Reads the data section of a pack whose meta was read before, verifies its checksum and decodes it. */
-export function readPackDataSync(path: string, meta: PackMetaData): PackData {
-  const fd = openSync(path, "r");
-  try {
-    const size = fstatSync(fd).size;
-    if (size !== meta.dataOffset + meta.dataLength) {
-      throw new PackFormatError(
-        `The file is now ${size} bytes; it was ${meta.dataOffset + meta.dataLength} when opened (changed or truncated).`,
-      );
-    }
-    // A pack replaced since the store opened it must not be mixed with the old index.
-    if (readExactly(fd, 32, 64).toString("hex") !== meta.checksum) {
-      throw new PackFormatError("The file changed since the store opened it; reopen the store.");
-    }
-    return decodePackData(meta, readExactly(fd, meta.dataLength, meta.dataOffset));
+    return { head: decodePackHead(head, fileBytes), fileBytes, signature: signatureOf(stat) };
   } finally {
     closeSync(fd);
   }

@@ -509,6 +509,41 @@ function validateIndex(
  * verifies the header+index checksum. The data section is not touched.
  */
 export function decodePackMeta(head: Uint8Array, fileBytes?: number): PackMetaData {
+  const { pre, header, checksum, indexBytes } = verifyHead(head, fileBytes);
+  const indexJson = pre.flags & FLAG_INDEX_DEFLATED ? inflate(indexBytes, "index") : indexBytes;
+  const dataDeflated = (pre.flags & FLAG_DATA_DEFLATED) !== 0;
+  const { nodes, rawLength } = validateIndex(
+    parseJson(indexJson, "index"),
+    header,
+    dataDeflated ? null : pre.dataLength,
+  );
+  return {
+    header,
+    nodes,
+    checksum,
+    dataOffset: pre.dataOffset,
+    dataLength: pre.dataLength,
+    dataSha256: Buffer.from(head.buffer, head.byteOffset + 32, 32).toString("hex"),
+    dataDeflated,
+    rawDataLength: rawLength,
+  };
+}
+
+/**
+ * The header and pack checksum from the first `dataOffset` bytes of a pack, verified as `decodePackMeta`
+ * verifies them (preamble, checksum over preamble, header and index, zero padding, header), without parsing
+ * the index: for a reader that keeps only the headers of packs until they are used (the store).
+ */
+export function decodePackHead(
+  head: Uint8Array,
+  fileBytes?: number,
+): { header: PackHeader; checksum: string } {
+  const { header, checksum } = verifyHead(head, fileBytes);
+  return { header, checksum };
+}
+
+/** The checks `decodePackMeta` and `decodePackHead` share, with the parsed header and the index bytes. */
+function verifyHead(head: Uint8Array, fileBytes: number | undefined) {
   const pre = readPreamble(head, fileBytes);
   const b = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
   const headerEnd = PREAMBLE_BYTES + pre.headerLength;
@@ -531,23 +566,7 @@ export function decodePackMeta(head: Uint8Array, fileBytes?: number): PackMetaDa
       `The header says format version ${header.formatVersion} but the preamble says ${pre.version}.`,
     );
   }
-  const indexJson = pre.flags & FLAG_INDEX_DEFLATED ? inflate(indexBytes, "index") : indexBytes;
-  const dataDeflated = (pre.flags & FLAG_DATA_DEFLATED) !== 0;
-  const { nodes, rawLength } = validateIndex(
-    parseJson(indexJson, "index"),
-    header,
-    dataDeflated ? null : pre.dataLength,
-  );
-  return {
-    header,
-    nodes,
-    checksum: checksum.toString("hex"),
-    dataOffset: pre.dataOffset,
-    dataLength: pre.dataLength,
-    dataSha256: b.subarray(32, 64).toString("hex"),
-    dataDeflated,
-    rawDataLength: rawLength,
-  };
+  return { pre, header, checksum: checksum.toString("hex"), indexBytes };
 }
 
 /** Verifies the data section against its stored checksum and decodes it into the full PackData. */
@@ -573,22 +592,7 @@ export function decodePackData(meta: PackMetaData, dataBytes: Uint8Array): PackD
     actor: node.actor,
     depth: node.depth,
     actions: node.actions.map((a): PackAction => {
-      const freqs = new Float32Array(n);
-      for (let c = 0; c < n; c++) freqs[c] = d.readUInt16LE(a.freqOffset + 2 * c) / FREQ_SCALE;
-      let evs: Float32Array | null = null;
-      if (a.evOffset !== null) {
-        evs = new Float32Array(n);
-        const at = a.evOffset;
-        if (meta.header.formatVersion === 1) {
-          for (let c = 0; c < n; c++) evs[c] = d.readFloatLE(at + 4 * c);
-        } else {
-          for (let c = 0; c < n; c++) {
-            const q =
-              d[at + c]! | (d[at + n + c]! << 8) | (d[at + 2 * n + c]! << 16) | (d[at + 3 * n + c]! << 24);
-            evs[c] = q === EV_UNSCORED ? Number.NaN : q / EV_SCALE;
-          }
-        }
-      }
+      const { freqs, evs } = decodeActionValues(d, a.freqOffset, a.evOffset, n, meta.header.formatVersion);
       const base = {
         code: a.code,
         token: a.token,
@@ -602,6 +606,33 @@ export function decodePackData(meta: PackMetaData, dataBytes: Uint8Array): PackD
     }),
   }));
   return { header: meta.header, nodes };
+}
+
+/**
+ * One action's frequencies and EVs from inflated data bytes `d` (offsets into `d`): frequencies as u16 over
+ * FREQ_SCALE; EVs as f32 (format 1) or byte-planed i32 hundredths with EV_UNSCORED for NaN (format 2).
+ */
+export function decodeActionValues(
+  d: Buffer,
+  freqOffset: number,
+  evOffset: number | null,
+  n: number,
+  formatVersion: number,
+): { freqs: Float32Array; evs: Float32Array | null } {
+  const freqs = new Float32Array(n);
+  for (let c = 0; c < n; c++) freqs[c] = d.readUInt16LE(freqOffset + 2 * c) / FREQ_SCALE;
+  if (evOffset === null) return { freqs, evs: null };
+  const evs = new Float32Array(n);
+  const at = evOffset;
+  if (formatVersion === 1) {
+    for (let c = 0; c < n; c++) evs[c] = d.readFloatLE(at + 4 * c);
+  } else {
+    for (let c = 0; c < n; c++) {
+      const q = d[at + c]! | (d[at + n + c]! << 8) | (d[at + 2 * n + c]! << 16) | (d[at + 3 * n + c]! << 24);
+      evs[c] = q === EV_UNSCORED ? Number.NaN : q / EV_SCALE;
+    }
+  }
+  return { freqs, evs };
 }
 
 /** Decodes a whole pack file, verifying both checksums and the layout. Throws PackFormatError. */

@@ -18,23 +18,36 @@ import type { PackData, PackHeader, PackNode } from "./pack-types.js";
 /** What `nodeReach` reads of a pack: its header (class set) and its node table. */
 export type ReachPack = Pick<PackData, "header" | "nodes">;
 
-interface ReachMemo {
-  readonly byHistory: ReadonlyMap<string, PackNode>;
+/** A node as the reach walk sees it: its actor and its actions' tokens (frequencies come from `freqs`). */
+export interface ReachNode {
+  readonly actor: string;
+  readonly actions: readonly { readonly token: string }[];
+}
+
+/**
+ * Where the reach walk reads a pack from: a node by history, the frequencies of one of its actions, and the
+ * memo of reaches computed so far (keyed by node: no second copy of the history strings). The store's loaded
+ * packs provide one that inflates the node's block on demand; `nodeReach` builds one over `PackData`.
+ */
+export interface ReachSource<N extends ReachNode> {
+  /** "nl at 100bb", for messages. */
+  readonly where: string;
   /** Prior weight of each class (its concrete-combo count, or 1 each), and their sum. */
   readonly weights: ArrayLike<number>;
   readonly total: number;
-  /** Reach of the nodes computed so far (keyed by node: no second copy of the history strings). */
-  readonly values: Map<PackNode, number>;
+  node(history: string): N | undefined;
+  freqs(node: N, action: number): ArrayLike<number>;
+  readonly values: Map<N, number>;
 }
 
 /** Keyed by the pack's node array, so a pack that is dropped takes its memo with it. */
-const memos = new WeakMap<readonly PackNode[], ReachMemo>();
+const memos = new WeakMap<readonly PackNode[], ReachSource<PackNode>>();
 
 /**
  * Prior weight of each class: the combo counts of the class set (hold'em 6/4/12 over 1,326, PLO's 16,432
  * classes over 270,725 hands) when the pack's class count matches it, else 1 per class (uniform).
  */
-function classWeights(header: PackHeader): { weights: ArrayLike<number>; total: number } {
+export function classWeights(header: PackHeader): { weights: ArrayLike<number>; total: number } {
   let weights: ArrayLike<number>;
   if (header.classSet === "holdem169" && header.classCount === HOLDEM_CLASS_COUNT) {
     weights = HOLDEM_CLASS_COMBOS;
@@ -48,25 +61,20 @@ function classWeights(header: PackHeader): { weights: ArrayLike<number>; total: 
   return { weights, total };
 }
 
-function memoOf(pack: ReachPack, byHistory?: ReadonlyMap<string, PackNode>): ReachMemo {
-  let memo = memos.get(pack.nodes);
-  if (memo === undefined) {
-    memo = {
-      byHistory: byHistory ?? new Map(pack.nodes.map((n) => [n.history, n])),
+function sourceOf(pack: ReachPack): ReachSource<PackNode> {
+  let source = memos.get(pack.nodes);
+  if (source === undefined) {
+    const byHistory = new Map(pack.nodes.map((n) => [n.history, n]));
+    source = {
+      where: `${pack.header.game} at ${pack.header.stack}bb`,
       ...classWeights(pack.header),
+      node: (history) => byHistory.get(history),
+      freqs: (node, action) => node.actions[action]!.freqs,
       values: new Map(),
     };
-    memos.set(pack.nodes, memo);
+    memos.set(pack.nodes, source);
   }
-  return memo;
-}
-
-/**
- * Lets a loaded pack share its history index with the reach memo instead of building a second one. Internal
- * to the store (not exported from the package).
- */
-export function shareReachIndex(pack: ReachPack, byHistory: ReadonlyMap<string, PackNode>): void {
-  memoOf(pack, byHistory);
+  return source;
 }
 
 /**
@@ -96,20 +104,24 @@ export function shareReachIndex(pack: ReachPack, byHistory: ReadonlyMap<string, 
  *   earlier node of the path, or the action taken there, is missing from the pack (a broken tree).
  */
 export function nodeReach(pack: ReachPack, history: string): number {
-  const memo = memoOf(pack);
-  const target = memo.byHistory.get(history);
-  const where = `${pack.header.game} at ${pack.header.stack}bb`;
+  return reachIn(sourceOf(pack), history);
+}
+
+/** `nodeReach` over any `ReachSource` (the store's loaded packs). */
+export function reachIn<N extends ReachNode>(source: ReachSource<N>, history: string): number {
+  const where = source.where;
+  const target = source.node(history);
   if (target === undefined) {
     throw new RangesError("node_not_found", `The ${where} pack holds no node "${history}".`);
   }
-  const known = memo.values.get(target);
+  const known = source.values.get(target);
   if (known !== undefined) return known;
   const remember = (path: string, value: number): void => {
-    const node = memo.byHistory.get(path);
-    if (node !== undefined) memo.values.set(node, value);
+    const node = source.node(path);
+    if (node !== undefined) source.values.set(node, value);
   };
   const parts = history.split("_");
-  const n = memo.weights.length;
+  const n = source.weights.length;
   const ranges = new Map<string, Float64Array>();
   const masses = new Map<string, number>();
   let reach = 1;
@@ -123,9 +135,9 @@ export function nodeReach(pack: ReachPack, history: string): number {
     }
     const prefix = parts.slice(0, i + 1).join("_");
     const token = parts[i + 1]!;
-    const node = memo.byHistory.get(prefix);
-    const action = node?.actions.find((a) => a.token === token);
-    if (node === undefined || action === undefined) {
+    const node = source.node(prefix);
+    const a = node === undefined ? -1 : node.actions.findIndex((x) => x.token === token);
+    if (node === undefined || a < 0) {
       throw new RangesError(
         "pack_unavailable",
         `The ${where} pack holds "${history}" but not ${node === undefined ? `the earlier node "${prefix}"` : `the action "${token}" at "${prefix}"`} on its path, so its reach cannot be computed; the pack must be regenerated or re-imported.`,
@@ -133,17 +145,17 @@ export function nodeReach(pack: ReachPack, history: string): number {
     }
     let range = ranges.get(node.actor);
     if (range === undefined) {
-      range = Float64Array.from(memo.weights);
+      range = Float64Array.from(source.weights);
       ranges.set(node.actor, range);
     }
-    const freqs = action.freqs;
+    const freqs = source.freqs(node, a);
     let mass = 0;
     for (let c = 0; c < n; c++) {
       const v = range[c]! * (freqs[c] ?? 0);
       range[c] = v;
       mass += v;
     }
-    masses.set(node.actor, mass / memo.total);
+    masses.set(node.actor, mass / source.total);
     reach = 1;
     for (const m of masses.values()) reach *= m;
     reach = Math.min(1, Math.max(0, reach));

@@ -2,18 +2,28 @@
  * RangeStore: the packs of a directory, served as schema-typed objects and as cached JSON.
  *
  * `open` scans `<packsDir>/<gameDir>/<stack>.pack` and reads only the header and index of each file (their
- * checksum is verified then). The data section of a pack is read and verified on the first query that needs
- * it and kept in memory. A pack that fails either check is recorded and answers 503 `pack_unavailable`;
- * every other pack keeps serving, and `open` itself never throws for a bad pack or a missing directory.
+ * checksum is verified then). The data section of a pack is read, verified and kept in compact form
+ * (`compact.ts`) when a query first needs it: in a helper process for `jsonAsync` and `prepare`, on the calling
+ * thread for the synchronous queries. A pack that fails a check answers 503 `pack_unavailable` and leaves the
+ * live stacks while every other pack keeps serving; `open` itself never throws for a bad pack or a missing
+ * directory.
  *
- * Queries are synchronous: after the one-time read of a pack's data they are pure computations, which the
- * JSON cache then short-circuits.
+ * Packs may change while the store runs. Every `refreshMs` (and on `refresh()`) the store looks at the
+ * directories again: a new file is verified in full and joins the live stacks; a replaced file of a loaded
+ * pack is verified in full before it is switched in (the old version serves until then, and keeps serving if
+ * the new file fails); a removed file leaves; a failed pack is tried again when its file changes, and after
+ * a back-off (1 s doubling to 60 s) for errors that leave the file as it was.
+ *
+ * Memory: one budget (`cacheBytes`) covers the cached response bodies and the loaded packs, counted at
+ * estimates of their real size, least recently used out first (`memory.ts`).
  */
 
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import { type Dirent, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { readdir, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import {
   GAME_IDS,
   GAMES,
@@ -34,15 +44,14 @@ import {
   type Spots,
   unitsFor,
 } from "@ranges/schema";
-import { LRUCache } from "lru-cache";
-import { readPackDataSync, readPackMetaSync } from "./files.js";
-import type { PackMetaData } from "./format.js";
+import { type CompactPack, compactPack, PackLoader } from "./compact.js";
+import { readPackHeadSync } from "./files.js";
+import { bodyCost, MemoryBudget, type MemoryItem } from "./memory.js";
 import { gameDir, type PackHeader } from "./pack-types.js";
+import { closeBlocksFile, PackPrepareError, type PreparedPack, signatureOf } from "./pack-worker.js";
 import { parseGameParam, parseMinFreqParam, parseStackParam } from "./params.js";
 import {
   configView,
-  type LoadedPack,
-  loadPack,
   locateAction,
   locateNode,
   nextSeatAfter,
@@ -54,8 +63,27 @@ import {
 export interface RangeStoreOptions {
   /** Directory holding `<gameDir>/<stack>.pack` files, e.g. `data/packs`. */
   readonly packsDir: string;
-  /** Bound of the JSON cache in bytes (default 64 MiB; 0 disables it). */
+  /**
+   * Memory budget in bytes for cached response bodies and loaded packs together (default 64 MiB). 0 caches
+   * no bodies and keeps only the most recently used pack loaded.
+   */
   readonly cacheBytes?: number;
+  /**
+   * How often, in milliseconds, the store looks for new, replaced, removed and recovered pack files (default
+   * 2000; 0 only when `refresh()` is called). The timer does not keep the process alive.
+   */
+  readonly refreshMs?: number;
+  /**
+   * Read, verify and re-compress packs in a helper process (default true), whose memory goes back to the
+   * system when it exits (it stops after 10 s without work); false does it on the event loop.
+   */
+  readonly worker?: boolean;
+  /**
+   * Directory for the loaded packs' compressed blocks (default: the system's temporary directory). Each
+   * pack's blocks go to a file that is deleted as soon as it is open, so they live in the OS page cache and
+   * nothing is left behind; null keeps them in the process's memory (counted in the budget).
+   */
+  readonly spillDir?: string | null;
 }
 
 export interface NodeQueryOptions {
@@ -97,17 +125,25 @@ export type StoreQuery =
   | { readonly kind: "config"; readonly game: GameId; readonly stack: number };
 
 export interface JsonResult {
-  /** The serialized response object. */
+  /** The serialized response object (decoded from `bytes` on each read: send `bytes`). */
   readonly body: string;
+  /** The body as UTF-8, the form the cache holds. */
+  readonly bytes: Buffer;
   /** Strong ETag (quoted), stable across restarts for the same packs and query. */
   readonly etag: string;
 }
 
 export interface CacheStats {
+  /** Cached response bodies and their estimated bytes. */
   readonly entries: number;
   readonly bytes: number;
   readonly hits: number;
   readonly misses: number;
+  /** Loaded packs and their estimated bytes. */
+  readonly packs: number;
+  readonly packBytes: number;
+  /** The budget that bodies and packs share (`cacheBytes`). */
+  readonly budget: number;
 }
 
 export interface PackStatus {
@@ -121,8 +157,13 @@ export interface PackStatus {
   readonly error: string | null;
   /** Pack checksum (hex); null when the header could not be read. */
   readonly checksum: string | null;
-  /** Whether the data section has been read and verified. */
+  /** Whether the data section has been read and verified (and is in memory now). */
   readonly dataLoaded: boolean;
+  /**
+   * Set while the file on disk fails to verify but a version loaded before keeps serving (the pack stays
+   * live); null otherwise.
+   */
+  readonly problem: string | null;
 }
 
 export interface PackMeta {
@@ -134,44 +175,108 @@ export interface PackMeta {
   readonly path: string;
 }
 
+/** What the store keeps of a pack file whether or not it is loaded: its verified header and checksum. */
+interface PackHead {
+  readonly header: PackHeader;
+  readonly checksum: string;
+}
+
 interface Entry {
   readonly game: GameId;
   readonly stack: number | null;
   readonly file: string;
   readonly path: string;
-  error: string | null;
-  meta: PackMetaData | null;
+  /** Never serves: the file name is not a stack, or another file holds the stack. */
+  readonly permanent: boolean;
+  /** Header and index of the version being served (verified); null before any file verified. */
+  meta: PackHead | null;
   fileBytes: number;
-  loaded: LoadedPack | null;
+  /** Why the pack does not serve now (it is not live); null when it does. */
+  error: string | null;
+  /** The data of `meta`, when in memory. */
+  loaded: CompactPack | null;
+  loading: Promise<void> | null;
+  /** Signature of the file as last read or stat'ed for a load; a change means the file changed. */
+  signature: string | null;
+  /** A newer file failed while `loaded` keeps serving. */
+  problem: string | null;
+  failures: number;
+  /** No new attempt before this time (ms) unless the file changes. */
+  retryAt: number;
+  /** Reads started and the latest applied: an older read never overrides a newer one. */
+  reads: number;
+  applied: number;
+  removed: boolean;
+}
+
+type Item =
+  | (MemoryItem & { readonly kind: "body"; readonly result: CachedJson; readonly owner: Entry | null })
+  | (MemoryItem & { readonly kind: "pack"; readonly entry: Entry });
+
+/** A cached response: the UTF-8 bytes in a buffer of their own (not a slice of a shared pool). */
+class CachedJson implements JsonResult {
+  constructor(
+    readonly bytes: Buffer,
+    readonly etag: string,
+  ) {}
+  get body(): string {
+    return this.bytes.toString("utf8");
+  }
+}
+
+function utf8(text: string): Buffer {
+  const out = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  out.write(text, "utf8");
+  return out;
 }
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+const DEFAULT_REFRESH_MS = 2000;
+/** First retry of a failed pack whose file did not change; doubles per failure up to MAX_RETRY_MS. */
+const RETRY_MS = 1000;
+const MAX_RETRY_MS = 60_000;
 const STACK_NAME = /^(\d+(?:\.\d+)?)\.pack$/;
 /** Bump when response bodies change for the same packs, so ETags change with them. */
 const BODY_VERSION = "store-json-3";
 
 const sha256hex = (text: string): string => createHash("sha256").update(text).digest("hex");
 const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const packKey = (entry: Entry): string => `pack\u0000${entry.path}`;
+const isPackFile = (f: Dirent): boolean => (f.isFile() || f.isSymbolicLink()) && f.name.endsWith(".pack");
+
+/** A normalized query: its cache key, the pack it reads (if any), its builder and its ETag input. */
+interface Normal {
+  readonly key: string;
+  readonly entry: Entry | null;
+  readonly build: () => unknown;
+  readonly tag: () => string;
+}
 
 export class RangeStore {
   readonly packsDir: string;
   private readonly entries: Entry[] = [];
   private readonly byGame = new Map<GameId, Map<number, Entry>>();
-  private readonly cache: LRUCache<string, JsonResult> | null;
+  private readonly memory: MemoryBudget<Item>;
+  private readonly loader: PackLoader;
+  private readonly timer: NodeJS.Timeout | null = null;
+  private refreshing: Promise<void> | null = null;
+  private closed = false;
   private hits = 0;
   private misses = 0;
   private liveFingerprintMemo: string | null = null;
 
   private constructor(options: RangeStoreOptions) {
     this.packsDir = options.packsDir;
-    const bytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-    this.cache =
-      bytes > 0
-        ? new LRUCache<string, JsonResult>({
-            maxSize: bytes,
-            sizeCalculation: (value, key) => Buffer.byteLength(value.body) + value.etag.length + key.length,
-          })
-        : null;
+    this.memory = new MemoryBudget<Item>(Math.max(0, options.cacheBytes ?? DEFAULT_CACHE_BYTES));
+    this.loader = new PackLoader(
+      options.worker ?? true,
+      options.spillDir === undefined ? tmpdir() : options.spillDir,
+    );
+    const refreshMs = options.refreshMs ?? DEFAULT_REFRESH_MS;
+    if (refreshMs > 0) {
+      this.timer = setInterval(() => void this.refresh(), refreshMs);
+      this.timer.unref();
+    }
   }
 
   /** Scans the packs directory; never throws for a missing directory or a bad pack (see `packStatus`). */
@@ -181,67 +286,316 @@ export class RangeStore {
     return store;
   }
 
+  /** Stops the refresh timer and the helper process and releases the loaded packs. */
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) clearInterval(this.timer);
+    this.loader.close();
+    for (const entry of this.entries) this.unload(entry);
+  }
+
+  /** Drops the entry's loaded data (and its budget item). */
+  private unload(entry: Entry): void {
+    this.memory.delete(packKey(entry));
+    entry.loaded?.close();
+    entry.loaded = null;
+  }
+
   private scanGame(game: GameId): void {
-    const dir = join(this.packsDir, gameDir(game));
     let files: Dirent[];
     try {
-      files = readdirSync(dir, { withFileTypes: true });
+      files = readdirSync(join(this.packsDir, gameDir(game)), { withFileTypes: true });
     } catch {
       return; // No directory: the game has no packs.
     }
-    const stacks = new Map<number, Entry>();
-    this.byGame.set(game, stacks);
-    const names = files
-      .filter((f) => (f.isFile() || f.isSymbolicLink()) && f.name.endsWith(".pack"))
+    for (const name of files
+      .filter(isPackFile)
       .map((f) => f.name)
-      .sort();
-    for (const name of names) {
-      const m = STACK_NAME.exec(name);
-      const stack = m ? Number(m[1]) : null;
-      const entry: Entry = {
-        game,
-        stack,
-        file: `${gameDir(game)}/${name}`,
-        path: join(dir, name),
-        error: null,
-        meta: null,
-        fileBytes: 0,
-        loaded: null,
-      };
-      this.entries.push(entry);
-      if (stack === null) {
-        entry.error = "the file name is not <stack>.pack, e.g. 100.pack";
-        continue;
-      }
-      if (stacks.has(stack)) {
-        entry.error = `another file already holds ${game} at ${stack}bb (${stacks.get(stack)!.file})`;
-        continue;
-      }
-      stacks.set(stack, entry);
+      .sort()) {
+      const entry = this.addEntry(game, name);
+      if (entry.permanent) continue;
       try {
-        const { meta, fileBytes } = readPackMetaSync(entry.path);
-        if (meta.header.game !== game || meta.header.stack !== stack) {
-          throw new Error(
-            `the header says ${meta.header.game} at ${meta.header.stack}bb but the file is ${entry.file}`,
-          );
-        }
-        entry.meta = meta;
+        const { head, fileBytes, signature } = readPackHeadSync(entry.path);
+        this.checkIdentity(entry, head.header);
+        entry.meta = head;
         entry.fileBytes = fileBytes;
+        entry.signature = signature;
       } catch (error) {
         entry.error = reasonOf(error);
+        entry.failures = 1;
+        entry.retryAt = Date.now() + RETRY_MS;
       }
     }
   }
 
+  /** Registers a file (not read yet: `meta` null). A bad name or a taken stack is a permanent error. */
+  private addEntry(game: GameId, name: string): Entry {
+    const m = STACK_NAME.exec(name);
+    const stack = m ? Number(m[1]) : null;
+    let stacks = this.byGame.get(game);
+    if (stacks === undefined) {
+      stacks = new Map();
+      this.byGame.set(game, stacks);
+    }
+    const taken = stack === null ? undefined : stacks.get(stack);
+    const error =
+      stack === null
+        ? "the file name is not <stack>.pack, e.g. 100.pack"
+        : taken !== undefined
+          ? `another file already holds ${game} at ${stack}bb (${taken.file})`
+          : null;
+    const entry: Entry = {
+      game,
+      stack,
+      file: `${gameDir(game)}/${name}`,
+      path: join(this.packsDir, gameDir(game), name),
+      permanent: error !== null,
+      meta: null,
+      fileBytes: 0,
+      error,
+      loaded: null,
+      loading: null,
+      signature: null,
+      problem: null,
+      failures: 0,
+      retryAt: 0,
+      reads: 0,
+      applied: 0,
+      removed: false,
+    };
+    this.entries.push(entry);
+    if (error === null) stacks.set(stack!, entry);
+    return entry;
+  }
+
+  private checkIdentity(entry: Entry, header: PackHeader): void {
+    if (header.game !== entry.game || header.stack !== entry.stack) {
+      throw new Error(`the header says ${header.game} at ${header.stack}bb but the file is ${entry.file}`);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+  // Loading, switching versions, retrying
+
+  /** Whether a load may start now: not while failing, until the back-off ends (or the file changes). */
+  private mayLoad(entry: Entry): boolean {
+    return !entry.permanent && !entry.removed && (entry.error === null || Date.now() >= entry.retryAt);
+  }
+
+  /** Reads, verifies and installs the file in the helper process; never rejects (failures are recorded). */
+  private load(entry: Entry): Promise<void> {
+    if (entry.loading !== null) return entry.loading;
+    const read = ++entry.reads;
+    const loading = this.loader.prepare(entry.path).then(
+      (prepared) => this.settle(entry, read, () => this.install(entry, prepared), prepared),
+      (error: unknown) =>
+        this.settle(entry, read, () => {
+          this.fail(entry, error);
+          return false;
+        }),
+    );
+    const tracked: Promise<void> = loading.finally(() => {
+      if (entry.loading === tracked) entry.loading = null;
+    });
+    entry.loading = tracked;
+    return tracked;
+  }
+
+  /**
+   * The same on the calling thread (the synchronous query API), without the block compression: the pack
+   * serves inflated (and counted so) until the helper's compressed copy replaces it.
+   */
+  private loadSync(entry: Entry): void {
+    const read = ++entry.reads;
+    let prepared: PreparedPack;
+    try {
+      prepared = this.loader.prepareSync(entry.path);
+    } catch (error) {
+      this.settle(entry, read, () => {
+        this.fail(entry, error);
+        return false;
+      });
+      return;
+    }
+    this.settle(entry, read, () => this.install(entry, prepared), prepared);
+    if (entry.loaded !== null && !entry.loaded.compressed && this.loader.threaded) void this.load(entry);
+  }
+
+  /**
+   * Applies the outcome of read number `read` unless a later read was applied already. A prepared pack that
+   * is not installed in the end has its blocks released.
+   */
+  private settle(
+    entry: Entry,
+    read: number,
+    apply: () => boolean | undefined,
+    prepared?: PreparedPack,
+  ): void {
+    let installed = false;
+    if (!this.closed && !entry.removed && read >= entry.applied) {
+      entry.applied = read;
+      try {
+        installed = apply() === true;
+      } catch (error) {
+        this.fail(entry, error);
+      }
+    }
+    if (!installed && prepared?.storage.kind === "file") closeBlocksFile(prepared.storage);
+  }
+
+  /**
+   * Switches the entry to a verified file; the old version's cached bodies go with it. Returns whether the
+   * prepared pack is now the loaded one.
+   */
+  private install(entry: Entry, prepared: PreparedPack): boolean {
+    const { index } = prepared;
+    if (entry.meta === null || entry.meta.checksum !== index.checksum)
+      this.checkIdentity(entry, index.header);
+    const meta: PackHead = { header: index.header, checksum: index.checksum };
+    entry.signature = prepared.signature;
+    entry.failures = 0;
+    entry.problem = null;
+    const compressed = prepared.storage.kind !== "memory" || prepared.storage.compressed;
+    const same = entry.loaded !== null && entry.loaded.checksum === meta.checksum;
+    if (same && (entry.loaded!.compressed || !compressed)) return false;
+    const pack = compactPack({ game: entry.game, stack: entry.stack!, file: entry.file }, prepared);
+    const changed = entry.meta?.checksum !== meta.checksum;
+    entry.loaded?.close();
+    entry.meta = meta;
+    entry.fileBytes = prepared.fileBytes;
+    entry.loaded = pack;
+    if (entry.error !== null || changed) this.liveFingerprintMemo = null;
+    entry.error = null;
+    this.memory.set(packKey(entry), {
+      kind: "pack",
+      entry,
+      bytes: pack.bytes,
+      evicted: () => {
+        pack.close();
+        if (entry.loaded === pack) entry.loaded = null;
+      },
+      pinned: () => entry.loaded === pack && entry.problem !== null,
+    });
+    if (changed) this.dropBodies(entry);
+    return true;
+  }
+
+  /**
+   * Records a failed read. A loaded version keeps serving (`problem`, and the budget will not evict it);
+   * otherwise the pack leaves the live stacks until a retry succeeds.
+   */
+  private fail(entry: Entry, error: unknown): void {
+    const signature = error instanceof PackPrepareError ? error.signature : null;
+    if (signature !== null) entry.signature = signature;
+    entry.failures += 1;
+    entry.retryAt = Date.now() + Math.min(MAX_RETRY_MS, RETRY_MS * 2 ** (entry.failures - 1));
+    if (entry.loaded !== null) {
+      entry.problem = reasonOf(error);
+      return;
+    }
+    if (entry.error === null) this.liveFingerprintMemo = null;
+    entry.error = reasonOf(error);
+  }
+
+  private dropBodies(entry: Entry): void {
+    this.memory.deleteWhere((_, item) => item.kind === "body" && item.owner === entry);
+  }
+
+  /**
+   * Looks at the packs directory again (the timer calls it every `refreshMs`): new files are verified in full
+   * and join the live stacks; a changed file of a loaded or failing pack is verified in full and switched in,
+   * the loaded version serving until then; a changed file of a pack not in memory drops the pack's cached
+   * bodies, so the next query reads the new file; removed files leave; failing packs whose back-off ended
+   * are tried again. Resolves when the packs it started loading are settled; never rejects.
+   */
+  refresh(): Promise<void> {
+    if (this.refreshing === null) {
+      this.refreshing = this.rescan().finally(() => {
+        this.refreshing = null;
+      });
+    }
+    return this.refreshing;
+  }
+
+  private async rescan(): Promise<void> {
+    for (const game of GAME_IDS) {
+      let names: string[];
+      try {
+        names = (await readdir(join(this.packsDir, gameDir(game)), { withFileTypes: true }))
+          .filter(isPackFile)
+          .map((f) => f.name)
+          .sort();
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") continue; // Unreadable now: keep the packs.
+        names = [];
+      }
+      const present = new Set(names);
+      for (const entry of this.entries.filter((e) => e.game === game)) {
+        if (!present.has(basename(entry.path))) this.remove(entry);
+      }
+      const known = new Set(this.entries.filter((e) => e.game === game).map((e) => basename(e.path)));
+      for (const name of names) if (!known.has(name)) this.addEntry(game, name);
+      for (const entry of this.entries.filter((e) => e.game === game && !e.permanent)) {
+        await this.check(entry);
+      }
+    }
+  }
+
+  private async check(entry: Entry): Promise<void> {
+    let signature: string;
+    try {
+      signature = signatureOf(await stat(entry.path));
+    } catch {
+      return; // Gone since the listing: the next refresh removes it.
+    }
+    if (entry.removed) return;
+    const changed = signature !== entry.signature;
+    const failing = entry.meta === null || entry.error !== null || entry.problem !== null;
+    if (failing) {
+      if (changed || Date.now() >= entry.retryAt) await this.load(entry);
+    } else if (changed) {
+      if (entry.loaded !== null) {
+        await this.load(entry);
+      } else {
+        // Not in memory: nothing to verify ahead of a query, but no cached body of the old file may serve.
+        this.dropBodies(entry);
+        entry.signature = signature;
+      }
+    }
+  }
+
+  private remove(entry: Entry): void {
+    entry.removed = true;
+    this.entries.splice(this.entries.indexOf(entry), 1);
+    const stacks = this.byGame.get(entry.game);
+    if (entry.stack !== null && stacks?.get(entry.stack) === entry) stacks.delete(entry.stack);
+    this.unload(entry);
+    this.dropBodies(entry);
+    this.liveFingerprintMemo = null;
+  }
+
+  /**
+   * Loads the pack of (game, stack) in the helper process if it is not in memory, so that the synchronous
+   * queries that follow do not read it on the event loop. Never rejects; a failure shows in the query.
+   */
+  async prepare(game: GameId, stack: number): Promise<void> {
+    const entry = this.byGame.get(game)?.get(stack);
+    if (entry !== undefined && entry.loaded === null && this.mayLoad(entry)) await this.load(entry);
+  }
+
   // -------------------------------------------------------------------------------------------------------
   // Pack bookkeeping
+
+  private live(entry: Entry): boolean {
+    return !entry.permanent && entry.meta !== null && entry.error === null;
+  }
 
   /** Sorted stacks of `game` whose pack is good (header verified, and data verified if already read). */
   liveStacks(game: GameId): number[] {
     const stacks = this.byGame.get(game);
     if (!stacks) return [];
     return [...stacks.values()]
-      .filter((e) => e.error === null)
+      .filter((e) => this.live(e))
       .map((e) => e.stack!)
       .sort((a, b) => a - b);
   }
@@ -253,17 +607,21 @@ export class RangeStore {
       stack: e.stack,
       file: e.file,
       path: e.path,
-      ok: e.error === null,
+      ok: this.live(e),
       error: e.error,
       checksum: e.meta?.checksum ?? null,
       dataLoaded: e.loaded !== null,
+      problem: e.problem,
     }));
   }
 
   private unavailable(entry: Entry): RangesError {
+    const retry = entry.permanent
+      ? "the file must be renamed or removed"
+      : "the store tries it again when the file changes; the pack must be regenerated or re-imported if it stays bad";
     return new RangesError(
       "pack_unavailable",
-      `The pack for ${entry.game} at ${entry.stack}bb (${entry.file}) is unavailable: ${entry.error}. Other stacks and games keep serving; the pack must be regenerated or re-imported.`,
+      `The pack for ${entry.game} at ${entry.stack}bb (${entry.file}) is unavailable: ${entry.error}. Other stacks and games keep serving; ${retry}.`,
       { file: entry.file, stacks: this.liveStacks(entry.game) },
     );
   }
@@ -280,21 +638,18 @@ export class RangeStore {
         { stacks: live },
       );
     }
-    if (entry.error !== null) throw this.unavailable(entry);
     return entry;
   }
 
-  /** The pack for (game, stack), reading and verifying its data section on first use. */
-  private pack(game: GameId, stack: number): { entry: Entry; pack: LoadedPack } {
+  /** The pack for (game, stack), reading and verifying it on this thread if it is not in memory. */
+  private pack(game: GameId, stack: number): { entry: Entry; pack: CompactPack } {
     const entry = this.entryFor(game, stack);
     if (entry.loaded === null) {
-      try {
-        entry.loaded = loadPack(game, stack, entry.file, readPackDataSync(entry.path, entry.meta!));
-      } catch (error) {
-        entry.error = reasonOf(error);
-        this.liveFingerprintMemo = null;
-        throw this.unavailable(entry);
-      }
+      if (!this.mayLoad(entry)) throw this.unavailable(entry);
+      this.loadSync(entry);
+      if (entry.loaded === null) throw this.unavailable(entry);
+    } else {
+      this.memory.get(packKey(entry));
     }
     return { entry, pack: entry.loaded };
   }
@@ -302,11 +657,11 @@ export class RangeStore {
   /** Header facts of a pack for metadata tools; verifies the pack like a query does. */
   packMeta(game: GameId, stack: number): PackMeta {
     game = parseGameParam(game);
-    const { entry } = this.pack(game, parseStackParam(game, stack));
+    const { entry, pack } = this.pack(game, parseStackParam(game, stack));
     return {
       header: entry.meta!.header,
       checksum: entry.meta!.checksum,
-      nodeCount: entry.meta!.nodes.length,
+      nodeCount: pack.nodes.length,
       fileBytes: entry.fileBytes,
       path: entry.path,
     };
@@ -316,7 +671,7 @@ export class RangeStore {
   private liveFingerprint(): string {
     if (this.liveFingerprintMemo === null) {
       const lines = this.entries
-        .filter((e) => e.error === null && e.meta !== null)
+        .filter((e) => this.live(e))
         .map((e) => `${e.file}:${e.meta!.checksum}`)
         .sort();
       this.liveFingerprintMemo = sha256hex(lines.join("\n"));
@@ -449,35 +804,71 @@ export class RangeStore {
   // JSON fast path
 
   /**
-   * The serialized response for a query and its strong ETag. Bodies are cached by normalized query in an LRU
-   * bounded by bytes. Errors are thrown (RangesError), never cached.
+   * The serialized response for a query and its strong ETag. Bodies are cached by normalized query under the
+   * store's memory budget. Errors are thrown (RangesError), never cached. A pack not in memory is read on
+   * this thread: servers use `jsonAsync`.
    */
   json(query: StoreQuery): JsonResult {
     const normal = this.normalize(query);
-    const cached = this.cache?.get(normal.key);
-    if (cached) {
-      this.hits += 1;
-      return cached;
+    return this.cached(normal) ?? this.finish(normal);
+  }
+
+  /**
+   * `json`, reading a pack that is not in memory in the helper process first, so that a cold pack delays only
+   * the queries that need it.
+   */
+  async jsonAsync(query: StoreQuery): Promise<JsonResult> {
+    const normal = this.normalize(query);
+    const hit = this.cached(normal);
+    if (hit !== undefined) return hit;
+    const entry = normal.entry;
+    if (entry !== null && entry.loaded === null && this.mayLoad(entry)) {
+      await this.load(entry);
+      const again = this.cached(normal);
+      if (again !== undefined) return again;
     }
+    return this.finish(normal);
+  }
+
+  private cached(normal: Normal): JsonResult | undefined {
+    const item = this.memory.get(normal.key);
+    if (item?.kind !== "body") return undefined;
+    this.hits += 1;
+    return item.result;
+  }
+
+  private finish(normal: Normal): JsonResult {
     this.misses += 1;
-    const body = JSON.stringify(normal.build());
+    const bytes = utf8(JSON.stringify(normal.build()));
+    // The tag is read after the build: a pack read by the build gives its own checksum.
     const etag = `"${sha256hex(`${BODY_VERSION}\n${normal.tag()}\n${normal.key}`).slice(0, 40)}"`;
-    const result: JsonResult = { body, etag };
-    this.cache?.set(normal.key, result);
+    const result = new CachedJson(bytes, etag);
+    if (this.memory.budget > 0) {
+      this.memory.set(normal.key, {
+        kind: "body",
+        bytes: bodyCost(bytes.length, normal.key),
+        result,
+        owner: normal.entry,
+      });
+    }
     return result;
   }
 
   cacheStats(): CacheStats {
+    const m = this.memory.stats;
     return {
-      entries: this.cache?.size ?? 0,
-      bytes: this.cache?.calculatedSize ?? 0,
+      entries: m.bodies,
+      bytes: m.bodyBytes,
       hits: this.hits,
       misses: this.misses,
+      packs: m.packs,
+      packBytes: m.packBytes,
+      budget: m.budget,
     };
   }
 
   /** A cache key that equal queries share, the builder, and what the ETag derives from besides the key. */
-  private normalize(query: StoreQuery): { key: string; build: () => unknown; tag: () => string } {
+  private normalize(query: StoreQuery): Normal {
     const kind = (query as { kind?: unknown }).kind;
     if (!["catalog", "discovery", "node", "range", "spots", "config"].includes(kind as string)) {
       throw new RangesError(
@@ -486,26 +877,34 @@ export class RangeStore {
       );
     }
     if (kind === "catalog") {
-      return { key: `catalog|${this.liveFingerprint()}`, build: () => this.catalog(), tag: () => "" };
+      return {
+        key: `catalog|${this.liveFingerprint()}`,
+        entry: null,
+        build: () => this.catalog(),
+        tag: () => "",
+      };
     }
     const q = query as Exclude<StoreQuery, { kind: "catalog" }>;
     const game = parseGameParam(q.game);
     if (q.kind === "discovery") {
       return {
         key: `discovery|${game}|${this.liveFingerprint()}`,
+        entry: null,
         build: () => this.discovery(game),
         tag: () => "",
       };
     }
     if (q.kind === "spots" || q.kind === "config") this.requireServed(game, q.kind);
     const stack = parseStackParam(game, q.stack);
-    const checksum = (): string => this.byGame.get(game)?.get(stack)?.meta?.checksum ?? "";
+    const entry = this.byGame.get(game)?.get(stack) ?? null;
+    const checksum = (): string => entry?.meta?.checksum ?? "";
     if (q.kind === "spots") {
-      return { key: `spots|${game}|${stack}`, build: () => this.spots(game, stack), tag: checksum };
+      return { key: `spots|${game}|${stack}`, entry, build: () => this.spots(game, stack), tag: checksum };
     }
     if (q.kind === "config") {
       return {
         key: `config|${game}|${stack}|${this.liveFingerprint()}`,
+        entry,
         build: () => this.config(game, stack),
         tag: checksum,
       };
@@ -521,6 +920,7 @@ export class RangeStore {
     };
     return {
       key,
+      entry,
       build: () =>
         q.kind === "node"
           ? this.node(game, stack, path, { ...opts, full })

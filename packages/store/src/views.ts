@@ -4,17 +4,7 @@
  * actions available there.
  */
 
-import {
-  BettingOrder,
-  GAMES,
-  type GameId,
-  HOLDEM_CLASS_COMBOS,
-  HOLDEM_CLASSES,
-  type PathStep,
-  ploClassComboCounts,
-  ploClasses,
-  RangesError,
-} from "@ranges/core";
+import { BettingOrder, GAMES, type GameId, type PathStep, RangesError } from "@ranges/core";
 import {
   type Action,
   type Config,
@@ -25,21 +15,29 @@ import {
   type Unverified,
   unitsFor,
 } from "@ranges/schema";
-import type { PackAction, PackData, PackHeader, PackNode } from "./pack-types.js";
-import { nodeReach, shareReachIndex } from "./reach.js";
+import type { StoredAction, StoredNode } from "./pack-index.js";
+import type { PackAction, PackHeader, PackNode } from "./pack-types.js";
 
+/**
+ * A pack ready for queries. The node table is the index (metadata: history, actor, depth, actions with
+ * token, kind and sizes); the frequencies and EVs of a node are decoded on demand by `decode`.
+ */
 export interface LoadedPack {
   readonly game: GameId;
   readonly stack: number;
   /** The file relative to the packs directory, for messages (`nlmtt8/40.pack`). */
   readonly file: string;
   readonly header: PackHeader;
-  readonly nodes: readonly PackNode[];
-  readonly byHistory: ReadonlyMap<string, PackNode>;
+  readonly nodes: readonly StoredNode[];
+  readonly byHistory: ReadonlyMap<string, StoredNode>;
   readonly classNames: readonly string[];
   readonly classCombos: ArrayLike<number>;
   /** "fold" when every stored fold EV of the pack is 0 (EVs relative to folding); null otherwise or no EVs. */
   readonly baseline: "fold" | null;
+  /** The node with the frequencies and EVs of each action, in index order. */
+  decode(node: StoredNode): PackNode;
+  /** `nodeReach` of the node (unrounded), memoized. */
+  reach(node: StoredNode): number;
 }
 
 /** EVs this close to 0 print as 0 at 4 decimals, so they count as a zero fold EV. */
@@ -56,27 +54,8 @@ function foldIsZero(action: PackAction): boolean {
   return true;
 }
 
-export function loadPack(game: GameId, stack: number, file: string, data: PackData): LoadedPack {
-  const omaha = data.header.classSet === "plo16432";
-  const evs = data.header.evUnit !== null;
-  const folds = data.nodes.flatMap((n) => n.actions.filter((a) => a.kind === "fold"));
-  const byHistory = new Map(data.nodes.map((n) => [n.history, n]));
-  shareReachIndex(data, byHistory);
-  return {
-    game,
-    stack,
-    file,
-    header: data.header,
-    nodes: data.nodes,
-    byHistory,
-    classNames: omaha ? ploClasses() : HOLDEM_CLASSES,
-    classCombos: omaha ? ploClassComboCounts() : HOLDEM_CLASS_COMBOS,
-    baseline: evs && folds.every(foldIsZero) ? "fold" : null,
-  };
-}
-
 /** The node's reach (see `nodeReach`) as served: 4 significant digits. */
-const reachOf = (pack: LoadedPack, node: PackNode): number => significant4(nodeReach(pack, node.history));
+const reachOf = (pack: LoadedPack, node: StoredNode): number => significant4(pack.reach(node));
 
 /** `fold` when the node's stored fold EVs are all 0; a node without a fold takes the pack's baseline. */
 function nodeBaseline(pack: LoadedPack, node: PackNode): "fold" | null {
@@ -87,7 +66,7 @@ function nodeBaseline(pack: LoadedPack, node: PackNode): "fold" | null {
 
 const where = (pack: LoadedPack): string => `${pack.game} at ${pack.stack}bb`;
 
-function notAvailable(pack: LoadedPack, node: PackNode, token: string): RangesError {
+function notAvailable(pack: LoadedPack, node: StoredNode, token: string): RangesError {
   const tokens = node.actions.map((a) => a.token);
   return new RangesError(
     "action_not_available",
@@ -101,7 +80,7 @@ function notAvailable(pack: LoadedPack, node: PackNode, token: string): RangesEr
  * node the pack holds: 404 `action_not_available` when a token is not an action there, 404
  * `node_not_found` when the tree does not continue after a valid action.
  */
-export function locateNode(pack: LoadedPack, steps: readonly PathStep[], actor: string): PackNode {
+export function locateNode(pack: LoadedPack, steps: readonly PathStep[], actor: string): StoredNode {
   const parts = steps.flatMap((s) => [s.seat, s.action.token]);
   const direct = pack.byHistory.get([...parts, actor].join("_"));
   if (direct) return direct;
@@ -132,7 +111,7 @@ export function locateNode(pack: LoadedPack, steps: readonly PathStep[], actor: 
 }
 
 /** The action of `node` named by `token`, else 404 `action_not_available`. */
-export function locateAction(pack: LoadedPack, node: PackNode, token: string): PackAction {
+export function locateAction(pack: LoadedPack, node: StoredNode, token: string): StoredAction {
   const action = node.actions.find((a) => a.token === token);
   if (!action) throw notAvailable(pack, node, token);
   return action;
@@ -186,7 +165,9 @@ function distribution(pack: LoadedPack, action: PackAction, opts: DistributionOp
   return out;
 }
 
-function sizeFields(action: PackAction): Pick<Action, "sizeBb" | "sizePctPot" | "sizeReason"> {
+function sizeFields(
+  action: Pick<PackAction, "kind" | "sizeBb" | "sizePctPot" | "sizeReason">,
+): Pick<Action, "sizeBb" | "sizePctPot" | "sizeReason"> {
   const sizeBb = action.sizeBb === null ? null : round2(action.sizeBb);
   const sizePctPot = action.sizePctPot === null ? null : round2(action.sizePctPot);
   if (sizeBb !== null && sizePctPot !== null) return { sizeBb, sizePctPot };
@@ -194,8 +175,9 @@ function sizeFields(action: PackAction): Pick<Action, "sizeBb" | "sizePctPot" | 
   return { sizeBb, sizePctPot, sizeReason: reason };
 }
 
-export function nodeView(pack: LoadedPack, node: PackNode, opts: DistributionOptions): Node {
+export function nodeView(pack: LoadedPack, meta: StoredNode, opts: DistributionOptions): Node {
   const evUnit = pack.header.evUnit;
+  const node = pack.decode(meta);
   return {
     schemaVersion: SCHEMA_VERSION,
     units: unitsFor(evUnit !== null),
@@ -206,7 +188,7 @@ export function nodeView(pack: LoadedPack, node: PackNode, opts: DistributionOpt
     depth: node.depth,
     evUnit,
     evBaseline: nodeBaseline(pack, node),
-    reach: reachOf(pack, node),
+    reach: reachOf(pack, meta),
     actions: node.actions.map((action): Action => {
       const d = distribution(pack, action, opts);
       return {
@@ -223,12 +205,14 @@ export function nodeView(pack: LoadedPack, node: PackNode, opts: DistributionOpt
 
 export function rangeView(
   pack: LoadedPack,
-  node: PackNode,
-  action: PackAction,
+  meta: StoredNode,
+  actionMeta: StoredAction,
   spot: string,
   opts: { hand?: { name: string; index: number }; minFreq?: number },
 ): Range {
   const evUnit = pack.header.evUnit;
+  const node = pack.decode(meta);
+  const action = node.actions[meta.actions.indexOf(actionMeta)]!;
   const d = distribution(pack, action, {
     ...(opts.hand === undefined ? {} : { hand: opts.hand.index }),
     ...(opts.minFreq === undefined ? {} : { minFreq: opts.minFreq }),
@@ -248,7 +232,7 @@ export function rangeView(
     evs: d.evs,
     evUnit,
     evBaseline: nodeBaseline(pack, node),
-    reach: reachOf(pack, node),
+    reach: reachOf(pack, meta),
   };
   if (opts.hand !== undefined) {
     const i = opts.hand.index;
