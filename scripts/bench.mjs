@@ -224,9 +224,9 @@ function spawnServer(args, env, readyPattern) {
 }
 
 const accessDb = join(tmp, "access.sqlite");
-const access = AccessStore.open(accessDb);
-const { key } = access.createKey({ name: "bench", plan: "bench", dailyQuota: null });
-access.close();
+const access = await AccessStore.open(accessDb);
+const { key } = await access.createKey({ name: "bench", plan: "bench", dailyQuota: null });
+await access.close();
 const auth = { authorization: `Bearer ${key}` };
 
 const sections = [];

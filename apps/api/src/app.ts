@@ -19,7 +19,7 @@ import cors from "@koa/cors";
 import Router from "@koa/router";
 import type { AccessStore } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
-import { buildOpenApiDocument } from "@ranges/schema";
+import { buildOpenApiDocument, FeatureRequestBodySchema } from "@ranges/schema";
 import {
   parseFullParam,
   parseGameParam,
@@ -282,8 +282,12 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   });
 
   /** Authorizes and meters the call; its headers go on the response whatever the outcome. */
-  function authorize(ctx: Koa.ParameterizedContext<RequestState>, keyless: boolean, operation: string) {
-    const decision = access.authorize({
+  async function authorize(
+    ctx: Koa.ParameterizedContext<RequestState>,
+    keyless: boolean,
+    operation: string,
+  ): Promise<void> {
+    const decision = await access.authorize({
       authorization: ctx.get("authorization"),
       ip: ctx.ip,
       keyless,
@@ -314,7 +318,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   /** Data queries go through `jsonAsync`: a pack not in memory is read off the event loop. */
   async function serveData(ctx: Koa.ParameterizedContext<RequestState>, game: GameId, op: DataOp) {
     if (!GAMES[game].serves.includes(op)) throw notServed(game, op);
-    authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
+    await authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
     const q = parseQuery(ctx.querystring, PARAMS[op]);
     const stack = parseStackParam(game, q.stack);
     let result: { bytes: Buffer; etag: string };
@@ -343,8 +347,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     send(ctx, result, CACHE_DATA);
   }
 
-  function serveDiscovery(ctx: Koa.ParameterizedContext<RequestState>, game: GameId) {
-    authorize(ctx, isKeyless(game, "discovery"), `discovery of ${game}`);
+  async function serveDiscovery(ctx: Koa.ParameterizedContext<RequestState>, game: GameId) {
+    await authorize(ctx, isKeyless(game, "discovery"), `discovery of ${game}`);
     parseQuery(ctx.querystring, []);
     send(ctx, store.json({ kind: "discovery", game }), CACHE_META);
   }
@@ -355,10 +359,10 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ctx.set("Cache-Control", "no-store");
     ctx.body = { status: "ok" };
   });
-  router.get("/readyz", (ctx) => {
+  router.get("/readyz", async (ctx) => {
     const packs = store.packStatus();
     const live = packs.filter((p) => p.ok).length;
-    const accessOk = access.ping();
+    const accessOk = await access.ping();
     ctx.set("Cache-Control", "no-store");
     ctx.status = accessOk ? 200 : 503;
     ctx.body = {
@@ -373,8 +377,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ctx.body = openapi;
   });
 
-  function serveCatalog(ctx: Koa.ParameterizedContext<RequestState>) {
-    authorize(ctx, true, "the game catalog");
+  async function serveCatalog(ctx: Koa.ParameterizedContext<RequestState>) {
+    await authorize(ctx, true, "the game catalog");
     parseQuery(ctx.querystring, []);
     send(ctx, store.json({ kind: "catalog" }), CACHE_META);
   }
@@ -389,6 +393,55 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   for (const op of DATA_OPS) {
     router.get(`/api/v1/ranges/:game/${op}`, (ctx) => serveData(ctx, parseGameParam(ctx.params.game!), op));
   }
+
+  /** Feature requests: a valid key is needed, the call is not counted on its meter. Returns the key id. */
+  async function keyHolder(ctx: Koa.ParameterizedContext<RequestState>, operation: string): Promise<string> {
+    const decision = await access.authorize({
+      authorization: ctx.get("authorization"),
+      ip: ctx.ip,
+      keyless: false,
+      free: true,
+      operation,
+    });
+    for (const name in decision.headers) ctx.set(name, decision.headers[name]!);
+    if (!decision.ok) throw decision.error;
+    ctx.state.via = decision.via;
+    return decision.keyId!;
+  }
+
+  router.post("/api/v1/requests", async (ctx) => {
+    const keyId = await keyHolder(ctx, "filing a request");
+    if (!ctx.is("application/json")) {
+      throw new RangesError(
+        "bad_request",
+        'Send the request as a JSON object with "Content-Type: application/json", e.g. {"kind":"data","text":"nl at 60bb"}.',
+      );
+    }
+    const body = await readJsonBody(ctx.req, MCP_BODY_LIMIT);
+    const parsed = FeatureRequestBodySchema.safeParse(body);
+    if (!parsed.success) {
+      const problems = parsed.error.issues
+        .slice(0, 3)
+        .map((i) => (i.path.length > 0 ? `${i.path.join(".")}: ${i.message}` : i.message));
+      throw new RangesError(
+        "invalid_parameter",
+        body === undefined || typeof body !== "object" || body === null || Array.isArray(body)
+          ? 'The body must be a JSON object: {"kind": "feature" | "data" | "bug" | "other", "text": "...", "game"?, "stack"?, "spot"?}.'
+          : `The request body is not valid: ${problems.join("; ")}.`,
+      );
+    }
+    const stored = await access.submitRequest(keyId, parsed.data);
+    ctx.status = 201;
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { schemaVersion: 1, request: stored };
+  });
+
+  router.get("/api/v1/requests", async (ctx) => {
+    const keyId = await keyHolder(ctx, "listing your requests");
+    parseQuery(ctx.querystring, []);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { schemaVersion: 1, requests: await access.listRequests(keyId) };
+  });
 
   const mcpHandler = o.mcpHandler;
   router.post("/api/mcp", async (ctx) => {

@@ -27,11 +27,14 @@ const USAGE = `Usage:
   ranges keys revoke <id>
   ranges import monker <folder> --game <game> --stack <bb> [--out <packs dir>]
 
-Keys live in ACCESS_DB (default var/access.sqlite). A new key is printed once; only its hash is stored.`;
+Keys live in the account database: DATABASE_URL (PostgreSQL) when set, else ACCESS_DB (default var/access.sqlite). A new key is printed once; only its hash is stored.`;
 
 class UsageError extends Error {}
 
-function openAccess(): AccessStore {
+/** The account database: DATABASE_URL (PostgreSQL) when set, else the ACCESS_DB SQLite file. */
+function openAccess(): Promise<AccessStore> {
+  const url = process.env.DATABASE_URL?.trim();
+  if (url) return AccessStore.open(url);
   const file = defaultAccessDb();
   mkdirSync(dirname(file), { recursive: true });
   return AccessStore.open(file);
@@ -44,7 +47,7 @@ function parseQuota(raw: string | undefined): number | null {
   return Number(raw);
 }
 
-function keys(args: string[], io: CliIo): void {
+async function keys(args: string[], io: CliIo): Promise<void> {
   const [sub, ...rest] = args;
   if (sub === "create") {
     const { values } = parseArgs({
@@ -53,30 +56,30 @@ function keys(args: string[], io: CliIo): void {
       strict: true,
     });
     if (!values.name) throw new UsageError("keys create needs --name.");
-    const access = openAccess();
+    const access = await openAccess();
     try {
       const quota = parseQuota(values.quota);
-      const created = access.createKey({
+      const created = await access.createKey({
         name: values.name,
         dailyQuota: quota,
         ...(values.plan === undefined ? {} : { plan: values.plan }),
       });
-      const info = access.listKeys().find((k) => k.id === created.id)!;
+      const info = (await access.listKeys()).find((k) => k.id === created.id)!;
       io.out(
         `Created key ${created.prefix} "${info.name}" (plan ${info.plan}, ${quota === null ? "unmetered" : `${quota} calls per UTC day`}).`,
       );
       io.out("The key is shown once; store it now:");
       io.out(created.key);
     } finally {
-      access.close();
+      await access.close();
     }
     return;
   }
   if (sub === "list") {
     if (rest.length > 0) throw new UsageError("keys list takes no arguments.");
-    const access = openAccess();
+    const access = await openAccess();
     try {
-      const list = access.listKeys();
+      const list = await access.listKeys();
       if (list.length === 0) {
         io.out("No keys yet. Create one with: ranges keys create --name <name>");
         return;
@@ -100,19 +103,20 @@ function keys(args: string[], io: CliIo): void {
             .trimEnd(),
         );
     } finally {
-      access.close();
+      await access.close();
     }
     return;
   }
   if (sub === "revoke") {
     const [id, ...extra] = rest;
     if (!id || extra.length > 0) throw new UsageError("keys revoke takes one key id (or its pr_ prefix).");
-    const access = openAccess();
+    const access = await openAccess();
     try {
-      if (!access.revokeKey(id)) throw new Error(`No active key with id ${id}; see ranges keys list.`);
+      if (!(await access.revokeKey(id)))
+        throw new Error(`No active key with id ${id}; see ranges keys list.`);
       io.out(`Revoked ${id.startsWith("pr_") ? id : `pr_${id}`}. Calls with it now get 401.`);
     } finally {
-      access.close();
+      await access.close();
     }
     return;
   }
@@ -150,7 +154,7 @@ export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<num
       io.out(USAGE);
       return group === undefined ? 1 : 0;
     }
-    if (group === "keys") keys(rest, io);
+    if (group === "keys") await keys(rest, io);
     else if (group === "import") await importCommand(rest, io);
     else throw new UsageError(`Unknown command "${group}".`);
     return 0;

@@ -2,7 +2,10 @@
  * Starts the API on the committed packs. Environment:
  *   PORT         listen port (default 3000)
  *   PACKS_DIR    pack directory (default <repo>/data/packs)
- *   ACCESS_DB    SQLite file for keys and meters (default <repo>/var/access.sqlite)
+ *   DATABASE_URL PostgreSQL URL of the account database (keys, meters, requests); when set, any number of
+ *                API processes share it with exact limits
+ *   ACCESS_DB    otherwise, the SQLite file of the account database (default <repo>/var/access.sqlite),
+ *                metered by one server process at a time
  *   TRUST_PROXY  the reverse proxies to believe X-Forwarded-For from: comma-separated addresses, CIDR
  *                ranges and the names loopback, linklocal, uniquelocal (unset: none; the peer is the client)
  *   CACHE_MB     memory budget of the store in MiB (default 64): cached response bodies and loaded packs
@@ -47,8 +50,16 @@ const cacheMb = envNumber("CACHE_MB", 64);
 const refreshMs = envNumber("PACKS_REFRESH_MS", 2000);
 
 const store = RangeStore.open({ packsDir, cacheBytes: Math.round(cacheMb * 1024 * 1024), refreshMs });
-mkdirSync(dirname(accessDb), { recursive: true });
-const access = AccessStore.open(accessDb);
+const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
+if (!databaseUrl) mkdirSync(dirname(accessDb), { recursive: true });
+let access: AccessStore;
+try {
+  access = await AccessStore.open(databaseUrl || accessDb, { exclusive: true });
+} catch (error) {
+  say((error as Error).message);
+  store.close();
+  process.exit(1);
+}
 const logger = createStdoutLogger<LogLine>();
 
 const packs = store.packStatus();
@@ -87,17 +98,16 @@ try {
   });
 } catch (error) {
   say((error as Error).message);
-  access.close();
+  await access.close();
   process.exit(1);
 }
 const server = app.listen(port, () => {
   const { port: bound } = server.address() as AddressInfo;
-  say(`preflop-ranges API on http://localhost:${bound} (keys and meters: ${accessDb})`);
+  say(`preflop-ranges API on http://localhost:${bound} (accounts: ${access.backend} ${access.where})`);
 });
 server.on("error", (err) => {
   say(`Cannot listen on port ${port}: ${err.message}`);
-  access.close();
-  process.exit(1);
+  void access.close().finally(() => process.exit(1));
 });
 
 let stopping = false;
@@ -108,9 +118,16 @@ function shutdown(signal: string): void {
   // Idle keep-alive sockets are closed at once; busy ones after their response.
   server.close(() => {
     logger.flush();
-    access.close();
-    say("Stopped.");
-    process.exit(0);
+    access.close().then(
+      () => {
+        say("Stopped.");
+        process.exit(0);
+      },
+      (error: Error) => {
+        say(`Could not write the last counts: ${error.message}`);
+        process.exit(1);
+      },
+    );
   });
   server.closeIdleConnections();
   setTimeout(() => {

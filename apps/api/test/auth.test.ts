@@ -50,7 +50,7 @@ describe("auth tiers", () => {
     expect(r.headers.get("ratelimit-limit")).toBe("200");
     expect(r.headers.get("ratelimit-remaining")).toBe("199");
     expect(Number(r.headers.get("ratelimit-reset"))).toBeGreaterThan(0);
-    expect(s.access.usedToday({ ip: "127.0.0.1" })).toBe(1);
+    expect(await s.access.usedToday({ ip: "127.0.0.1" })).toBe(1);
     expect(s.logs.at(-1)).toMatchObject({ via: "ip", status: 200 });
   });
 
@@ -66,12 +66,12 @@ describe("auth tiers", () => {
     const e = expectError(r, 401, "unauthorized", /needs an API key/);
     expect(e.message).toContain(op);
     expect(r.headers.get("www-authenticate")).toBe('Bearer realm="preflop-ranges"');
-    expect(s.access.usedToday({ ip: "127.0.0.1" })).toBe(0);
+    expect(await s.access.usedToday({ ip: "127.0.0.1" })).toBe(0);
   });
 
   it("a good key is served and metered on the key's plan", async () => {
     const s = await server();
-    const k = s.access.createKey({ name: "pro", plan: "pro", dailyQuota: 1000 });
+    const k = await s.access.createKey({ name: "pro", plan: "pro", dailyQuota: 1000 });
     const r = await getJson(`${s.base}${R}/nlmtt8/node?stack=40&history=UTG`, bearer(k.key));
     expect(r.status, r.text).toBe(200);
     NodeSchema.parse(r.body);
@@ -79,24 +79,24 @@ describe("auth tiers", () => {
     expect(r.headers.get("ratelimit-remaining")).toBe("999");
     // On a keyless operation the key's meter counts, not the IP's.
     await getJson(`${s.base}${R}/nl/node?stack=100&history=UTG`, bearer(k.key));
-    expect(s.access.usedToday({ keyId: k.id })).toBe(2);
-    expect(s.access.usedToday({ ip: "127.0.0.1" })).toBe(0);
+    expect(await s.access.usedToday({ keyId: k.id })).toBe(2);
+    expect(await s.access.usedToday({ ip: "127.0.0.1" })).toBe(0);
     expect(s.logs.at(-1)).toMatchObject({ via: "key" });
   });
 
   it("an unmetered key is counted but sends no RateLimit headers", async () => {
     const s = await server();
-    const k = s.access.createKey({ name: "internal" });
+    const k = await s.access.createKey({ name: "internal" });
     const r = await getJson(`${s.base}${R}/plo/node?stack=100&history=UTG&minFreq=0.9`, bearer(k.key));
     expect(r.status).toBe(200);
     expect(r.headers.get("ratelimit-limit")).toBeNull();
-    expect(s.access.usedToday({ keyId: k.id })).toBe(1);
+    expect(await s.access.usedToday({ keyId: k.id })).toBe(1);
   });
 
   it("a revoked key is 401, also on keyless operations", async () => {
     const s = await server();
-    const k = s.access.createKey({ name: "gone" });
-    s.access.revokeKey(k.id);
+    const k = await s.access.createKey({ name: "gone" });
+    await s.access.revokeKey(k.id);
     for (const path of [`${R}/nlmtt8/node?stack=40&history=UTG`, `${R}/nl/node?stack=100&history=UTG`]) {
       const r = await getJson(`${s.base}${path}`, bearer(k.key));
       expectError(r, 401, "unauthorized", /revoked/);
@@ -117,7 +117,7 @@ describe("auth tiers", () => {
   it("a spent plan quota is 429 with Retry-After", async () => {
     const c = manualClock("2026-05-01T22:00:00.000Z");
     const s = await server({ clock: c.clock });
-    const k = s.access.createKey({ name: "small", dailyQuota: 2 });
+    const k = await s.access.createKey({ name: "small", dailyQuota: 2 });
     for (let i = 0; i < 2; i++) {
       expect((await getJson(`${s.base}${R}/games`, bearer(k.key))).status).toBe(200);
     }
@@ -145,7 +145,7 @@ describe("auth tiers", () => {
     // The CORS headers are on the refusal too, so browsers can read it.
     expect(r.headers.get("access-control-allow-origin")).toBe("*");
     // A key still works; the next UTC day the allowance is back.
-    const k = s.access.createKey({ name: "k" });
+    const k = await s.access.createKey({ name: "k" });
     expect((await getJson(url, bearer(k.key))).status).toBe(200);
     c.set("2026-05-02T00:00:00.000Z");
     const next = await getJson(url);
@@ -156,7 +156,7 @@ describe("auth tiers", () => {
   it("a call that passes auth is counted even when its query is then rejected", async () => {
     const s = await server();
     expect((await getJson(`${s.base}${R}/nl/node?stack=abc&history=UTG`)).status).toBe(400);
-    expect(s.access.usedToday({ ip: "127.0.0.1" })).toBe(1);
+    expect(await s.access.usedToday({ ip: "127.0.0.1" })).toBe(1);
   });
 
   it("counts survive a restart (same SQLite file)", async () => {

@@ -40,14 +40,18 @@ describe("ranges keys", () => {
     expect(list.out).toMatch(/pr_[0-9a-f]{12}\s+Alice\s+pro\s+5000\s+0\s+.*active/);
     expect(list.out).not.toContain(key);
 
-    const access = AccessStore.open(process.env.ACCESS_DB!);
-    expect(access.authorize({ authorization: `Bearer ${key}`, ip: "x", keyless: false }).ok).toBe(true);
+    const access = await AccessStore.open(process.env.ACCESS_DB!);
+    expect((await access.authorize({ authorization: `Bearer ${key}`, ip: "x", keyless: false })).ok).toBe(
+      true,
+    );
     const id = key.slice(3, 15);
     expect((await run("keys", "revoke", id)).code).toBe(0);
     // Another connection's revocation applies from the next event-loop turn.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(access.authorize({ authorization: `Bearer ${key}`, ip: "x", keyless: false }).ok).toBe(false);
-    access.close();
+    expect((await access.authorize({ authorization: `Bearer ${key}`, ip: "x", keyless: false })).ok).toBe(
+      false,
+    );
+    await access.close();
 
     const again = await run("keys", "revoke", id);
     expect(again.code).toBe(1);

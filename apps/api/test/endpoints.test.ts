@@ -32,7 +32,7 @@ beforeAll(async () => {
   const packs = await fixturePacksDir();
   removePacks = packs.remove;
   t = await start({ packsDir: packs.dir, keylessDailyLimit: 100_000 });
-  key = t.access.createKey({ name: "tests" }).key;
+  key = (await t.access.createKey({ name: "tests" })).key;
 });
 afterAll(async () => {
   await t.close();

@@ -19,7 +19,7 @@ beforeAll(async () => {
   const p = await fixturePacksDir(false);
   removePacks = p.remove;
   t = await start({ packsDir: p.dir, keylessDailyLimit: 1_000_000 });
-  auth = { Authorization: `Bearer ${t.access.createKey({ name: "fuzz" }).key}` };
+  auth = { Authorization: `Bearer ${(await t.access.createKey({ name: "fuzz" })).key}` };
 });
 afterAll(async () => {
   await t.close();

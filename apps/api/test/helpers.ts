@@ -47,7 +47,7 @@ export interface StartOptions {
 /** Starts the real app on an ephemeral loopback port. */
 export async function start(o: StartOptions): Promise<TestServer> {
   const store = RangeStore.open({ packsDir: o.packsDir });
-  const access = AccessStore.open(o.accessPath ?? ":memory:", {
+  const access = await AccessStore.open(o.accessPath ?? ":memory:", {
     ...(o.keylessDailyLimit === undefined ? {} : { keylessDailyLimit: o.keylessDailyLimit }),
     ...(o.clock ? { clock: o.clock } : {}),
   });
@@ -74,7 +74,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      access.close();
+      await access.close();
     },
   };
 }

@@ -421,8 +421,8 @@ describe("item 5: X-Forwarded-For only from listed proxies", () => {
       if ((await fetch(`${s.base}${R}/games`, from(`198.51.100.${i}`))).status === 200) ok++;
     }
     expect(ok).toBe(5);
-    expect(s.access.usedToday({ ip: "127.0.0.1" })).toBe(5);
-    expect(s.access.usedToday({ ip: "198.51.100.1" })).toBe(0);
+    expect(await s.access.usedToday({ ip: "127.0.0.1" })).toBe(5);
+    expect(await s.access.usedToday({ ip: "198.51.100.1" })).toBe(0);
     expect(s.logs.at(-1)!.ip).toBe("127.0.0.1");
   });
 
@@ -449,12 +449,12 @@ describe("item 5: X-Forwarded-For only from listed proxies", () => {
       expect((await fetch(`${s.base}${R}/games`, from(xff))).status).toBe(200);
       expect(s.logs.at(-1)!.ip).toBe("198.51.100.1");
     }
-    expect(s.access.usedToday({ ip: "198.51.100.1" })).toBe(4);
+    expect(await s.access.usedToday({ ip: "198.51.100.1" })).toBe(4);
     for (const xff of ["[2001:DB8::1]:443", "2001:db8:0:0:0:0:0:1"]) {
       await fetch(`${s.base}${R}/games`, from(xff));
       expect(s.logs.at(-1)!.ip).toBe("2001:db8::1");
     }
-    expect(s.access.usedToday({ ip: "2001:db8::1" })).toBe(2);
+    expect(await s.access.usedToday({ ip: "2001:db8::1" })).toBe(2);
   });
 
   it("the mounted MCP handler meters the same client address", async () => {
@@ -549,7 +549,7 @@ describe("item 7: headers and messages", () => {
     ["quotes inside the input", `${R}/nl/node?stack=100&history=UTG_a%22${long("z")}%22b`],
     ["percent-encoded", `${R}/nl/node?stack=100&history=UTG_${long("%7A")}`],
   ])("bad input is echoed as at most 40 characters (%s)", async (_, path) => {
-    const key = t.access.createKey({ name: "echo" }).key;
+    const key = (await t.access.createKey({ name: "echo" })).key;
     const r = await getJson(`${t.base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);

@@ -68,7 +68,7 @@ describe("caching", () => {
     expect(first.headers.get("cache-control")).toBe("public, max-age=86400, immutable");
     const etag = first.headers.get("etag")!;
     expect(etag).toMatch(/^(W\/)?".+"$/);
-    const before = t.access.usedToday({ ip: "127.0.0.1" });
+    const before = await t.access.usedToday({ ip: "127.0.0.1" });
     for (const inm of [etag, `"nope", ${etag}`, etag.startsWith("W/") ? etag.slice(2) : `W/${etag}`, "*"]) {
       const again = await fetch(url, { headers: { "If-None-Match": inm } });
       expect(again.status, inm).toBe(304);
@@ -76,7 +76,7 @@ describe("caching", () => {
       expect(again.headers.get("etag")).toBe(etag);
       expect(again.headers.get("ratelimit-remaining")).not.toBeNull();
     }
-    expect(t.access.usedToday({ ip: "127.0.0.1" })).toBe(before + 4);
+    expect(await t.access.usedToday({ ip: "127.0.0.1" })).toBe(before + 4);
     const stale = await fetch(url, { headers: { "If-None-Match": '"other"' } });
     expect(stale.status).toBe(200);
   });
@@ -170,7 +170,7 @@ describe("service endpoints", () => {
     expect(packs.live).toBeGreaterThanOrEqual(6);
     expect(packs.live + packs.failed).toBe(t.store.packStatus().length);
     const s = await start({ packsDir: t.store.packsDir });
-    s.access.close();
+    await s.access.close();
     const down = await getJson(`${s.base}/readyz`);
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ status: "not_ready", access: "unavailable" });
@@ -312,7 +312,7 @@ describe("raw bytes the URL parser would normalize", () => {
 
   it("the catalog validates after all of the above", async () => {
     CatalogSchema.parse(
-      (await getJson(`${t.base}${R}/games`, bearer(t.access.createKey({ name: "x" }).key))).body,
+      (await getJson(`${t.base}${R}/games`, bearer((await t.access.createKey({ name: "x" })).key))).body,
     );
   });
 });

@@ -106,7 +106,7 @@ if (argv[0] === "--serve") {
   const { RangeStore } = await import("@ranges/store");
   const { createApp } = await import(pathToFileURL(join(dist, "index.js")).href);
   const store = RangeStore.open({ packsDir: join(here, "../../../data/packs") });
-  const access = AccessStore.open(":memory:", { keylessDailyLimit: 1e9 });
+  const access = await AccessStore.open(":memory:", { keylessDailyLimit: 1e9 });
   const app = createApp({
     store,
     access,

@@ -29,7 +29,7 @@ let running: Running | null = null;
 /** The API on an ephemeral port over `dir`, looking for changed packs every 25 ms. */
 async function startApi(): Promise<Running> {
   const store = RangeStore.open({ packsDir: dir, refreshMs: 25 });
-  const access = AccessStore.open(":memory:", { keylessDailyLimit: 1_000_000 });
+  const access = await AccessStore.open(":memory:", { keylessDailyLimit: 1_000_000 });
   const app = createApp({ store, access, logger: () => {} });
   const server: Server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -43,7 +43,7 @@ async function startApi(): Promise<Running> {
         server.closeAllConnections();
       });
       store.close();
-      access.close();
+      await access.close();
     },
   };
 }

@@ -38,7 +38,12 @@ export interface ToolContext {
    * Counts the call: with a Bearer key against the key's meter, without one against the IP's daily allowance
    * (only when `keyless`). Throws the 401/429 `RangesError` when access is refused.
    */
-  authorize(keyless: boolean): void;
+  authorize(keyless: boolean): Promise<void>;
+  /**
+   * For the caller's own records (feature requests): a valid key is required, the call is free (not counted
+   * on the key's meter). Returns the key id; throws the 401 `RangesError` without a valid key.
+   */
+  keyHolder(operation: string): Promise<string>;
 }
 
 export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
@@ -46,23 +51,35 @@ export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
     store: deps.store,
     access: deps.access,
     caller,
-    authorize(keyless: boolean) {
-      const input =
-        caller.authorization === undefined
-          ? { ip: caller.ip, keyless }
-          : { authorization: caller.authorization, ip: caller.ip, keyless };
-      const decision = deps.access.authorize(input);
-      if (decision.ok) return;
-      const retryAfter = decision.headers["Retry-After"];
-      const hint = { ...(decision.error.hint ?? {}) };
-      if (retryAfter !== undefined) hint.retryAfterSeconds = Number(retryAfter);
-      if (decision.error.status === 401) {
-        hint.keyHeader = "Authorization: Bearer <API key>";
-        hint.keylessGames = keylessGames();
-      }
-      throw new RangesError(decision.error.code, decision.error.message, hint);
+    async authorize(keyless: boolean) {
+      await check({ keyless });
+    },
+    async keyHolder(operation: string) {
+      return (await check({ keyless: false, free: true, operation }))!;
     },
   };
+
+  /** Authorizes the call; the key id when a key was used. */
+  async function check(o: {
+    keyless: boolean;
+    free?: boolean;
+    operation?: string;
+  }): Promise<string | undefined> {
+    const input =
+      caller.authorization === undefined
+        ? { ip: caller.ip, ...o }
+        : { authorization: caller.authorization, ip: caller.ip, ...o };
+    const decision = await deps.access.authorize(input);
+    if (decision.ok) return decision.keyId;
+    const retryAfter = decision.headers["Retry-After"];
+    const hint = { ...(decision.error.hint ?? {}) };
+    if (retryAfter !== undefined) hint.retryAfterSeconds = Number(retryAfter);
+    if (decision.error.status === 401) {
+      hint.keyHeader = "Authorization: Bearer <API key>";
+      hint.keylessGames = keylessGames();
+    }
+    throw new RangesError(decision.error.code, decision.error.message, hint);
+  }
 }
 
 /** Games whose node, range and spots tools are free (the 6-max NL cash preflop sets). */

@@ -228,7 +228,13 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
   if (ownAccess && options.accessDb === undefined)
     throw new Error("startMcpServer needs an access store or an accessDb");
   const store = options.store ?? RangeStore.open({ packsDir: options.packsDir! });
-  const access = options.access ?? AccessStore.open(options.accessDb!);
+  let access: AccessStore;
+  try {
+    access = options.access ?? (await AccessStore.open(options.accessDb!, { exclusive: true }));
+  } catch (error) {
+    if (ownStore) store.close();
+    throw error;
+  }
   const deps: McpDeps = { store, access, trustProxy: trust };
   const handle = createMcpHttpHandler(deps);
 
@@ -303,7 +309,7 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 2000).unref();
       });
-      if (ownAccess) access.close();
+      if (ownAccess) await access.close();
     },
   };
 }

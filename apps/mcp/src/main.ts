@@ -4,7 +4,9 @@
  *   MCP_PORT      port (default 3001)
  *   MCP_HOST      interface to bind (default: all)
  *   PACKS_DIR     packs directory (default <repo>/data/packs)
- *   ACCESS_DB     SQLite file of keys and meters (default <repo>/var/access.sqlite)
+ *   DATABASE_URL  PostgreSQL URL of the account database (shared with the API, exact limits)
+ *   ACCESS_DB     otherwise, its SQLite file (default <repo>/var/access.sqlite), metered by one server
+ *                 process at a time: a standalone MCP server beside an API on the same file is refused
  *   TRUST_PROXY   the reverse proxies to believe X-Forwarded-For from, as for the API: comma-separated
  *                 addresses, CIDR ranges and the names loopback, linklocal, uniquelocal (unset: none; the
  *                 peer is the client). 1/true, which trusted any peer, is refused.
@@ -18,8 +20,9 @@ import { startMcpServer } from "./http.js";
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const port = Number(process.env.MCP_PORT ?? 3001);
 const packsDir = process.env.PACKS_DIR ?? resolve(repoRoot, "data/packs");
-const accessDb = process.env.ACCESS_DB ?? resolve(repoRoot, "var/access.sqlite");
-if (accessDb !== ":memory:") mkdirSync(dirname(accessDb), { recursive: true });
+const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
+const accessDb = databaseUrl || (process.env.ACCESS_DB ?? resolve(repoRoot, "var/access.sqlite"));
+if (!databaseUrl && accessDb !== ":memory:") mkdirSync(dirname(accessDb), { recursive: true });
 
 let running: Awaited<ReturnType<typeof startMcpServer>>;
 try {
@@ -31,7 +34,7 @@ try {
     ...(process.env.MCP_HOST ? { host: process.env.MCP_HOST } : {}),
   });
 } catch (error) {
-  // A bad TRUST_PROXY (or a port in use): the reason, no stack.
+  // A bad TRUST_PROXY, a port in use or a database that cannot be used: the reason, no stack.
   console.error((error as Error).message);
   process.exit(1);
 }

@@ -10,6 +10,7 @@ import { register, type ToolSpec, toolListing } from "./tool.js";
 import { compareStrategies } from "./tools/compare.js";
 import { getExploitability, getRangeMetadata, getTreeDocs, listDatasets } from "./tools/datasets.js";
 import { getStarted, listGames } from "./tools/guide.js";
+import { listMyRequests, submitRequest } from "./tools/requests.js";
 import { getConfig, getNode, getRange, listSpots } from "./tools/retrieval.js";
 
 export const SERVER_NAME = "preflop-ranges";
@@ -28,6 +29,8 @@ export const TOOL_SPECS = [
   getRangeMetadata,
   getExploitability,
   compareStrategies,
+  submitRequest,
+  listMyRequests,
 ] as unknown as readonly ToolSpec<z.ZodRawShape>[];
 
 /** The registered tool names, in registration order. */
@@ -43,6 +46,8 @@ export const TOOL_NAMES = [
   "get_range_metadata",
   "get_exploitability",
   "compare_strategies",
+  "submit_request",
+  "list_my_requests",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];

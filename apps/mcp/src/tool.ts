@@ -23,7 +23,13 @@ export interface ToolSpec<S extends z.ZodRawShape> {
   /** Every shape a successful answer can take (the error body is added automatically). */
   readonly variants: readonly z.ZodObject<z.ZodRawShape>[];
   readonly outputDescription: string;
-  readonly run: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Outcome;
+  readonly run: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Outcome | Promise<Outcome>;
+  /** MCP tool annotations beyond the title; default read-only and closed-world (READ_ONLY). */
+  readonly annotations?: {
+    readonly readOnlyHint: boolean;
+    readonly idempotentHint?: boolean;
+    readonly openWorldHint: boolean;
+  };
 }
 
 /** Helper that keeps the input type of a spec. */
@@ -107,10 +113,14 @@ export function advertisedFor(spec: ToolSpec<z.ZodRawShape>): z.ZodObject<z.ZodR
 }
 
 /** Runs a tool and builds its result; never throws. */
-export function runTool(spec: ToolSpec<z.ZodRawShape>, args: unknown, ctx: ToolContext): CallToolResult {
+export async function runTool(
+  spec: ToolSpec<z.ZodRawShape>,
+  args: unknown,
+  ctx: ToolContext,
+): Promise<CallToolResult> {
   let outcome: Outcome;
   try {
-    outcome = spec.run(args as never, ctx);
+    outcome = await spec.run(args as never, ctx);
   } catch (error) {
     // Messages may quote the arguments and name pack files: cut the one, make the other relative.
     return errorResult(
@@ -149,7 +159,7 @@ export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, ctx: 
       description: spec.description,
       inputSchema: inputSchemaOf(spec),
       outputSchema: advertisedFor(spec),
-      annotations: { title: spec.title, ...READ_ONLY },
+      annotations: { title: spec.title, ...(spec.annotations ?? READ_ONLY) },
     },
     async (args: unknown) => runTool(spec, args, ctx),
   );
@@ -174,7 +184,7 @@ export function toolListing(spec: ToolSpec<z.ZodRawShape>): Tool {
       description: spec.description,
       inputSchema: json(inputSchemaOf(spec), "input") as Tool["inputSchema"],
       outputSchema: json(advertisedFor(spec), "output") as Tool["outputSchema"],
-      annotations: { title: spec.title, ...READ_ONLY },
+      annotations: { title: spec.title, ...(spec.annotations ?? READ_ONLY) },
     };
     listingCache.set(spec.name, tool);
   }

@@ -17,8 +17,8 @@ let key: string;
 
 beforeAll(async () => {
   store = RangeStore.open({ packsDir: (await writeFixturePacks()).dir });
-  access = AccessStore.open(":memory:", { keylessDailyLimit: 1_000_000 });
-  key = access.createKey({ name: "fuzz", dailyQuota: null }).key;
+  access = await AccessStore.open(":memory:", { keylessDailyLimit: 1_000_000 });
+  key = (await access.createKey({ name: "fuzz", dailyQuota: null })).key;
 });
 
 afterAll(() => access.close());
@@ -123,6 +123,14 @@ const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     comparison: side,
     limit: opt(fc.oneof(fc.integer({ min: 1, max: 50 }), fc.integer({ min: -1, max: 60 }))),
   }),
+  submit_request: fc.record({
+    kind: fc.constantFrom("feature", "data", "bug", "other", "wish"),
+    text: fc.string({ maxLength: 50 }),
+    game: opt(game),
+    stack: opt(stack),
+    spot: opt(fc.string({ maxLength: 20 })),
+  }),
+  list_my_requests: fc.record({ limit: opt(fc.integer({ min: -2, max: 120 })) }),
 };
 
 describe("fuzz", () => {
@@ -132,16 +140,16 @@ describe("fuzz", () => {
 
   it.each(TOOL_SPECS.map((s) => [s.name, s] as const))(
     "%s never throws and never answers 500",
-    (_name, spec) => {
+    async (_name, spec) => {
       for (const authorization of [undefined, `Bearer ${key}`]) {
         const ctx = toolContext({ store, access }, { ip: "192.0.2.1", authorization });
-        fc.assert(
-          fc.property(ARGS[spec.name]!, (raw) => {
+        await fc.assert(
+          fc.asyncProperty(ARGS[spec.name]!, async (raw) => {
             // As the SDK does: JSON on the wire, then the tool's input schema.
             const args = JSON.parse(JSON.stringify(raw)) as Record<string, unknown>;
             const parsed = inputSchemaOf(spec).safeParse(args);
             fc.pre(parsed.success);
-            const result = runTool(spec, parsed.data, ctx);
+            const result = await runTool(spec, parsed.data, ctx);
             if (result.isError) {
               const body = ErrorBodySchema.parse(result.structuredContent);
               expect(body.error.status, JSON.stringify({ args, body })).not.toBe(500);

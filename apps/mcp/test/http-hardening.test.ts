@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of started) {
     await s.running.close();
-    s.access.close();
+    await s.access.close();
   }
 });
 
@@ -33,7 +33,7 @@ interface Started {
 }
 
 async function server(trustProxy?: string | readonly string[], packs = store): Promise<Started> {
-  const access = AccessStore.open(":memory:", { keylessDailyLimit: 100_000 });
+  const access = await AccessStore.open(":memory:", { keylessDailyLimit: 100_000 });
   const seen: string[] = [];
   const authorize = access.authorize.bind(access);
   access.authorize = (input: AuthorizeInput) => {
@@ -97,7 +97,7 @@ function raw(port: number, request: string): Promise<string> {
 
 describe("item 5: X-Forwarded-For only from listed proxies", () => {
   it("TRUST_PROXY=1 or true, which trusted every peer, is refused at start", async () => {
-    const access = AccessStore.open(":memory:");
+    const access = await AccessStore.open(":memory:");
     try {
       for (const value of ["1", "true", "TRUE", "loopback, yes"]) {
         await expect(startMcpServer({ port: 0, store, access, trustProxy: value }), value).rejects.toThrow(
@@ -115,7 +115,7 @@ describe("item 5: X-Forwarded-For only from listed proxies", () => {
         /^TRUST_PROXY: /,
       );
     } finally {
-      access.close();
+      await access.close();
     }
   });
 

@@ -17,7 +17,7 @@ let access: AccessStore;
 beforeAll(async () => {
   const packs = await writeFixturePacks();
   const store = RangeStore.open({ packsDir: packs.dir });
-  access = AccessStore.open(":memory:", { keylessDailyLimit: 3 });
+  access = await AccessStore.open(":memory:", { keylessDailyLimit: 3 });
   const handle = createMcpHttpHandler({ store, access, trustProxy: true });
   server = createServer((req, res) => {
     if (req.url !== "/api/mcp") {
@@ -44,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  access.close();
+  await access.close();
 });
 
 describe("handler mounted at /api/mcp", () => {
@@ -108,7 +108,7 @@ describe("handler mounted at /api/mcp", () => {
   });
 
   it("passes the Authorization header through to the tools", async () => {
-    const { key } = access.createKey({ name: "mount" });
+    const { key } = await access.createKey({ name: "mount" });
     const anon = await connect(`${base}/api/mcp`);
     expect(await fails(anon, "get_node", { game: "nlmtt8", stack: 40, history: "UTG" })).toMatchObject({
       status: 401,

@@ -42,10 +42,10 @@ beforeAll(async () => {
   // A corrupt pack: listed by name, refused when read.
   await writeFile(packPath(packs.dir, "nl/v2", 200), Buffer.from("not a pack"));
   store = RangeStore.open({ packsDir: packs.dir });
-  access = AccessStore.open(":memory:");
+  access = await AccessStore.open(":memory:");
   running = await startMcpServer({ port: 0, host: "127.0.0.1", store, access });
   anon = await connect(running.url);
-  keyed = await connect(running.url, access.createKey({ name: "tests" }).key);
+  keyed = await connect(running.url, (await access.createKey({ name: "tests" })).key);
 });
 
 afterAll(async () => {
@@ -59,11 +59,15 @@ describe("tools/list", () => {
   it("lists exactly the registered tools, each described, read-only, with an output schema", async () => {
     const { tools } = await anon.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
-    expect(tools).toHaveLength(11);
+    expect(tools).toHaveLength(13);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
-      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      // Every tool reads, except submit_request, which files a record.
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: tool.name !== "submit_request",
+        openWorldHint: false,
+      });
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type, tool.name).toBe("object");
       for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
@@ -806,7 +810,7 @@ describe("unsupported requests", () => {
 
 describe("access metering", () => {
   it("keyless calls count per IP and answer 429 when the allowance is spent", async () => {
-    const limited = AccessStore.open(":memory:", { keylessDailyLimit: 2 });
+    const limited = await AccessStore.open(":memory:", { keylessDailyLimit: 2 });
     const server = await startMcpServer({ port: 0, host: "127.0.0.1", store, access: limited });
     const client = await connect(server.url);
     try {
@@ -820,21 +824,57 @@ describe("access metering", () => {
     } finally {
       await client.close();
       await server.close();
-      limited.close();
+      await limited.close();
     }
   });
 
   it("keyed calls count on the key's meter, keyless ones on the IP", async () => {
-    const { id, key: fresh } = access.createKey({ name: "meter" });
+    const { id, key: fresh } = await access.createKey({ name: "meter" });
     const client = await connect(running.url, fresh);
-    const ipBefore = access.usedToday({ ip: "127.0.0.1" });
+    const ipBefore = await access.usedToday({ ip: "127.0.0.1" });
     await ok(client, "get_node", { game: "nl/v2", stack: 100, history: "UTG" });
     await ok(client, "list_datasets");
-    expect(access.usedToday({ keyId: id })).toBe(2);
-    expect(access.usedToday({ ip: "127.0.0.1" })).toBe(ipBefore);
+    expect(await access.usedToday({ keyId: id })).toBe(2);
+    expect(await access.usedToday({ ip: "127.0.0.1" })).toBe(ipBefore);
     await ok(anon, "get_started");
-    expect(access.usedToday({ ip: "127.0.0.1" })).toBe(ipBefore + 1);
+    expect(await access.usedToday({ ip: "127.0.0.1" })).toBe(ipBefore + 1);
     await client.close();
+  });
+});
+
+describe("feature requests", () => {
+  it("submit_request stores a request under the caller's key; list_my_requests shows only the caller's", async () => {
+    const other = await access.createKey({ name: "other", dailyQuota: 0 });
+    const otherClient = await connect(running.url, other.key);
+    try {
+      const filed = await ok(keyed, "submit_request", {
+        kind: "data",
+        text: "nl 6-max at 60bb",
+        game: "nl",
+        stack: 60,
+      });
+      expect(filed.request).toMatchObject({ kind: "data", text: "nl 6-max at 60bb", game: "nl", stack: 60 });
+      // Free: a key whose quota is 0 may still file and list.
+      const theirs = await ok(otherClient, "submit_request", { kind: "bug", text: "theirs" });
+      const mine = (await ok(keyed, "list_my_requests")).requests as { id: string }[];
+      expect(mine.map((r) => r.id)).toContain((filed.request as { id: string }).id);
+      expect(mine.map((r) => r.id)).not.toContain((theirs.request as { id: string }).id);
+      expect(((await ok(otherClient, "list_my_requests")).requests as unknown[]).length).toBe(1);
+    } finally {
+      await otherClient.close();
+    }
+  });
+
+  it("needs a key (401 in the result) and refuses bad input", async () => {
+    expect(await fails(anon, "submit_request", { kind: "feature", text: "x" })).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+    });
+    expect(await fails(anon, "list_my_requests", {})).toMatchObject({ status: 401 });
+    expect(await fails(keyed, "submit_request", { kind: "feature", text: "   " })).toMatchObject({
+      status: 400,
+      code: "invalid_parameter",
+    });
   });
 });
 

@@ -30,10 +30,10 @@ let keyed: Client;
 
 beforeAll(async () => {
   store = RangeStore.open({ packsDir: (await writeFixturePacks()).dir });
-  access = AccessStore.open(":memory:");
+  access = await AccessStore.open(":memory:");
   running = await startMcpServer({ port: 0, host: "127.0.0.1", store, access });
   anon = await connect(running.url);
-  keyed = await connect(running.url, access.createKey({ name: "surface" }).key);
+  keyed = await connect(running.url, (await access.createKey({ name: "surface" })).key);
 });
 
 afterAll(async () => {

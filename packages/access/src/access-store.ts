@@ -1,27 +1,40 @@
 /**
- * API keys and daily meters in SQLite (node:sqlite, WAL). Keys are stored only as SHA-256 hashes; the
- * secret is shown once by `createKey`.
+ * API keys, daily meters and feature requests, kept in the account database (`db/database.ts`): SQLite by
+ * default, PostgreSQL when a `postgres://` URL is given. Keys are stored only as SHA-256 hashes; the secret
+ * is shown once by `createKey`.
  *
- * Counting: a call is checked and counted in memory at once; the counts are written together, at most
- * `flushIntervalMs` (100 ms) later, in one transaction of single-statement upserts (`count = count + n`,
- * RETURNING the stored total). A synchronous SQLite commit per request would block the event loop for
- * tens of microseconds of I/O; batching keeps the hot path at a Map update. `close()` writes what is
- * pending, so a restart loses nothing; a crash loses at most the last interval's counts.
- * Several processes may share the file: each upsert adds to the stored total, so no increment is lost.
- * Once per event-loop turn the store checks whether another connection has committed (PRAGMA
- * data_version) and then re-reads keys and idle meters, so a revocation by the CLI applies from the next
- * turn on, and other processes' counts are seen within one flush interval.
+ * Counting, exact on both back ends:
+ * - PostgreSQL: every call on a limited meter is one atomic statement (`INSERT ... ON CONFLICT DO UPDATE
+ *   SET count = count + 1 WHERE count < limit RETURNING count`), so any number of API processes share
+ *   exact limits. Unmetered keys are counted in memory and written in batches.
+ * - SQLite: a call is checked and counted in memory at once, and the counts are written together, at most
+ *   `flushIntervalMs` (100 ms) later, in one transaction (`count = count + n`). A server opens the store
+ *   `exclusive`, which takes the file's lock (`lock.ts`): one metering process per file, so the in-memory
+ *   check is exact; a second server is refused with a message. `close()` writes what is pending; a crash
+ *   loses at most the last interval's counts. Once per event-loop turn the store checks whether another
+ *   connection has committed (PRAGMA data_version) and then re-reads keys and idle meters, so a revocation
+ *   by the CLI applies from the next turn on.
+ * - On PostgreSQL, key rows are cached for one second: a revocation applies within a second.
  *
  * Meters (all per UTC day):
  *   with a valid key   the key's meter; `dailyQuota` null means unmetered (still counted)
  *   without a key      the caller's IP (IPv6: its /64), `keylessDailyLimit` calls, keyless operations only
  */
 
-import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { randomBytes } from "node:crypto";
+import type { StatementSync } from "node:sqlite";
 import { RangesError } from "@ranges/core";
+import { sql } from "kysely";
 import { secondsToUtcMidnight, utcDay } from "./clock.js";
+import {
+  type AccountDatabase,
+  type Backend,
+  type DatabaseTarget,
+  openAccountDatabase,
+} from "./db/database.js";
 import { ipSubject } from "./ip.js";
 import { API_KEY_PREFIX, hashKey, keyMatches, newApiKey, parseApiKey } from "./keys.js";
+import { type FileLock, lockDatabaseFile } from "./lock.js";
 
 export const DEFAULT_KEYLESS_DAILY_LIMIT = 200;
 export const DEFAULT_PLAN = "standard";
@@ -37,6 +50,14 @@ export interface AccessOptions {
    * the event-loop turn). Larger batches mean fewer commits; a crash loses at most this window.
    */
   flushIntervalMs?: number;
+  /**
+   * A server that meters calls: on SQLite, take the file's lock so that no other process meters it at the
+   * same time (limits stay exact); refused with a message while another live process holds it. No effect on
+   * PostgreSQL (exact across processes) or ":memory:".
+   */
+  exclusive?: boolean;
+  /** PostgreSQL only: the schema to use (created if missing). */
+  schema?: string;
 }
 
 export interface CreateKeyInput {
@@ -76,17 +97,54 @@ export interface AuthorizeInput {
   keyless: boolean;
   /** Human name of the operation, used only in messages (e.g. "node on nlmtt8"). */
   operation?: string | undefined;
+  /**
+   * A free operation (feature requests): it needs a valid key but is not counted on the key's meter and
+   * is allowed even when the quota is spent. Implies a key is required.
+   */
+  free?: boolean;
 }
 
 export type AccessDecision =
   | { ok: true; via: "key" | "ip"; keyId?: string; headers: Record<string, string> }
   | { ok: false; error: RangesError; headers: Record<string, string> };
 
+/** Kinds of feature request: new features, missing data (a game, stack or spot), a bug, anything else. */
+export const REQUEST_KINDS = ["feature", "data", "bug", "other"] as const;
+export type RequestKind = (typeof REQUEST_KINDS)[number];
+
+/**
+ * A feature or data request, as `POST /api/v1/requests` and the MCP tool `submit_request` take it.
+ * e.g. `{ "kind": "data", "text": "nl 6-max at 60bb please", "game": "nl", "stack": 60 }`
+ */
+export interface RequestInput {
+  kind: RequestKind;
+  /** 1 to 4000 characters. */
+  text: string;
+  game?: string | undefined;
+  stack?: number | undefined;
+  spot?: string | undefined;
+}
+
+export interface StoredRequest {
+  /** `req_` and 16 hex characters. */
+  id: string;
+  kind: RequestKind;
+  text: string;
+  game: string | null;
+  stack: number | null;
+  spot: string | null;
+  /** Always "open" for now: requests are read by the team. */
+  status: "open";
+  createdAt: string;
+}
+
 interface KeyRow {
   key_hash: Uint8Array;
   daily_quota: number | null;
   plan: string;
   revoked_at: string | null;
+  /** When the row was read (PostgreSQL rows expire after KEY_TTL_MS). */
+  readAt: number;
 }
 
 /** One subject's count for one UTC day: `stored` as of the last write or read, plus `pending` unwritten. */
@@ -97,40 +155,35 @@ interface Meter {
   pending: number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS api_keys (
-  id          TEXT PRIMARY KEY,
-  name        TEXT NOT NULL,
-  plan        TEXT NOT NULL,
-  daily_quota INTEGER,
-  key_hash    BLOB NOT NULL,
-  created_at  TEXT NOT NULL,
-  revoked_at  TEXT
-) STRICT;
-CREATE TABLE IF NOT EXISTS usage (
-  subject TEXT NOT NULL,
-  day     TEXT NOT NULL,
-  count   INTEGER NOT NULL,
-  PRIMARY KEY (subject, day)
-) STRICT, WITHOUT ROWID;
-`;
-
 /** Usage rows older than this many days are dropped when the store opens. */
 const RETENTION_DAYS = 35;
 /** Idle in-memory meters are dropped beyond this many (they are re-read from the database when needed). */
 const MAX_IDLE_METERS = 50_000;
 const MAX_VERIFIED_KEYS = 10_000;
+/** PostgreSQL: how long a key row is trusted before it is read again (a revocation applies within it). */
+const KEY_TTL_MS = 1000;
+const MAX_REQUEST_TEXT = 4000;
+const MAX_REQUESTS_LISTED = 100;
 
 const PLAN_SHAPE = /^[A-Za-z0-9_.-]{1,32}$/;
 
+/** Synchronous statements of the SQLite hot path (metering is checked and counted in memory). */
+interface SqliteStatements {
+  readonly add: StatementSync;
+  readonly usage: StatementSync;
+  readonly version: StatementSync;
+}
+
 export class AccessStore {
   readonly keylessDailyLimit: number;
-  private readonly db: DatabaseSync;
+  /** "sqlite" or "postgres". */
+  readonly backend: Backend;
+  /** Where the data lives, safe to print (no password). */
+  readonly where: string;
+  private readonly database: AccountDatabase;
+  private readonly lite: SqliteStatements | null;
+  private readonly lock: FileLock | null;
   private readonly clock: () => Date;
-  private readonly addStmt: StatementSync;
-  private readonly keyStmt: StatementSync;
-  private readonly usageStmt: StatementSync;
-  private readonly versionStmt: StatementSync;
   private readonly meters = new Map<string, Meter>();
   private dirty: Meter[] = [];
   private readonly keys = new Map<string, KeyRow>();
@@ -139,10 +192,12 @@ export class AccessStore {
    * calls skip the hash. Cleared whenever keys may have changed, so a hit is always a live key.
    */
   private readonly verified = new Map<string, string>();
-  private dataVersion: number;
+  private dataVersion = 0;
   private readonly flushIntervalMs: number;
   /** True while a write of pending counts is scheduled. */
   private flushScheduled = false;
+  /** The write in progress (PostgreSQL), awaited by the next flush. */
+  private flushing: Promise<void> | null = null;
   /** True once this event-loop turn has checked for other connections' commits. */
   private turnChecked = false;
   private readonly endTurn = (): void => {
@@ -151,46 +206,68 @@ export class AccessStore {
   private flushError: unknown = null;
   private closed = false;
 
-  private constructor(db: DatabaseSync, o: AccessOptions) {
-    this.db = db;
+  private constructor(database: AccountDatabase, lock: FileLock | null, o: AccessOptions) {
+    this.database = database;
+    this.backend = database.backend;
+    this.where = database.where;
+    this.lock = lock;
     this.clock = o.clock ?? (() => new Date());
     this.keylessDailyLimit = o.keylessDailyLimit ?? DEFAULT_KEYLESS_DAILY_LIMIT;
-    if (!Number.isInteger(this.keylessDailyLimit) || this.keylessDailyLimit < 0) {
+    this.flushIntervalMs = o.flushIntervalMs ?? 100;
+    const sqlite = database.sqlite;
+    this.lite =
+      sqlite === null
+        ? null
+        : {
+            add: sqlite.prepare(
+              `INSERT INTO usage (subject, day, count) VALUES (?, ?, ?)
+               ON CONFLICT (subject, day) DO UPDATE SET count = count + excluded.count
+               RETURNING count`,
+            ),
+            usage: sqlite.prepare("SELECT count FROM usage WHERE subject = ? AND day = ?"),
+            version: sqlite.prepare("PRAGMA data_version"),
+          };
+    if (this.lite) this.dataVersion = Number(this.lite.version.get()!.data_version);
+  }
+
+  /**
+   * Opens (creating and migrating if needed) the account database: a `postgres://` URL, a SQLite file, or
+   * ":memory:". Rejects with a readable message when the database cannot be used.
+   */
+  static async open(target: string | DatabaseTarget, o: AccessOptions = {}): Promise<AccessStore> {
+    const keyless = o.keylessDailyLimit ?? DEFAULT_KEYLESS_DAILY_LIMIT;
+    if (!Number.isInteger(keyless) || keyless < 0) {
       throw new RangeError(`keylessDailyLimit must be a non-negative integer, got ${o.keylessDailyLimit}`);
     }
-    this.flushIntervalMs = o.flushIntervalMs ?? 100;
-    if (!(this.flushIntervalMs >= 0))
-      throw new RangeError(`flushIntervalMs must be >= 0, got ${o.flushIntervalMs}`);
-    this.addStmt = db.prepare(
-      `INSERT INTO usage (subject, day, count) VALUES (?, ?, ?)
-       ON CONFLICT (subject, day) DO UPDATE SET count = count + excluded.count
-       RETURNING count`,
-    );
-    this.keyStmt = db.prepare("SELECT key_hash, daily_quota, plan, revoked_at FROM api_keys WHERE id = ?");
-    this.usageStmt = db.prepare("SELECT count FROM usage WHERE subject = ? AND day = ?");
-    this.versionStmt = db.prepare("PRAGMA data_version");
-    this.dataVersion = this.readDataVersion();
-  }
-
-  /** Opens (creating if needed) the database at `path`, or an in-memory one for `":memory:"`. */
-  static open(path: string, o: AccessOptions = {}): AccessStore {
-    const db = new DatabaseSync(path);
+    const flush = o.flushIntervalMs ?? 100;
+    if (!(flush >= 0)) throw new RangeError(`flushIntervalMs must be >= 0, got ${o.flushIntervalMs}`);
+    const spec: DatabaseTarget =
+      typeof target === "string"
+        ? /^postgres(ql)?:\/\//i.test(target)
+          ? { databaseUrl: target, schema: o.schema }
+          : { sqlitePath: target }
+        : { ...target, schema: target.schema ?? o.schema };
+    const sqlitePath = spec.databaseUrl ? null : (spec.sqlitePath ?? ":memory:");
+    const lock =
+      o.exclusive && sqlitePath !== null && sqlitePath !== ":memory:" ? lockDatabaseFile(sqlitePath) : null;
+    let database: AccountDatabase;
     try {
-      db.exec("PRAGMA busy_timeout = 5000");
-      if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
-      // WAL + NORMAL: a commit survives a process crash; only a power loss can drop the last few.
-      db.exec("PRAGMA synchronous = NORMAL");
-      db.exec(SCHEMA);
-      const store = new AccessStore(db, o);
-      store.prune();
-      return store;
-    } catch (err) {
-      db.close();
-      throw err;
+      database = await openAccountDatabase(spec);
+    } catch (error) {
+      lock?.release();
+      throw error;
     }
+    const store = new AccessStore(database, lock, o);
+    try {
+      await store.prune();
+    } catch (error) {
+      await store.close();
+      throw error;
+    }
+    return store;
   }
 
-  createKey(input: CreateKeyInput): CreatedKey {
+  async createKey(input: CreateKeyInput): Promise<CreatedKey> {
     const name = typeof input.name === "string" ? input.name.trim() : "";
     if (name.length === 0 || name.length > 100) {
       throw new RangesError("invalid_parameter", "A key needs a name of 1 to 100 characters.");
@@ -210,59 +287,70 @@ export class AccessStore {
       );
     }
     const { id, key } = newApiKey();
-    this.db
-      .prepare(
-        "INSERT INTO api_keys (id, name, plan, daily_quota, key_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-      )
-      .run(id, name, plan, quota, hashKey(key), this.clock().toISOString());
+    await this.database.db
+      .insertInto("api_keys")
+      .values({
+        id,
+        name,
+        plan,
+        daily_quota: quota,
+        key_hash: hashKey(key),
+        created_at: this.clock().toISOString(),
+        revoked_at: null,
+      })
+      .execute();
     this.forgetKeys();
     return { id, key, prefix: `${API_KEY_PREFIX}${id}` };
   }
 
-  listKeys(): ApiKeyInfo[] {
-    this.flush();
-    const rows = this.db
-      .prepare(
-        `SELECT k.id, k.name, k.plan, k.daily_quota, k.created_at, k.revoked_at, COALESCE(u.count, 0) AS used
-         FROM api_keys k LEFT JOIN usage u ON u.subject = 'key:' || k.id AND u.day = ?
-         ORDER BY k.created_at, k.id`,
+  async listKeys(): Promise<ApiKeyInfo[]> {
+    await this.flush();
+    const rows = await this.database.db
+      .selectFrom("api_keys as k")
+      .leftJoin("usage as u", (join) =>
+        join.on("u.subject", "=", sql<string>`${"key:"} || k.id`).on("u.day", "=", utcDay(this.clock())),
       )
-      .all(utcDay(this.clock()));
+      .select(["k.id", "k.name", "k.plan", "k.daily_quota", "k.created_at", "k.revoked_at", "u.count"])
+      .orderBy("k.created_at")
+      .orderBy("k.id")
+      .execute();
     return rows.map((r) => ({
-      id: String(r.id),
-      prefix: `${API_KEY_PREFIX}${String(r.id)}`,
-      name: String(r.name),
-      plan: String(r.plan),
+      id: r.id,
+      prefix: `${API_KEY_PREFIX}${r.id}`,
+      name: r.name,
+      plan: r.plan,
       dailyQuota: r.daily_quota === null ? null : Number(r.daily_quota),
-      createdAt: String(r.created_at),
-      revokedAt: r.revoked_at === null ? null : String(r.revoked_at),
-      usedToday: Number(r.used),
+      createdAt: r.created_at,
+      revokedAt: r.revoked_at,
+      usedToday: r.count === null ? 0 : Number(r.count),
     }));
   }
 
   /** Revokes a key by id (or by its `pr_<id>` prefix). True when a live key was revoked now. */
-  revokeKey(id: string): boolean {
+  async revokeKey(id: string): Promise<boolean> {
     const bare = id.startsWith(API_KEY_PREFIX) ? id.slice(API_KEY_PREFIX.length) : id;
-    const result = this.db
-      .prepare("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-      .run(this.clock().toISOString(), bare);
+    const result = await this.database.db
+      .updateTable("api_keys")
+      .set({ revoked_at: this.clock().toISOString() })
+      .where("id", "=", bare)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
     this.forgetKeys();
-    return Number(result.changes) > 0;
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Calls counted today for a key id or an IP (as the keyless meter groups it). */
-  usedToday(who: { keyId: string } | { ip: string }): number {
+  async usedToday(who: { keyId: string } | { ip: string }): Promise<number> {
     const subject = "keyId" in who ? `key:${who.keyId}` : `ip:${ipSubject(who.ip)}`;
-    this.flush();
-    const row = this.usageStmt.get(subject, utcDay(this.clock()));
-    return row ? Number(row.count) : 0;
+    await this.flush();
+    return this.storedCount(subject, utcDay(this.clock()));
   }
 
   /**
-   * Decides whether a call may proceed and counts it on the right meter. Never throws for bad input; throws
-   * only when the store is closed.
+   * Decides whether a call may proceed and counts it on the right meter. Never rejects for bad input;
+   * rejects only when the store is closed or the database fails.
    */
-  authorize(input: AuthorizeInput): AccessDecision {
+  async authorize(input: AuthorizeInput): Promise<AccessDecision> {
     if (this.closed) throw new Error("AccessStore is closed");
     // Once per event-loop turn: notice commits of other connections (revoked keys, their counts).
     if (!this.turnChecked) {
@@ -272,8 +360,9 @@ export class AccessStore {
     }
     const now = this.clock();
     const header = input.authorization?.trim();
+    const keyless = input.keyless && input.free !== true;
     if (!header) {
-      if (!input.keyless) {
+      if (!keyless) {
         const what = input.operation ? ` (${input.operation})` : "";
         return this.unauthorized(
           `This operation${what} needs an API key: send the header "Authorization: Bearer <API key>". Keys start with "${API_KEY_PREFIX}".`,
@@ -283,7 +372,7 @@ export class AccessStore {
       return this.meter(`ip:${ipSubject(input.ip)}`, this.keylessDailyLimit, now, "ip");
     }
     const bearer = /^Bearer +(\S+)$/i.exec(header);
-    const badKeyTail = input.keyless
+    const badKeyTail = keyless
       ? " A bad key is an error even on keyless operations: fix it, or send no Authorization header to use the keyless allowance."
       : "";
     if (!bearer) {
@@ -295,12 +384,11 @@ export class AccessStore {
     const token = bearer[1]!;
     const knownId = this.verified.get(token);
     if (knownId !== undefined) {
-      const known = this.keys.get(knownId)!;
-      const decision = this.meter(`key:${knownId}`, known.daily_quota, now, "key", known.plan);
-      return decision.ok ? { ...decision, keyId: knownId } : decision;
+      const known = this.keys.get(knownId);
+      if (known !== undefined && this.fresh(known)) return this.keyDecision(knownId, known, now, input);
     }
     const parsed = parseApiKey(token);
-    const row = parsed ? this.keyRow(parsed.id) : undefined;
+    const row = parsed ? await this.keyRow(parsed.id) : undefined;
     // Always hash and compare, so a malformed or unknown key takes as long as a wrong secret.
     const matches = keyMatches(token, row ? row.key_hash : null);
     if (!parsed || !row || !matches) {
@@ -319,16 +407,102 @@ export class AccessStore {
     }
     if (this.verified.size >= MAX_VERIFIED_KEYS) this.verified.clear();
     this.verified.set(token, parsed.id);
-    const decision = this.meter(`key:${parsed.id}`, row.daily_quota, now, "key", row.plan);
-    return decision.ok ? { ...decision, keyId: parsed.id } : decision;
+    return this.keyDecision(parsed.id, row, now, input);
+  }
+
+  /** Files a feature or data request for a key holder. Throws `invalid_parameter` for bad input. */
+  async submitRequest(keyId: string, input: RequestInput): Promise<StoredRequest> {
+    const kind = input.kind;
+    if (!REQUEST_KINDS.includes(kind)) {
+      throw new RangesError(
+        "invalid_parameter",
+        `"kind" must be one of ${REQUEST_KINDS.join(", ")}; got ${JSON.stringify(String(kind)).slice(0, 40)}.`,
+      );
+    }
+    const text = typeof input.text === "string" ? input.text.trim() : "";
+    if (text.length === 0 || text.length > MAX_REQUEST_TEXT) {
+      throw new RangesError(
+        "invalid_parameter",
+        `"text" must hold 1 to ${MAX_REQUEST_TEXT} characters (got ${text.length}).`,
+      );
+    }
+    const optional = (name: string, v: string | undefined, max: number): string | null => {
+      if (v === undefined || v === null) return null;
+      if (typeof v !== "string" || v.length === 0 || v.length > max) {
+        throw new RangesError("invalid_parameter", `"${name}" must be a string of 1 to ${max} characters.`);
+      }
+      return v;
+    };
+    const game = optional("game", input.game, 32);
+    const spot = optional("spot", input.spot, 500);
+    const stack = input.stack ?? null;
+    if (
+      stack !== null &&
+      !(typeof stack === "number" && Number.isFinite(stack) && stack > 0 && stack <= 10_000)
+    ) {
+      throw new RangesError(
+        "invalid_parameter",
+        `"stack" must be a number of big blinds above 0 (at most 10000).`,
+      );
+    }
+    const stored: StoredRequest = {
+      id: `req_${randomBytes(8).toString("hex")}`,
+      kind,
+      text,
+      game,
+      stack,
+      spot,
+      status: "open",
+      createdAt: this.clock().toISOString(),
+    };
+    await this.database.db
+      .insertInto("feature_requests")
+      .values({
+        id: stored.id,
+        key_id: keyId,
+        kind,
+        text,
+        game,
+        stack,
+        spot,
+        status: stored.status,
+        created_at: stored.createdAt,
+      })
+      .execute();
+    return stored;
+  }
+
+  /** A key holder's own requests, newest first (at most 100). */
+  async listRequests(keyId: string, limit = MAX_REQUESTS_LISTED): Promise<StoredRequest[]> {
+    const rows = await this.database.db
+      .selectFrom("feature_requests")
+      .selectAll()
+      .where("key_id", "=", keyId)
+      .orderBy("created_at", "desc")
+      .orderBy("id", "desc")
+      .limit(Math.max(1, Math.min(MAX_REQUESTS_LISTED, Math.floor(limit))))
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind as RequestKind,
+      text: r.text,
+      game: r.game,
+      stack: r.stack === null ? null : Number(r.stack),
+      spot: r.spot,
+      status: "open",
+      createdAt: r.created_at,
+    }));
   }
 
   /** True when the database answers a query and pending counts can be written (readiness checks). */
-  ping(): boolean {
+  async ping(): Promise<boolean> {
     if (this.closed) return false;
     try {
-      this.flush();
-      this.db.prepare("SELECT count(*) AS n FROM api_keys").get();
+      await this.flush();
+      await this.database.db
+        .selectFrom("api_keys")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .execute();
       return this.flushError === null;
     } catch {
       return false;
@@ -339,22 +513,54 @@ export class AccessStore {
    * Writes pending counts now (otherwise done within `flushIntervalMs`). A failed write keeps the counts
    * pending for the next attempt and makes `ping()` report false until one succeeds.
    */
-  flush(): void {
+  async flush(): Promise<void> {
     this.flushScheduled = false;
+    if (this.flushing) await this.flushing;
     if (this.closed || this.dirty.length === 0) return;
     const batch = this.dirty;
     this.dirty = [];
+    if (this.lite) {
+      this.flushSqlite(batch);
+    } else {
+      this.flushing = this.flushPostgres(batch);
+      try {
+        await this.flushing;
+      } finally {
+        this.flushing = null;
+      }
+    }
+    if (this.meters.size > MAX_IDLE_METERS) this.dropIdleMeters();
+  }
+
+  /** Writes pending counts, closes the database and releases the file lock. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
     try {
-      this.db.exec("BEGIN IMMEDIATE");
+      await this.flush();
+    } finally {
+      this.closed = true;
+      this.lock?.release();
+      await this.database.close();
+    }
+  }
+
+  get isOpen(): boolean {
+    return !this.closed;
+  }
+
+  private flushSqlite(batch: Meter[]): void {
+    const sqlite = this.database.sqlite!;
+    try {
+      sqlite.exec("BEGIN IMMEDIATE");
       try {
         for (const m of batch) {
-          const row = this.addStmt.get(m.subject, m.day, m.pending);
+          const row = this.lite!.add.get(m.subject, m.day, m.pending);
           m.stored = Number(row!.count);
           m.pending = 0;
         }
-        this.db.exec("COMMIT");
+        sqlite.exec("COMMIT");
       } catch (err) {
-        this.db.exec("ROLLBACK");
+        sqlite.exec("ROLLBACK");
         throw err;
       }
       this.flushError = null;
@@ -363,42 +569,93 @@ export class AccessStore {
       this.flushError = err;
       for (const m of batch) if (m.pending > 0) this.dirty.push(m);
     }
-    if (this.meters.size > MAX_IDLE_METERS) this.dropIdleMeters();
   }
 
-  /** Writes pending counts and closes the database. Idempotent. */
-  close(): void {
-    if (this.closed) return;
-    this.flush();
-    this.closed = true;
-    this.db.close();
+  private async flushPostgres(batch: Meter[]): Promise<void> {
+    const amounts = batch.map((m) => m.pending);
+    try {
+      await this.database.db.transaction().execute(async (tx) => {
+        for (let i = 0; i < batch.length; i++) {
+          const m = batch[i]!;
+          await tx
+            .insertInto("usage")
+            .values({ subject: m.subject, day: m.day, count: amounts[i]! })
+            .onConflict((oc) =>
+              oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + ${amounts[i]!}` }),
+            )
+            .execute();
+        }
+      });
+      for (let i = 0; i < batch.length; i++) batch[i]!.pending -= amounts[i]!;
+      this.flushError = null;
+    } catch (err) {
+      this.flushError = err;
+      for (const m of batch) if (m.pending > 0 && !this.dirty.includes(m)) this.dirty.push(m);
+    }
   }
 
-  get isOpen(): boolean {
-    return !this.closed;
+  private keyDecision(id: string, row: KeyRow, now: Date, input: AuthorizeInput): Promise<AccessDecision> {
+    if (input.free === true) return Promise.resolve({ ok: true, via: "key", keyId: id, headers: {} });
+    const decision = this.meter(`key:${id}`, row.daily_quota, now, "key", row.plan);
+    return decision.then((d) => (d.ok ? { ...d, keyId: id } : d));
   }
 
-  private meter(
+  private async storedCount(subject: string, day: string): Promise<number> {
+    if (this.lite) {
+      const row = this.lite.usage.get(subject, day);
+      return row ? Number(row.count) : 0;
+    }
+    const row = await this.database.db
+      .selectFrom("usage")
+      .select("count")
+      .where("subject", "=", subject)
+      .where("day", "=", day)
+      .executeTakeFirst();
+    return row ? Number(row.count) : 0;
+  }
+
+  private async meter(
     subject: string,
     limit: number | null,
     now: Date,
     via: "key" | "ip",
     plan?: string,
-  ): AccessDecision {
+  ): Promise<AccessDecision> {
     const day = utcDay(now);
-    let m = this.meters.get(subject);
-    if (m === undefined || m.day !== day) {
-      // First sight of the subject today (or since another connection wrote): read the stored total.
-      const row = this.usageStmt.get(subject, day);
-      m = { subject, day, stored: row ? Number(row.count) : 0, pending: 0 };
-      this.meters.set(subject, m);
-    }
-    const count = m.stored + m.pending + 1;
-    if (limit === null || count <= limit) {
-      // Counted only when allowed: a refused call does not use up tomorrow's allowance or inflate meters.
-      if (m.pending === 0) this.dirty.push(m);
-      m.pending += 1;
-      this.scheduleFlush();
+    let count: number;
+    if (limit !== null && this.lite === null) {
+      // PostgreSQL: one atomic conditional increment; no row back means the limit was already reached.
+      count = limit + 1;
+      if (limit > 0) {
+        const row = await this.database.db
+          .insertInto("usage")
+          .values({ subject, day, count: 1 })
+          .onConflict((oc) =>
+            oc
+              .columns(["subject", "day"])
+              .doUpdateSet({ count: sql`usage.count + 1` })
+              .where("usage.count", "<", limit),
+          )
+          .returning("count")
+          .executeTakeFirst();
+        if (row !== undefined) count = Number(row.count);
+      }
+    } else {
+      let m = this.meters.get(subject);
+      if (m === undefined || m.day !== day) {
+        // First sight of the subject today (or since another connection wrote): read the stored total.
+        m = { subject, day, stored: await this.storedCount(subject, day), pending: 0 };
+        const again = this.meters.get(subject);
+        if (again !== undefined && again.day === day) m = again;
+        else this.meters.set(subject, m);
+      }
+      count = m.stored + m.pending + 1;
+      if (limit === null || count <= limit) {
+        // Counted only when allowed: a refused call does not use up tomorrow's allowance or inflate meters.
+        if (m.pending === 0) this.dirty.push(m);
+        m.pending += 1;
+        this.scheduleFlush();
+      }
     }
     if (limit === null) return { ok: true, via, headers: {} };
     const reset = secondsToUtcMidnight(now);
@@ -429,30 +686,47 @@ export class AccessStore {
   private scheduleFlush(): void {
     if (this.flushScheduled) return;
     this.flushScheduled = true;
-    if (this.flushIntervalMs === 0) setImmediate(() => this.flush());
+    const run = () => {
+      this.flush().catch(() => {});
+    };
+    if (this.flushIntervalMs === 0) setImmediate(run);
     // Unref'd: pending counts never keep a process alive; close() writes them.
-    else setTimeout(() => this.flush(), this.flushIntervalMs).unref();
+    else setTimeout(run, this.flushIntervalMs).unref();
   }
 
-  /** A key's row, cached by id until another connection commits (see `revalidate`). */
-  private keyRow(id: string): KeyRow | undefined {
-    let row = this.keys.get(id);
-    if (row === undefined) {
-      row = this.keyStmt.get(id) as KeyRow | undefined;
-      // Unknown ids are not cached, so random ids cannot grow the map.
-      if (row !== undefined) this.keys.set(id, row);
+  private fresh(row: KeyRow): boolean {
+    return this.lite !== null || Date.now() - row.readAt < KEY_TTL_MS;
+  }
+
+  /** A key's row, cached by id until another connection commits (SQLite) or for a second (PostgreSQL). */
+  private async keyRow(id: string): Promise<KeyRow | undefined> {
+    const cached = this.keys.get(id);
+    if (cached !== undefined && this.fresh(cached)) return cached;
+    const found = await this.database.db
+      .selectFrom("api_keys")
+      .select(["key_hash", "daily_quota", "plan", "revoked_at"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (found === undefined) {
+      this.keys.delete(id);
+      return undefined;
     }
+    const row: KeyRow = {
+      key_hash: found.key_hash,
+      daily_quota: found.daily_quota === null ? null : Number(found.daily_quota),
+      plan: found.plan,
+      revoked_at: found.revoked_at,
+      readAt: Date.now(),
+    };
+    // Unknown ids are not cached, so random ids cannot grow the map.
+    this.keys.set(id, row);
     return row;
   }
 
-  private readDataVersion(): number {
-    return Number(this.versionStmt.get()!.data_version);
-  }
-
-  /** Drops cached keys and idle meters when another connection has committed since the last check. */
+  /** SQLite: drops cached keys and idle meters when another connection has committed since the last check. */
   private revalidate(): void {
-    if (this.closed) return;
-    const version = this.readDataVersion();
+    if (this.closed || this.lite === null) return;
+    const version = Number(this.lite.version.get()!.data_version);
     if (version === this.dataVersion) return;
     this.dataVersion = version;
     this.forgetKeys();
@@ -468,19 +742,19 @@ export class AccessStore {
     for (const [subject, m] of this.meters) if (m.pending === 0) this.meters.delete(subject);
   }
 
-  private unauthorized(message: string, badKey: boolean): AccessDecision {
+  private unauthorized(message: string, badKey: boolean): Promise<AccessDecision> {
     const challenge = badKey
       ? `Bearer realm="${AUTH_REALM}", error="invalid_token"`
       : `Bearer realm="${AUTH_REALM}"`;
-    return {
+    return Promise.resolve({
       ok: false,
       error: new RangesError("unauthorized", message),
       headers: { "WWW-Authenticate": challenge },
-    };
+    });
   }
 
-  private prune(): void {
+  private async prune(): Promise<void> {
     const cutoff = new Date(this.clock().getTime() - RETENTION_DAYS * 86_400_000);
-    this.db.prepare("DELETE FROM usage WHERE day < ?").run(utcDay(cutoff));
+    await this.database.db.deleteFrom("usage").where("day", "<", utcDay(cutoff)).execute();
   }
 }

@@ -5,11 +5,22 @@ export type {
   AuthorizeInput,
   CreatedKey,
   CreateKeyInput,
+  RequestInput,
+  RequestKind,
+  StoredRequest,
 } from "./access-store.js";
-export { AccessStore, AUTH_REALM, DEFAULT_KEYLESS_DAILY_LIMIT, DEFAULT_PLAN } from "./access-store.js";
+export {
+  AccessStore,
+  AUTH_REALM,
+  DEFAULT_KEYLESS_DAILY_LIMIT,
+  DEFAULT_PLAN,
+  REQUEST_KINDS,
+} from "./access-store.js";
 export type { TrustProxy } from "./client-ip.js";
 export { clientAddress, compileTrustProxy, normalizeAddress } from "./client-ip.js";
 export { secondsToUtcMidnight, utcDay } from "./clock.js";
+export type { AccountDatabase, Backend, DatabaseTarget } from "./db/database.js";
+export { openAccountDatabase, redactUrl } from "./db/database.js";
 export { ipSubject } from "./ip.js";
 export type { ParsedApiKey } from "./keys.js";
 export { API_KEY_PREFIX, parseApiKey } from "./keys.js";

@@ -30,6 +30,9 @@ import {
   ConfigSchema,
   DiscoverySchema,
   ErrorBodySchema,
+  FeatureRequestBodySchema,
+  FeatureRequestCreatedSchema,
+  FeatureRequestListSchema,
   NodeSchema,
   RangeSchema,
   SpotsSchema,
@@ -45,6 +48,9 @@ const COMPONENTS = {
   Spots: SpotsSchema,
   Config: ConfigSchema,
   Error: ErrorBodySchema,
+  FeatureRequestBody: FeatureRequestBodySchema,
+  FeatureRequestCreated: FeatureRequestCreatedSchema,
+  FeatureRequestList: FeatureRequestListSchema,
 } as const;
 
 const errorCodeSchema = (): JsonObject => ({
@@ -545,6 +551,38 @@ function servicePaths(): JsonObject {
         },
       },
     },
+    "/api/v1/requests": {
+      post: {
+        operationId: "submitRequest",
+        tags: ["requests"],
+        summary: "File a feature or data request (same as the MCP tool submit_request)",
+        description:
+          "Needs a key; free (not counted on the key's meter, allowed when its quota is spent). The body is a JSON object (`Content-Type: application/json`, at most 1 MiB); unknown fields are refused with 400.",
+        parameters: [parameterRef("requestId")],
+        security: API_KEY_REQUIRED,
+        requestBody: {
+          required: true,
+          content: { "application/json": { schema: schemaRef("FeatureRequestBody") } },
+        },
+        responses: {
+          "201": noStoreJson("FeatureRequestCreated", "The stored request."),
+          ...errors(...TRANSPORT, "401", "413"),
+        },
+      },
+      get: {
+        operationId: "listRequests",
+        tags: ["requests"],
+        summary: "The caller's own requests, newest first (at most 100; same as list_my_requests)",
+        description:
+          "Needs a key; free (not counted on the key's meter). Nobody sees another key's requests.",
+        parameters: [parameterRef("requestId")],
+        security: API_KEY_REQUIRED,
+        responses: {
+          "200": noStoreJson("FeatureRequestList", "The caller's requests."),
+          ...errors(...TRANSPORT, "401"),
+        },
+      },
+    },
     "/api/mcp": {
       post: {
         operationId: "mcp",
@@ -623,6 +661,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
     tags: [
       { name: "ranges", description: "Preflop strategies: catalog, discovery, node, range, spots, config." },
       { name: "mcp", description: "The hosted Model Context Protocol tool endpoint." },
+      { name: "requests", description: "Feature and data requests of key holders." },
       { name: "service", description: "Health, readiness and this document." },
     ],
     security: API_KEY_OPTIONAL,

@@ -218,6 +218,49 @@ export const ToolEnvelopeSchema = z.object({
   warnings: z.array(z.string()),
 });
 
+/** Kinds of feature request (`POST /api/v1/requests`, MCP `submit_request`). */
+export const REQUEST_KIND_VALUES = ["feature", "data", "bug", "other"] as const;
+
+/** The body of `POST /api/v1/requests`. */
+export const FeatureRequestBodySchema = z
+  .strictObject({
+    kind: z
+      .enum(REQUEST_KIND_VALUES)
+      .describe("feature (a new capability), data (a game, stack or spot we lack), bug, or other."),
+    text: z.string().min(1).max(4000).describe("What you would like, in your words (1 to 4000 characters)."),
+    game: z.string().min(1).max(32).optional().describe("Optional: the game it concerns, e.g. nl or nlmtt8."),
+    stack: z.number().gt(0).max(10_000).optional().describe("Optional: the stack depth in bb."),
+    spot: z.string().min(1).max(500).optional().describe("Optional: an action path, e.g. UTG_2.5_HJ."),
+  })
+  .describe("A feature or data request.");
+
+/** A stored feature request, as the caller sees it. */
+export const FeatureRequestSchema = z.object({
+  id: z.string().describe("`req_` and 16 hex characters."),
+  kind: z.enum(REQUEST_KIND_VALUES),
+  text: z.string(),
+  game: z.string().nullable(),
+  stack: z.number().nullable(),
+  spot: z.string().nullable(),
+  status: z.literal("open").describe("Requests are read by the team; all are open for now."),
+  createdAt: z.string().describe("ISO 8601 UTC time of filing."),
+});
+
+/** The answer of `POST /api/v1/requests` (201). */
+export const FeatureRequestCreatedSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  request: FeatureRequestSchema,
+});
+
+/** The answer of `GET /api/v1/requests`: the caller's own requests, newest first (at most 100). */
+export const FeatureRequestListSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  requests: z.array(FeatureRequestSchema),
+});
+
+export type FeatureRequestBody = z.infer<typeof FeatureRequestBodySchema>;
+export type FeatureRequest = z.infer<typeof FeatureRequestSchema>;
+
 export type Units = z.infer<typeof UnitsSchema>;
 export type Action = z.infer<typeof ActionSchema>;
 export type ActionKind = z.infer<typeof ActionKindSchema>;

@@ -247,7 +247,7 @@ export const compareStrategies = defineTool({
   },
   variants: [ToolEnvelopeSchema],
   outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
-  run(args, ctx): Outcome {
+  async run(args, ctx): Promise<Outcome> {
     const request = stripUndefined({ ...args });
     if (args.domain === "postflop") {
       const gaps = postflopGaps([args.baseline, args.comparison]);
@@ -280,7 +280,7 @@ export const compareStrategies = defineTool({
         `${bGame} and ${cGame} use different hand classes (hold'em vs PLO), so their strategies cannot be compared class by class.`,
       );
     }
-    ctx.authorize(isKeyless(bGame, "node") && isKeyless(cGame, "node"));
+    await ctx.authorize(isKeyless(bGame, "node") && isKeyless(cGame, "node"));
     const warnings: string[] = [];
     let bHand: string | undefined;
     let cHand: string | undefined;

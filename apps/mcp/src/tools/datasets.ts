@@ -46,8 +46,8 @@ export const listDatasets = defineTool({
   input: { game: gameField.optional().describe("Optional: only this game's packs.") },
   variants: [ListDatasetsSchema],
   outputDescription: "Rows of packs, or an error body.",
-  run(args, ctx): Outcome {
-    ctx.authorize(true);
+  async run(args, ctx): Promise<Outcome> {
+    await ctx.authorize(true);
     const games: readonly GameId[] = args.game === undefined ? GAME_IDS : [parseGameParam(args.game)];
     const datasets: DatasetRow[] = [];
     for (const game of games) {
@@ -196,8 +196,8 @@ export const getTreeDocs = defineTool({
   input: { game: gameField, stack: stackField.optional() },
   variants: [TreeDocsSchema],
   outputDescription: "Tree documentation with examples, or an error body.",
-  run(args, ctx): Outcome {
-    ctx.authorize(true);
+  async run(args, ctx): Promise<Outcome> {
+    await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const info = GAMES[game];
     const stacks = ctx.store.liveStacks(game);
@@ -272,8 +272,8 @@ export const getRangeMetadata = defineTool({
   input: { game: gameField, stack: stackField },
   variants: [RangeMetadataSchema],
   outputDescription: "Pack provenance and facts, or an error body.",
-  run(args, ctx): Outcome {
-    ctx.authorize(true);
+  async run(args, ctx): Promise<Outcome> {
+    await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const stack = parseStackParam(game, args.stack);
     const meta = ctx.store.packMeta(game, stack);
@@ -325,8 +325,8 @@ export const getExploitability = defineTool({
   input: { game: gameField, stack: stackField },
   variants: [ExploitabilitySchema],
   outputDescription: "Exploitability per seat with method and caveat, or an error body.",
-  run(args, ctx): Outcome {
-    ctx.authorize(true);
+  async run(args, ctx): Promise<Outcome> {
+    await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const stack = parseStackParam(game, args.stack);
     const { header } = ctx.store.packMeta(game, stack);

@@ -8,8 +8,6 @@ import { defineTool, type Outcome } from "../tool.js";
 
 /** Tools of the specification that this server does not register yet (no data or backend behind them). */
 export const COMING_TOOLS = [
-  "submit_request",
-  "list_my_requests",
   "explain_combo",
   "get_board_report",
   "list_postflop_packs",
@@ -32,7 +30,7 @@ export const COMING_TOOLS = [
 ] as const;
 
 const ACCESS_NOTE =
-  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls.";
+  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted).";
 
 export const getStarted = defineTool({
   name: "get_started",
@@ -42,8 +40,8 @@ export const getStarted = defineTool({
   input: {},
   variants: [GetStartedSchema],
   outputDescription: "A guide to the server, or an error body.",
-  run(_args, ctx): Outcome {
-    ctx.authorize(true);
+  async run(_args, ctx): Promise<Outcome> {
+    await ctx.authorize(true);
     const free = new Set(keylessGames());
     const value = {
       schemaVersion: 1,
@@ -101,8 +99,8 @@ export const listGames = defineTool({
   input: {},
   variants: [ListGamesSchema],
   outputDescription: "The game catalog, or an error body.",
-  run(_args, ctx): Outcome {
-    ctx.authorize(true);
+  async run(_args, ctx): Promise<Outcome> {
+    await ctx.authorize(true);
     const value = {
       ...ctx.store.catalog(),
       toolAccess: { keylessGames: keylessGames(), note: ACCESS_NOTE },

@@ -61,10 +61,10 @@ export const getConfig = defineTool({
   input: { game: gameField, stack: stackField, ...scopeFields },
   variants: [ConfigSchema, ToolEnvelopeSchema],
   outputDescription: "The API's Config object, or an unsupported envelope, or an error body.",
-  run(args, ctx) {
+  async run(args, ctx) {
     const s = scoped("get_config", args, ctx);
     if ("outcome" in s) return s.outcome;
-    ctx.authorize(isKeyless(s.game, "config") || isKeyless(s.game, "node"));
+    await ctx.authorize(isKeyless(s.game, "config") || isKeyless(s.game, "node"));
     const stack = parseStackParam(s.game, args.stack);
     return { schema: ConfigSchema, value: ctx.store.config(s.game, stack) };
   },
@@ -150,11 +150,11 @@ export const listSpots = defineTool({
   variants: [CompactSpotsSchema, FullSpotsSchema, ToolEnvelopeSchema],
   outputDescription:
     "A page of spot rows (compact, or in the API's Spots object with detail full), an unsupported envelope, or an error body.",
-  run(args, ctx): Outcome {
+  async run(args, ctx): Promise<Outcome> {
     const s = scoped("list_spots", args, ctx);
     if ("outcome" in s) return s.outcome;
     const game = s.game;
-    free(ctx, game);
+    await free(ctx, game);
     const stack = parseStackParam(game, args.stack);
     const limit = args.limit ?? SPOTS_DEFAULT_LIMIT;
     const query = args.query?.trim() ?? "";
@@ -220,7 +220,7 @@ interface LineRequest {
   readonly fullOptions: { hand?: string; minFreq?: number };
 }
 
-function lineRequest(
+async function lineRequest(
   tool: "get_node" | "get_range",
   pathName: "history" | "spot",
   args: ScopeArgs &
@@ -233,11 +233,11 @@ function lineRequest(
       spot?: string;
     },
   ctx: ToolContext,
-): LineRequest | { outcome: Outcome } {
+): Promise<LineRequest | { outcome: Outcome }> {
   const s = scoped(tool, args, ctx);
   if ("outcome" in s) return s;
   const game = s.game;
-  free(ctx, game);
+  await free(ctx, game);
   const stack = parseStackParam(game, args.stack);
   const minFreq = parseMinFreqParam(args.minFreq);
   const hand = resolveHand(game, args.hand, args.combo);
@@ -267,8 +267,8 @@ export const getNode = defineTool({
   variants: [CompactNodeSchema, FullNodeSchema, ToolEnvelopeSchema],
   outputDescription:
     "A compact node, the API's Node object plus `warnings` (detail full), an unsupported envelope, or an error body. Every node carries `reach`; at reach 0 `warnings` says the line is never reached.",
-  run(args, ctx): Outcome {
-    const r = lineRequest("get_node", "history", args, ctx);
+  async run(args, ctx): Promise<Outcome> {
+    const r = await lineRequest("get_node", "history", args, ctx);
     if ("outcome" in r) return r.outcome;
     const { game, stack, path, minFreq, hand } = r;
     if (args.detail === "full") {
@@ -301,8 +301,8 @@ export const getRange = defineTool({
   variants: [CompactRangeSchema, FullRangeSchema, ToolEnvelopeSchema],
   outputDescription:
     "A compact range, the API's Range object plus `warnings` (detail full), an unsupported envelope, or an error body. `reach` is that of the node where the action is chosen; at reach 0 `warnings` says the line is never reached.",
-  run(args, ctx): Outcome {
-    const r = lineRequest("get_range", "spot", args, ctx);
+  async run(args, ctx): Promise<Outcome> {
+    const r = await lineRequest("get_range", "spot", args, ctx);
     if ("outcome" in r) return r.outcome;
     const { game, stack, path, minFreq, hand } = r;
     if (args.detail === "full") {

@@ -1,0 +1,150 @@
+/**
+ * The account database: embedded SQLite by default (a file, or ":memory:"), PostgreSQL when a
+ * `postgres://` URL is given (the servers read it from `DATABASE_URL`). Both hold the same tables, created
+ * and upgraded by the versioned migrations of `migrations.ts` when the database opens.
+ *
+ * Queries go through Kysely (a typed query builder); the PostgreSQL driver is `pg`, SQLite is Node's own
+ * `node:sqlite` (see `sqlite-driver.ts`).
+ */
+
+import { DatabaseSync } from "node:sqlite";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Migrator } from "kysely/migration";
+import pg from "pg";
+import { type Backend, migrationProvider } from "./migrations.js";
+import { kyselySqlite } from "./sqlite-driver.js";
+
+export type { Backend } from "./migrations.js";
+
+/** Row types of the account tables (what Kysely sees; PostgreSQL returns `bigint` columns as strings). */
+export interface AccountTables {
+  api_keys: {
+    id: string;
+    name: string;
+    plan: string;
+    daily_quota: number | string | null;
+    key_hash: Uint8Array;
+    created_at: string;
+    revoked_at: string | null;
+  };
+  usage: { subject: string; day: string; count: number | string };
+  feature_requests: {
+    id: string;
+    key_id: string;
+    kind: string;
+    text: string;
+    game: string | null;
+    stack: number | null;
+    spot: string | null;
+    status: string;
+    created_at: string;
+  };
+}
+
+export interface AccountDatabase {
+  readonly db: Kysely<AccountTables>;
+  readonly backend: Backend;
+  /** The SQLite connection (synchronous pragmas); null on PostgreSQL. */
+  readonly sqlite: DatabaseSync | null;
+  /** Where the data lives, safe to print: the SQLite path, or the PostgreSQL URL without its password. */
+  readonly where: string;
+  close(): Promise<void>;
+}
+
+export interface DatabaseTarget {
+  /** A `postgres://` or `postgresql://` URL: use PostgreSQL. */
+  readonly databaseUrl?: string | undefined;
+  /** The SQLite file (or ":memory:") when there is no URL. */
+  readonly sqlitePath?: string | undefined;
+  /** PostgreSQL only: the schema to use (created if missing); tests give each store its own. */
+  readonly schema?: string | undefined;
+}
+
+/** A PostgreSQL URL with its password replaced by `***`. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres://(unparseable URL)";
+  }
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Opens the database and applies pending migrations. Throws with a readable message when it cannot. */
+export async function openAccountDatabase(target: DatabaseTarget): Promise<AccountDatabase> {
+  const url = target.databaseUrl?.trim();
+  if (url) return openPostgres(url, target.schema);
+  return openSqlite(target.sqlitePath ?? ":memory:");
+}
+
+async function migrate(db: Kysely<AccountTables>, backend: Backend, where: string): Promise<void> {
+  const migrator = new Migrator({ db, provider: migrationProvider(backend) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    throw new Error(
+      `The account database ${where} could not be migrated${failed ? ` (migration ${failed})` : ""}: ${(error as Error).message ?? String(error)}`,
+    );
+  }
+}
+
+async function openSqlite(path: string): Promise<AccountDatabase> {
+  const sqlite = new DatabaseSync(path);
+  try {
+    sqlite.exec("PRAGMA busy_timeout = 5000");
+    if (path !== ":memory:") sqlite.exec("PRAGMA journal_mode = WAL");
+    // WAL + NORMAL: a commit survives a process crash; only a power loss can drop the last few.
+    sqlite.exec("PRAGMA synchronous = NORMAL");
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
+  const db = new Kysely<AccountTables>({ dialect: new SqliteDialect({ database: kyselySqlite(sqlite) }) });
+  try {
+    await migrate(db, "sqlite", path);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, backend: "sqlite", sqlite, where: path, close: () => db.destroy() };
+}
+
+async function openPostgres(url: string, schema: string | undefined): Promise<AccountDatabase> {
+  const where = redactUrl(url);
+  if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`Bad schema name "${schema}".`);
+  if (schema !== undefined) {
+    const admin = new pg.Client({ connectionString: url });
+    try {
+      await admin.connect();
+      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    } catch (error) {
+      throw new Error(`Cannot reach the PostgreSQL database ${where}: ${(error as Error).message}`);
+    } finally {
+      await admin.end().catch(() => {});
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }),
+  });
+  // An idle client that loses its connection must not crash the process; the next query reconnects.
+  pool.on("error", () => {});
+  const db = new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
+  } catch (error) {
+    await db.destroy();
+    throw new Error(`Cannot reach the PostgreSQL database ${where}: ${(error as Error).message}`);
+  }
+  try {
+    await migrate(db, "postgres", where);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return { db, backend: "postgres", sqlite: null, where, close: () => db.destroy() };
+}
