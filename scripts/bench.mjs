@@ -205,6 +205,15 @@ const API_FLAGS = (() => {
   return [`${m[1]}${envValue("HEAP_MB") || m[2]}`];
 })();
 
+/** Stops a server and waits for it to exit (the next API process may then take the SQLite file's lock). */
+function stopServer(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
 function spawnServer(args, env, readyPattern) {
   return new Promise((resolvePort, reject) => {
     const child = spawn(process.execPath, args, {
@@ -319,8 +328,8 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
     (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spots[k % spots.length])}`,
   );
 
-  api.child.kill("SIGTERM");
-  baseline.child.kill("SIGTERM");
+  await stopServer(api.child);
+  await stopServer(baseline.child);
 
   // ---------------------------------------------------------------------------------------------------------
   // Report
@@ -451,7 +460,7 @@ async function memory(packs) {
   const atEnd = rssOf(pid);
   await new Promise((r) => setTimeout(r, 5000));
   const settled = rssOf(pid);
-  server.child.kill("SIGTERM");
+  await stopServer(server.child);
   const peak = Math.max(...samples.map((s) => s.rss), atEnd);
   const row = {
     connections,
@@ -528,7 +537,7 @@ async function cold(packs) {
       `cold load ${p.file} (${(p.fileBytes / 2 ** 20).toFixed(1)} MiB): first request ${firstMs.toFixed(0)} ms; cached requests meanwhile: worst ${worst.toFixed(0)} ms of ${during.length}`,
     );
   }
-  server.child.kill("SIGTERM");
+  await stopServer(server.child);
   return rows;
 }
 
