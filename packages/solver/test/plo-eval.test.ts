@@ -50,7 +50,7 @@ describe("Omaha evaluation (two hole cards and three board cards)", () => {
     ],
     ["9c8d2h2s", "7h6c5dKsKh", HAND_CATEGORY.straight, "98 + 765"],
     ["AcAd2h2s", "7h6c5dKsQh", HAND_CATEGORY.pair, "AA with three board cards is only a pair of aces"],
-  ])("%s on %s: category %i (%s)", (hole, board, category) => {
+  ])("%s on %s: category %i (%s)", (hole, board, category, _why) => {
     const h = cards(hole);
     const b = cards(board);
     expect(handCategory(evaluateOmaha(h, b))).toBe(category);
