@@ -16,6 +16,8 @@ export * from "./equity/index.js";
 export * from "./eval/index.js";
 export type { ShareMatrices } from "./model/realization.js";
 export { buildShareMatrices, classMultiplier, SPR_BUCKETS } from "./model/realization.js";
+export type { ExactEquity, OmahaEquityOptions, OmahaEquityResult, OmahaPlayer } from "./plo/equity.js";
+export { exactOmahaEquity, omahaEquity, ploHandsOfClass } from "./plo/equity.js";
 export { evaluateOmaha, OmahaBoard } from "./plo/evaluator.js";
 export { defaultPacksDir, repoRoot, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
 export type {
