@@ -122,7 +122,7 @@ export class OmahaBoard {
     v = p[rb + d]!;
     if (v > best) best = v;
     v = p[c * 52 + d]!;
-    return v > best ? v : best;
+    return Math.max(v, best);
   }
 
   /** The best Omaha hand of 2 to 6 hole cards (distinct, none on the board). */
