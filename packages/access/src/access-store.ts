@@ -180,7 +180,7 @@ export class AccessStore {
   readonly backend: Backend;
   /** Where the data lives, safe to print (no password). */
   readonly where: string;
-  private readonly database: AccountDatabase;
+  private readonly account: AccountDatabase;
   private readonly lite: SqliteStatements | null;
   private readonly lock: FileLock | null;
   private readonly clock: () => Date;
@@ -207,7 +207,7 @@ export class AccessStore {
   private closed = false;
 
   private constructor(database: AccountDatabase, lock: FileLock | null, o: AccessOptions) {
-    this.database = database;
+    this.account = database;
     this.backend = database.backend;
     this.where = database.where;
     this.lock = lock;
@@ -287,7 +287,7 @@ export class AccessStore {
       );
     }
     const { id, key } = newApiKey();
-    await this.database.db
+    await this.account.db
       .insertInto("api_keys")
       .values({
         id,
@@ -305,7 +305,7 @@ export class AccessStore {
 
   async listKeys(): Promise<ApiKeyInfo[]> {
     await this.flush();
-    const rows = await this.database.db
+    const rows = await this.account.db
       .selectFrom("api_keys as k")
       .leftJoin("usage as u", (join) =>
         join.on("u.subject", "=", sql<string>`${"key:"} || k.id`).on("u.day", "=", utcDay(this.clock())),
@@ -329,7 +329,7 @@ export class AccessStore {
   /** Revokes a key by id (or by its `pr_<id>` prefix). True when a live key was revoked now. */
   async revokeKey(id: string): Promise<boolean> {
     const bare = id.startsWith(API_KEY_PREFIX) ? id.slice(API_KEY_PREFIX.length) : id;
-    const result = await this.database.db
+    const result = await this.account.db
       .updateTable("api_keys")
       .set({ revoked_at: this.clock().toISOString() })
       .where("id", "=", bare)
@@ -455,7 +455,7 @@ export class AccessStore {
       status: "open",
       createdAt: this.clock().toISOString(),
     };
-    await this.database.db
+    await this.account.db
       .insertInto("feature_requests")
       .values({
         id: stored.id,
@@ -474,7 +474,7 @@ export class AccessStore {
 
   /** A key holder's own requests, newest first (at most 100). */
   async listRequests(keyId: string, limit = MAX_REQUESTS_LISTED): Promise<StoredRequest[]> {
-    const rows = await this.database.db
+    const rows = await this.account.db
       .selectFrom("feature_requests")
       .selectAll()
       .where("key_id", "=", keyId)
@@ -499,7 +499,7 @@ export class AccessStore {
     if (this.closed) return false;
     try {
       await this.flush();
-      await this.database.db
+      await this.account.db
         .selectFrom("api_keys")
         .select((eb) => eb.fn.countAll().as("n"))
         .execute();
@@ -540,7 +540,7 @@ export class AccessStore {
     } finally {
       this.closed = true;
       this.lock?.release();
-      await this.database.close();
+      await this.account.close();
     }
   }
 
@@ -548,8 +548,13 @@ export class AccessStore {
     return !this.closed;
   }
 
+  /** The account database itself, for the other stores that keep their tables in it (the solve queue). */
+  get database(): AccountDatabase {
+    return this.account;
+  }
+
   private flushSqlite(batch: Meter[]): void {
-    const sqlite = this.database.sqlite!;
+    const sqlite = this.account.sqlite!;
     try {
       sqlite.exec("BEGIN IMMEDIATE");
       try {
@@ -574,7 +579,7 @@ export class AccessStore {
   private async flushPostgres(batch: Meter[]): Promise<void> {
     const amounts = batch.map((m) => m.pending);
     try {
-      await this.database.db.transaction().execute(async (tx) => {
+      await this.account.db.transaction().execute(async (tx) => {
         for (let i = 0; i < batch.length; i++) {
           const m = batch[i]!;
           await tx
@@ -605,7 +610,7 @@ export class AccessStore {
       const row = this.lite.usage.get(subject, day);
       return row ? Number(row.count) : 0;
     }
-    const row = await this.database.db
+    const row = await this.account.db
       .selectFrom("usage")
       .select("count")
       .where("subject", "=", subject)
@@ -627,7 +632,7 @@ export class AccessStore {
       // PostgreSQL: one atomic conditional increment; no row back means the limit was already reached.
       count = limit + 1;
       if (limit > 0) {
-        const row = await this.database.db
+        const row = await this.account.db
           .insertInto("usage")
           .values({ subject, day, count: 1 })
           .onConflict((oc) =>
@@ -702,7 +707,7 @@ export class AccessStore {
   private async keyRow(id: string): Promise<KeyRow | undefined> {
     const cached = this.keys.get(id);
     if (cached !== undefined && this.fresh(cached)) return cached;
-    const found = await this.database.db
+    const found = await this.account.db
       .selectFrom("api_keys")
       .select(["key_hash", "daily_quota", "plan", "revoked_at"])
       .where("id", "=", id)
@@ -755,6 +760,6 @@ export class AccessStore {
 
   private async prune(): Promise<void> {
     const cutoff = new Date(this.clock().getTime() - RETENTION_DAYS * 86_400_000);
-    await this.database.db.deleteFrom("usage").where("day", "<", utcDay(cutoff)).execute();
+    await this.account.db.deleteFrom("usage").where("day", "<", utcDay(cutoff)).execute();
   }
 }

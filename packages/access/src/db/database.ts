@@ -39,6 +39,33 @@ export interface AccountTables {
     status: string;
     created_at: string;
   };
+  solve_jobs: {
+    id: string;
+    key_id: string;
+    /** queued, running, done, failed, cancelled */
+    status: string;
+    /** The validated request (JSON). */
+    spec: string;
+    game: string;
+    stack: number;
+    decisions: number;
+    estimate_seconds: number;
+    max_seconds: number;
+    /** Latest progress (JSON: iteration, worstPctPot, elapsedSeconds, etaSeconds). */
+    progress: string | null;
+    /** The finished solve's summary (JSON: iterations, seconds, per-seat exploitability). */
+    summary: string | null;
+    error: string | null;
+    attempts: number;
+    worker: string | null;
+    /** 1 once the owner asked to cancel. */
+    cancel_requested: number;
+    created_at: string;
+    started_at: string | null;
+    heartbeat_at: string | null;
+    finished_at: string | null;
+  };
+  solve_results: { job_id: string; pack: Uint8Array };
 }
 
 export interface AccountDatabase {

@@ -6,6 +6,8 @@
  * 2026-11-01 keys and meters: `api_keys`, `usage` (created only if absent: databases made before
  *            migrations existed already have them, with the same columns)
  * 2026-11-23 requests: `feature_requests`, the feature requests of key holders
+ * 2026-11-23 solves: `solve_jobs` (the solve queue: spec, status, progress) and `solve_results` (the
+ *            finished pack of a job, as bytes, so workers on any machine can deliver it)
  */
 
 import type { Kysely } from "kysely";
@@ -59,6 +61,47 @@ function migrations(backend: Backend): Record<string, Migration> {
           .createIndex("feature_requests_by_key")
           .on("feature_requests")
           .columns(["key_id", "created_at"])
+          .execute();
+      },
+    },
+    "2026-11-23-solves": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("solve_jobs")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("key_id", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("spec", "text", (c) => c.notNull())
+          .addColumn("game", "text", (c) => c.notNull())
+          .addColumn("stack", "real", (c) => c.notNull())
+          .addColumn("decisions", "integer", (c) => c.notNull())
+          .addColumn("estimate_seconds", "real", (c) => c.notNull())
+          .addColumn("max_seconds", "real", (c) => c.notNull())
+          .addColumn("progress", "text")
+          .addColumn("summary", "text")
+          .addColumn("error", "text")
+          .addColumn("attempts", "integer", (c) => c.notNull())
+          .addColumn("worker", "text")
+          .addColumn("cancel_requested", "integer", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("started_at", "text")
+          .addColumn("heartbeat_at", "text")
+          .addColumn("finished_at", "text")
+          .execute();
+        await db.schema
+          .createIndex("solve_jobs_by_key")
+          .on("solve_jobs")
+          .columns(["key_id", "created_at"])
+          .execute();
+        await db.schema
+          .createIndex("solve_jobs_by_status")
+          .on("solve_jobs")
+          .columns(["status", "created_at"])
+          .execute();
+        await db.schema
+          .createTable("solve_results")
+          .addColumn("job_id", "text", (c) => c.primaryKey())
+          .addColumn("pack", sql.raw(bytes), (c) => c.notNull())
           .execute();
       },
     },

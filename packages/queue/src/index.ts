@@ -1,0 +1,8 @@
+export type { ClaimedJob, JobProgress, JobStatus, JobSummary, SolveJob } from "./queue.js";
+export { JOB_STATUSES, MAX_ATTEMPTS, SolveQueue, STALE_SECONDS } from "./queue.js";
+export type { OpenSolution } from "./solutions.js";
+export { SolutionPacks } from "./solutions.js";
+export type { SolveRequest, ValidSpec } from "./spec.js";
+export { checkPlan, limitsOf, PLAN_LIMITS, SOLVABLE_GAMES, validateSolveRequest } from "./spec.js";
+export type { SolveWorkerOptions } from "./worker.js";
+export { SolveWorker } from "./worker.js";

@@ -1,0 +1,371 @@
+/**
+ * The solve queue's records, in the account database (`solve_jobs`, `solve_results`; SQLite or PostgreSQL).
+ *
+ * A job goes queued -> running -> done | failed | cancelled. A worker claims the oldest queued job with one
+ * conditional update (`WHERE status = 'queued'`), so two workers never run the same job; while it runs it
+ * writes progress and a heartbeat every few seconds. A running job whose heartbeat is older than
+ * `STALE_SECONDS` lost its worker: it is queued again, or failed with the reason after `MAX_ATTEMPTS`.
+ * Cancelling a queued job ends it at once; a running one is flagged, and its worker stops at the next
+ * heartbeat. The finished pack is stored as bytes, so a worker on any machine can deliver it.
+ */
+
+import { randomBytes } from "node:crypto";
+import type { AccountDatabase } from "@ranges/access";
+import { RangesError } from "@ranges/core";
+import type { SolveRequest, ValidSpec } from "./spec.js";
+
+export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** A running job without a heartbeat for this long lost its worker. */
+export const STALE_SECONDS = 60;
+/** Runs a job gets before a lost worker fails it instead of queuing it again. */
+export const MAX_ATTEMPTS = 3;
+
+export interface JobProgress {
+  readonly iteration: number;
+  /** Worst seat's exploitability, % of the starting pot (measured every few iterations). */
+  readonly worstPctPot: number;
+  readonly elapsedSeconds: number;
+  readonly etaSeconds: number;
+}
+
+export interface JobSummary {
+  readonly iterations: number;
+  readonly seconds: number;
+  readonly decisions: number;
+  readonly worstPctPot: number;
+  readonly seats: readonly { seat: string; pctPot: number; mbbPerHand: number }[];
+}
+
+/** A job as its owner sees it. */
+export interface SolveJob {
+  /** `sol_` and 16 hex characters; also the solution's id once it is done. */
+  readonly id: string;
+  readonly status: JobStatus;
+  readonly request: SolveRequest;
+  readonly game: string;
+  readonly stack: number;
+  readonly decisions: number;
+  readonly estimateSeconds: number;
+  readonly maxSeconds: number;
+  readonly progress: JobProgress | null;
+  readonly summary: JobSummary | null;
+  readonly error: string | null;
+  readonly attempts: number;
+  readonly cancelRequested: boolean;
+  readonly createdAt: string;
+  readonly startedAt: string | null;
+  readonly finishedAt: string | null;
+}
+
+type Row = {
+  id: string;
+  key_id: string;
+  status: string;
+  spec: string;
+  game: string;
+  stack: number;
+  decisions: number;
+  estimate_seconds: number;
+  max_seconds: number;
+  progress: string | null;
+  summary: string | null;
+  error: string | null;
+  attempts: number;
+  cancel_requested: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+};
+
+function toJob(r: Row): SolveJob {
+  return {
+    id: r.id,
+    status: r.status as JobStatus,
+    request: JSON.parse(r.spec) as SolveRequest,
+    game: r.game,
+    stack: Number(r.stack),
+    decisions: Number(r.decisions),
+    estimateSeconds: Number(r.estimate_seconds),
+    maxSeconds: Number(r.max_seconds),
+    progress: r.progress === null ? null : (JSON.parse(r.progress) as JobProgress),
+    summary: r.summary === null ? null : (JSON.parse(r.summary) as JobSummary),
+    error: r.error,
+    attempts: Number(r.attempts),
+    cancelRequested: Number(r.cancel_requested) === 1,
+    createdAt: r.created_at,
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
+
+const COLUMNS = [
+  "id",
+  "key_id",
+  "status",
+  "spec",
+  "game",
+  "stack",
+  "decisions",
+  "estimate_seconds",
+  "max_seconds",
+  "progress",
+  "summary",
+  "error",
+  "attempts",
+  "cancel_requested",
+  "created_at",
+  "started_at",
+  "finished_at",
+] as const;
+
+/** A claimed job with what its worker needs. */
+export interface ClaimedJob {
+  readonly id: string;
+  readonly keyId: string;
+  readonly request: SolveRequest;
+  readonly maxSeconds: number;
+  readonly attempts: number;
+}
+
+const notFound = (id: string) =>
+  new RangesError("not_found", `No solve ${id.slice(0, 40)} among yours: list_queued_solves lists them.`);
+
+export class SolveQueue {
+  constructor(
+    private readonly account: AccountDatabase,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  private get db() {
+    return this.account.db;
+  }
+
+  private now(): string {
+    return this.clock().toISOString();
+  }
+
+  /** Records a validated spec for a key holder; `maxSeconds` is the plan's time limit. */
+  async enqueue(keyId: string, spec: ValidSpec, maxSeconds: number): Promise<SolveJob> {
+    const id = `sol_${randomBytes(8).toString("hex")}`;
+    await this.db
+      .insertInto("solve_jobs")
+      .values({
+        id,
+        key_id: keyId,
+        status: "queued",
+        spec: JSON.stringify(spec.request),
+        game: spec.game,
+        stack: spec.stack,
+        decisions: spec.decisions,
+        estimate_seconds: spec.estimateSeconds,
+        max_seconds: maxSeconds,
+        progress: null,
+        summary: null,
+        error: null,
+        attempts: 0,
+        worker: null,
+        cancel_requested: 0,
+        created_at: this.now(),
+        started_at: null,
+        heartbeat_at: null,
+        finished_at: null,
+      })
+      .execute();
+    return (await this.get(keyId, id))!;
+  }
+
+  /** The caller's job, or undefined. */
+  async get(keyId: string, id: string): Promise<SolveJob | undefined> {
+    const row = await this.db
+      .selectFrom("solve_jobs")
+      .select(COLUMNS)
+      .where("id", "=", id)
+      .where("key_id", "=", keyId)
+      .executeTakeFirst();
+    return row ? toJob(row as Row) : undefined;
+  }
+
+  /** The caller's job, or a 404 naming the tool that lists them. */
+  async require(keyId: string, id: string): Promise<SolveJob> {
+    const job = await this.get(keyId, id);
+    if (!job) throw notFound(id);
+    return job;
+  }
+
+  /** The caller's jobs, newest first. */
+  async list(keyId: string, limit = 50, status?: JobStatus): Promise<SolveJob[]> {
+    let q = this.db.selectFrom("solve_jobs").select(COLUMNS).where("key_id", "=", keyId);
+    if (status) q = q.where("status", "=", status);
+    const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+    return rows.map((r) => toJob(r as Row));
+  }
+
+  /** Cancels the caller's job: a queued one at once, a running one at its worker's next heartbeat. */
+  async cancel(keyId: string, id: string): Promise<SolveJob> {
+    const job = await this.require(keyId, id);
+    if (job.status === "queued") {
+      await this.db
+        .updateTable("solve_jobs")
+        .set({ status: "cancelled", cancel_requested: 1, finished_at: this.now() })
+        .where("id", "=", id)
+        .where("status", "=", "queued")
+        .execute();
+    } else if (job.status === "running") {
+      await this.db.updateTable("solve_jobs").set({ cancel_requested: 1 }).where("id", "=", id).execute();
+    }
+    return this.require(keyId, id);
+  }
+
+  /** Claims the oldest queued job for `worker` (one conditional update: never two workers on one job). */
+  async claim(worker: string): Promise<ClaimedJob | null> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const next = await this.db
+        .selectFrom("solve_jobs")
+        .select(["id", "key_id", "spec", "max_seconds", "attempts"])
+        .where("status", "=", "queued")
+        .orderBy("created_at")
+        .orderBy("id")
+        .limit(1)
+        .executeTakeFirst();
+      if (!next) return null;
+      const now = this.now();
+      const taken = await this.db
+        .updateTable("solve_jobs")
+        .set({
+          status: "running",
+          worker,
+          attempts: Number(next.attempts) + 1,
+          started_at: now,
+          heartbeat_at: now,
+          progress: null,
+        })
+        .where("id", "=", next.id)
+        .where("status", "=", "queued")
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 1) {
+        return {
+          id: next.id,
+          keyId: next.key_id,
+          request: JSON.parse(next.spec) as SolveRequest,
+          maxSeconds: Number(next.max_seconds),
+          attempts: Number(next.attempts) + 1,
+        };
+      }
+    }
+    return null;
+  }
+
+  /** Records progress and the heartbeat; true when the owner asked to cancel (the worker then stops). */
+  async heartbeat(id: string, worker: string, progress: JobProgress | null): Promise<boolean> {
+    await this.db
+      .updateTable("solve_jobs")
+      .set({ heartbeat_at: this.now(), ...(progress ? { progress: JSON.stringify(progress) } : {}) })
+      .where("id", "=", id)
+      .where("worker", "=", worker)
+      .where("status", "=", "running")
+      .execute();
+    const row = await this.db
+      .selectFrom("solve_jobs")
+      .select(["cancel_requested", "status", "worker"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return !row || Number(row.cancel_requested) === 1 || row.status !== "running" || row.worker !== worker;
+  }
+
+  /** Stores the finished pack and marks the job done (only if this worker still holds it). */
+  async finish(id: string, worker: string, pack: Uint8Array, summary: JobSummary): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const done = await tx
+        .updateTable("solve_jobs")
+        .set({ status: "done", summary: JSON.stringify(summary), finished_at: this.now(), error: null })
+        .where("id", "=", id)
+        .where("worker", "=", worker)
+        .where("status", "=", "running")
+        .executeTakeFirst();
+      if (Number(done.numUpdatedRows) !== 1) return false;
+      await tx.insertInto("solve_results").values({ job_id: id, pack }).execute();
+      return true;
+    });
+  }
+
+  /** Ends a running job: cancelled when its owner asked, else failed with the reason. */
+  async stop(id: string, worker: string, reason: string | null): Promise<void> {
+    const row = await this.db
+      .selectFrom("solve_jobs")
+      .select(["cancel_requested"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    const cancelled = row !== undefined && Number(row.cancel_requested) === 1;
+    await this.db
+      .updateTable("solve_jobs")
+      .set({
+        status: cancelled ? "cancelled" : "failed",
+        error: cancelled ? null : (reason ?? "the solve stopped"),
+        finished_at: this.now(),
+      })
+      .where("id", "=", id)
+      .where("worker", "=", worker)
+      .where("status", "=", "running")
+      .execute();
+  }
+
+  /** Puts a running job back in the queue (its worker is shutting down); the run does not count. */
+  async release(id: string, worker: string): Promise<void> {
+    await this.db
+      .updateTable("solve_jobs")
+      .set((eb) => ({ status: "queued", worker: null, heartbeat_at: null, attempts: eb("attempts", "-", 1) }))
+      .where("id", "=", id)
+      .where("worker", "=", worker)
+      .where("status", "=", "running")
+      .execute();
+  }
+
+  /**
+   * Running jobs whose worker went silent: queued again (attempts left) or failed with the reason.
+   * Returns how many were touched.
+   */
+  async recoverStale(): Promise<number> {
+    const cutoff = new Date(this.clock().getTime() - STALE_SECONDS * 1000).toISOString();
+    const stale = await this.db
+      .selectFrom("solve_jobs")
+      .select(["id", "attempts", "worker", "cancel_requested"])
+      .where("status", "=", "running")
+      .where("heartbeat_at", "<", cutoff)
+      .execute();
+    for (const job of stale) {
+      const retry = Number(job.attempts) < MAX_ATTEMPTS && Number(job.cancel_requested) === 0;
+      await this.db
+        .updateTable("solve_jobs")
+        .set(
+          retry
+            ? { status: "queued", worker: null, heartbeat_at: null }
+            : Number(job.cancel_requested) === 1
+              ? { status: "cancelled", finished_at: this.now() }
+              : {
+                  status: "failed",
+                  error: `its worker (${job.worker ?? "unknown"}) stopped answering ${MAX_ATTEMPTS} times; the spot may be too large for the workers' memory or time`,
+                  finished_at: this.now(),
+                },
+        )
+        .where("id", "=", job.id)
+        .where("status", "=", "running")
+        .where("worker", "=", job.worker)
+        .execute();
+    }
+    return stale.length;
+  }
+
+  /** The finished pack of the caller's job, or undefined when it is not done. */
+  async resultPack(keyId: string, id: string): Promise<Uint8Array | undefined> {
+    const row = await this.db
+      .selectFrom("solve_results")
+      .innerJoin("solve_jobs", "solve_jobs.id", "solve_results.job_id")
+      .select("solve_results.pack")
+      .where("solve_jobs.id", "=", id)
+      .where("solve_jobs.key_id", "=", keyId)
+      .executeTakeFirst();
+    return row?.pack;
+  }
+}

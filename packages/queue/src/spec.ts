@@ -1,0 +1,244 @@
+/**
+ * What a caller may ask the queue to solve, and what it costs.
+ *
+ * A request is either a change to a library tree or a whole tree config:
+ *
+ *   { "game": "nl/v2", "stack": 85 }
+ *       the library's nl/v2 tree (its rake, sizes and model) at 85bb; sizes come from the library profile
+ *       nearest in depth (here 70bb's), unless `changes` say otherwise
+ *   { "game": "nlmtt8", "stack": 40, "changes": { "open": [25] } }
+ *       nlmtt8 40bb with a 2.5x open for every seat but the SB (raise codes: 25 = 2.5bb, 60% = percent of pot
+ *       as the tree grammar writes them; see TreeConfig)
+ *   { "game": "nl", "stack": 100, "changes": { "rake": null, "maxRaises": 3 } }
+ *       no rake, at most three raises
+ *   { "config": { ...a TreeConfig... }, "stack": 30 }
+ *       any tree the solver can build (game family, seats, blinds, ante, rake, sizes)
+ *
+ * `changes` may set: open, sbOpen, threeBetIp, threeBetOop, squeeze, fourBet, fiveBet, isoRaise (arrays of
+ * raise codes), allInFrom, maxRaises, maxCallersToRaise, jamOrFold, coldFourBet (the profile), and ante,
+ * rake, limpSeats, allInThreshold (the table). Anything the tree builder refuses is a clear 400 before the
+ * job is queued, and so is a tree or a time over the caller's plan (the answer carries the estimate).
+ */
+
+import { GAMES, type GameId, isGameId, RangesError } from "@ranges/core";
+import {
+  buildPreflopTree,
+  countNodes,
+  loadTreeConfig,
+  type StackProfile,
+  type TreeConfig,
+  treeConfigPath,
+  validateTreeConfig,
+} from "@ranges/solver";
+
+/** Hold'em games whose library trees can be changed. */
+export const SOLVABLE_GAMES = ["nl", "nl/v2", "nl9", "nlmtt8"] as const satisfies readonly GameId[];
+
+const PROFILE_CHANGES = [
+  "open",
+  "sbOpen",
+  "threeBetIp",
+  "threeBetOop",
+  "squeeze",
+  "fourBet",
+  "fiveBet",
+  "isoRaise",
+  "allInFrom",
+  "maxRaises",
+  "maxCallersToRaise",
+  "jamOrFold",
+  "coldFourBet",
+] as const;
+const TABLE_CHANGES = ["ante", "rake", "limpSeats", "allInThreshold"] as const;
+const CODE_LISTS = new Set([
+  "open",
+  "sbOpen",
+  "threeBetIp",
+  "threeBetOop",
+  "squeeze",
+  "fourBet",
+  "fiveBet",
+  "isoRaise",
+]);
+
+/** The most decisions and seconds a plan may queue; unknown plans get the standard limits. */
+export const PLAN_LIMITS: Record<string, { readonly decisions: number; readonly seconds: number }> = {
+  standard: { decisions: 4_000, seconds: 600 },
+  pro: { decisions: 20_000, seconds: 1800 },
+  bench: { decisions: 20_000, seconds: 1800 },
+};
+export const limitsOf = (plan: string) => PLAN_LIMITS[plan] ?? PLAN_LIMITS.standard!;
+
+/**
+ * Seconds per decision and iteration on one core, from the committed packs (nl9 50bb: 12,581 decisions,
+ * 500 iterations in 1,494 s on two threads, about 2.4e-4 s per decision-iteration on two cores).
+ */
+const SECONDS_PER_DECISION_ITERATION = 4.8e-4;
+
+/** Iterations a solve of this size typically needs to reach its target (committed packs: 300 to 3,000). */
+function iterationsFor(decisions: number, jamOrFold: boolean): number {
+  if (jamOrFold) return 2000;
+  if (decisions < 500) return 3000;
+  if (decisions < 3000) return 1200;
+  return 600;
+}
+
+/** A validated request: the tree to solve, its size and the estimate. */
+export interface ValidSpec {
+  /** The request as given, normalized (what the job records). */
+  readonly request: SolveRequest;
+  readonly config: TreeConfig;
+  readonly stack: number;
+  readonly game: GameId;
+  readonly decisions: number;
+  /** Estimated seconds on one core (the in-process worker's default). */
+  readonly estimateSeconds: number;
+}
+
+export type SolveRequest =
+  | { readonly game: string; readonly stack: number; readonly changes?: Record<string, unknown> }
+  | { readonly config: TreeConfig; readonly stack: number };
+
+const bad = (message: string) => new RangesError("invalid_parameter", message);
+
+function checkStack(stack: unknown): number {
+  if (typeof stack !== "number" || !Number.isFinite(stack) || stack < 2 || stack > 1000) {
+    throw bad(
+      `"stack" must be a number of big blinds from 2 to 1000, got ${JSON.stringify(stack)?.slice(0, 20)}.`,
+    );
+  }
+  return Math.round(stack * 100) / 100;
+}
+
+/** The library profile nearest in depth to `stack` (ties: the deeper one). */
+function nearestProfile(config: TreeConfig, stack: number): StackProfile {
+  let best = config.profiles[0]!;
+  let gap = Number.POSITIVE_INFINITY;
+  for (const p of config.profiles) {
+    for (const s of p.stacks) {
+      const d = Math.abs(s - stack);
+      if (d < gap || (d === gap && s > stack)) {
+        gap = d;
+        best = p;
+      }
+    }
+  }
+  return best;
+}
+
+function applyChanges(
+  config: TreeConfig,
+  profile: StackProfile,
+  stack: number,
+  changes: Record<string, unknown>,
+): TreeConfig {
+  const p: Record<string, unknown> = { ...profile, stacks: [stack] };
+  const t: Record<string, unknown> = { ...config };
+  for (const [key, value] of Object.entries(changes)) {
+    if ((PROFILE_CHANGES as readonly string[]).includes(key)) {
+      if (CODE_LISTS.has(key)) {
+        if (
+          !Array.isArray(value) ||
+          value.length > 6 ||
+          !value.every((c) => typeof c === "number" && Number.isFinite(c) && c > 0)
+        ) {
+          throw bad(`changes.${key} must be a list of up to 6 positive raise codes (e.g. [25] for 2.5bb).`);
+        }
+      }
+      p[key] = value;
+    } else if ((TABLE_CHANGES as readonly string[]).includes(key)) {
+      t[key] = value;
+    } else {
+      throw bad(
+        `changes.${key.slice(0, 40)} is not something a solve can change: use ${[...PROFILE_CHANGES, ...TABLE_CHANGES].join(", ")}.`,
+      );
+    }
+  }
+  return { ...(t as unknown as TreeConfig), profiles: [p as unknown as StackProfile] };
+}
+
+/** Validates a request and sizes its tree. Throws `invalid_parameter` with what to fix. */
+export function validateSolveRequest(raw: unknown): ValidSpec {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw bad(
+      'A solve request is an object: {"game": "nl/v2", "stack": 85} or {"config": {...}, "stack": 30}.',
+    );
+  }
+  const r = raw as Record<string, unknown>;
+  const stack = checkStack(r.stack);
+  let config: TreeConfig;
+  let request: SolveRequest;
+  if ("config" in r) {
+    const extra = Object.keys(r).filter((k) => k !== "config" && k !== "stack");
+    if (extra.length > 0) throw bad(`With "config", give only "stack" besides it (not ${extra.join(", ")}).`);
+    const given = r.config as TreeConfig;
+    if (typeof given !== "object" || given === null) throw bad('"config" must be a tree config object.');
+    if (given.seats !== undefined && isGameId(given.game)) {
+      const seats = GAMES[given.game].seats;
+      if (given.seats.length !== seats.length || given.seats.some((s, i) => s !== seats[i])) {
+        throw bad(
+          `A queued solve is read with ${given.game}'s action paths, so its tree must keep the game's seats (${seats.join(", ")}); leave "seats" out. Fewer players: solve a custom spot to JSON with pnpm solve --spot.`,
+        );
+      }
+    }
+    config = {
+      ...given,
+      profiles: (given.profiles ?? []).map((p) => ({ ...p, stacks: [stack] })).slice(0, 1),
+    };
+    request = { config: given, stack };
+  } else {
+    const extra = Object.keys(r).filter((k) => !["game", "stack", "changes"].includes(k));
+    if (extra.length > 0)
+      throw bad(
+        `Unknown field ${extra.map((k) => `"${k.slice(0, 30)}"`).join(", ")}: use game, stack, changes (or config, stack).`,
+      );
+    const game = r.game;
+    if (
+      typeof game !== "string" ||
+      !isGameId(game) ||
+      !(SOLVABLE_GAMES as readonly string[]).includes(game)
+    ) {
+      throw bad(
+        `"game" must be one of ${SOLVABLE_GAMES.join(", ")} (the hold'em trees this solver builds), got ${JSON.stringify(game)?.slice(0, 20)}.`,
+      );
+    }
+    const changes = r.changes ?? {};
+    if (typeof changes !== "object" || changes === null || Array.isArray(changes))
+      throw bad('"changes" must be an object.');
+    const library = loadTreeConfig(treeConfigPath(game));
+    config = applyChanges(library, nearestProfile(library, stack), stack, changes as Record<string, unknown>);
+    request = {
+      game,
+      stack,
+      ...(Object.keys(changes).length > 0 ? { changes: changes as Record<string, unknown> } : {}),
+    };
+  }
+  let decisions: number;
+  try {
+    validateTreeConfig(config, "the tree");
+    if (!GAMES[config.game].seats.length) throw new Error("no seats");
+    // Counting needs no equity: any matrix index builds the same tree.
+    decisions = countNodes(buildPreflopTree(config, stack, () => 0).root).decisions;
+  } catch (error) {
+    if (error instanceof RangesError) throw error;
+    throw bad(`The solver cannot build this tree: ${(error as Error).message}`);
+  }
+  const jamOrFold = config.profiles[0]?.jamOrFold === true;
+  const estimateSeconds = Math.max(
+    1,
+    Math.round(decisions * iterationsFor(decisions, jamOrFold) * SECONDS_PER_DECISION_ITERATION),
+  );
+  return { request, config, stack, game: config.game, decisions, estimateSeconds };
+}
+
+/** Refuses a spec over the plan's limits, with the estimate. */
+export function checkPlan(spec: ValidSpec, plan: string): void {
+  const limit = limitsOf(plan);
+  if (spec.decisions > limit.decisions || spec.estimateSeconds > limit.seconds) {
+    throw new RangesError(
+      "invalid_parameter",
+      `This tree has ${spec.decisions} decisions and would take about ${spec.estimateSeconds} s; plan ${plan} allows ${limit.decisions} decisions and ${limit.seconds} s per solve. Fewer sizes (changes.open, changes.threeBetIp, ...), a raise cap (changes.maxRaises) or fewer seats make it smaller.`,
+      { decisions: spec.decisions, estimateSeconds: spec.estimateSeconds, limit },
+    );
+  }
+}

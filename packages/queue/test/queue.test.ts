@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AccessStore } from "@ranges/access";
+import { NodeSchema } from "@ranges/schema";
+import { afterEach, describe, expect, it } from "vitest";
+import { SolutionPacks, SolveQueue, SolveWorker, STALE_SECONDS, validateSolveRequest } from "../src/index.js";
+import { dropSchemas, freshSchema, POSTGRES_AVAILABLE, TEST_DATABASE_URL } from "./backends.js";
+import { JAM_FOLD } from "./fixtures.js";
+
+const cleanup: (() => Promise<void> | void)[] = [];
+const schemas: string[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+  await dropSchemas(schemas);
+});
+
+async function setup(backend: "sqlite" | "postgres", clock?: () => Date) {
+  let access: AccessStore;
+  if (backend === "sqlite") {
+    access = await AccessStore.open(":memory:");
+  } else {
+    const schema = freshSchema();
+    schemas.push(schema);
+    access = await AccessStore.open(TEST_DATABASE_URL, { schema });
+  }
+  cleanup.push(() => access.close());
+  const queue = new SolveQueue(access.database, clock);
+  const dir = mkdtempSync(join(tmpdir(), "solutions-"));
+  const solutions = new SolutionPacks(queue, dir);
+  cleanup.push(async () => {
+    await solutions.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { access, queue, solutions };
+}
+
+async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 120_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.each([
+  { backend: "sqlite" as const, available: true },
+  { backend: "postgres" as const, available: POSTGRES_AVAILABLE },
+])("$backend", ({ backend, available }) => {
+  it.skipIf(!available)(
+    "a 6-max jam-or-fold spot solves end to end and reads like a library pack",
+    async () => {
+      const { queue, solutions } = await setup(backend);
+      const spec = validateSolveRequest(JAM_FOLD);
+      const job = await queue.enqueue("aaaaaaaaaaaa", spec, 60);
+      expect(job).toMatchObject({ status: "queued", game: "nl", stack: 10, attempts: 0 });
+      const worker = new SolveWorker(queue, { pollMs: 50, heartbeatMs: 100 });
+      worker.start();
+      cleanup.push(() => worker.stop());
+      const done = await until("done", async () => {
+        const j = await queue.get("aaaaaaaaaaaa", job.id);
+        return j?.status === "done" || j?.status === "failed" ? j : undefined;
+      });
+      expect(done.error).toBeNull();
+      expect(done.status).toBe("done");
+      expect(done.summary!.worstPctPot).toBeLessThan(0.5);
+      expect(done.attempts).toBe(1);
+      // Another key sees nothing.
+      expect(await queue.get("bbbbbbbbbbbb", job.id)).toBeUndefined();
+      await expect(solutions.get("bbbbbbbbbbbb", job.id)).rejects.toThrow(/No solve/);
+      const { store, game, stack } = await solutions.get("aaaaaaaaaaaa", job.id);
+      const node = await store.jsonAsync({
+        kind: "node",
+        game,
+        stack,
+        history: "UTG",
+        minFreq: undefined,
+        hand: undefined,
+        full: true,
+      } as never);
+      const body = NodeSchema.parse(JSON.parse(node.bytes.toString()));
+      const jam = body.actions.find((a) => a.kind === "allin")!;
+      const fold = body.actions.find((a) => a.kind === "fold")!;
+      // UTG at 10bb: AA always jams, 72o always folds.
+      expect(jam.weights.AA).toBeCloseTo(1, 3);
+      expect(fold.weights["72o"]).toBeCloseTo(1, 3);
+    },
+  );
+
+  it.skipIf(!available)("cancels a queued job at once and a running one at its next heartbeat", async () => {
+    const { queue } = await setup(backend);
+    const first = await queue.enqueue(
+      "aaaaaaaaaaaa",
+      validateSolveRequest({ game: "nlmtt8", stack: 20 }),
+      600,
+    );
+    const second = await queue.enqueue("aaaaaaaaaaaa", validateSolveRequest(JAM_FOLD), 60);
+    expect((await queue.cancel("aaaaaaaaaaaa", second.id)).status).toBe("cancelled");
+    const worker = new SolveWorker(queue, { pollMs: 50, heartbeatMs: 100 });
+    worker.start();
+    cleanup.push(() => worker.stop());
+    await until("running", async () => (await queue.get("aaaaaaaaaaaa", first.id))?.status === "running");
+    await queue.cancel("aaaaaaaaaaaa", first.id);
+    const ended = await until("cancelled", async () => {
+      const j = await queue.get("aaaaaaaaaaaa", first.id);
+      return j?.status === "cancelled" ? j : undefined;
+    });
+    expect(ended.finishedAt).not.toBeNull();
+    expect(await queue.resultPack("aaaaaaaaaaaa", first.id)).toBeUndefined();
+  });
+
+  it.skipIf(!available)(
+    "a job whose worker went silent is queued again, then failed after 3 runs",
+    async () => {
+      let now = new Date("2026-11-23T12:00:00Z");
+      const { queue } = await setup(backend, () => now);
+      const job = await queue.enqueue("aaaaaaaaaaaa", validateSolveRequest(JAM_FOLD), 60);
+      for (let run = 1; run <= 3; run++) {
+        const claimed = await queue.claim(`dead-${run}`);
+        expect(claimed).toMatchObject({ id: job.id, attempts: run });
+        // A second worker finds nothing while it runs: never two workers on one job.
+        expect(await queue.claim("other")).toBeNull();
+        now = new Date(now.getTime() + (STALE_SECONDS + 1) * 1000);
+        expect(await queue.recoverStale()).toBe(1);
+      }
+      const failed = await queue.require("aaaaaaaaaaaa", job.id);
+      expect(failed.status).toBe("failed");
+      expect(failed.error).toMatch(/stopped answering 3 times/);
+    },
+  );
+});

@@ -1,0 +1,8 @@
+import { defineConfig } from "tsup";
+import { baseTsup } from "../../tsup.base.js";
+
+// `solve-thread` is the worker thread a solve runs in: `SolveWorker` starts `dist/solve-thread.js` beside it.
+export default defineConfig({
+  ...baseTsup(["src/index.ts", "src/solve-thread.ts"]),
+  removeNodeProtocol: false,
+});
