@@ -1,0 +1,118 @@
+/**
+ * The benchmark spot of issue 10: BTN vs BB single-raised pot at 100bb, flop QsJh2h, bets 75% of the pot on
+ * every street, raises to 2.5x, all-in added at 1.5 pots or less, forced all-in at 0.15 pots behind, no donk
+ * bets; solved to 0.5% of the pot. `--flop-bet 33%` gives the variant with a 33% flop bet.
+ *
+ *   pnpm --filter @ranges/postflop build
+ *   node packages/postflop/bench/flop-bench.ts [--flop-bet 75%] [--threads 2] [--target 0.5]
+ *                                              [--max-iterations 1000] [--max-seconds S] [--check-every 10]
+ *
+ * Runs the built package (dist). Prints the tree size, each exploitability measure, and at the end the
+ * time, iterations, exploitability, CPU time per iteration (all threads) and peak RSS (the whole process,
+ * worker threads included), plus the root strategy summed over OOP's range.
+ */
+
+import { parseArgs } from "node:util";
+import {
+  createPostflopSolver,
+  describe,
+  type PostflopConfig,
+  PostflopGame,
+  resolveConfig,
+} from "../dist/index.js";
+
+const { values } = parseArgs({
+  options: {
+    "flop-bet": { type: "string", default: "75%" },
+    threads: { type: "string", default: "2" },
+    target: { type: "string", default: "0.5" },
+    "max-iterations": { type: "string", default: "1000" },
+    "max-seconds": { type: "string" },
+    "check-every": { type: "string", default: "10" },
+  },
+});
+
+export const benchSpot = (flopBet: string): PostflopConfig => ({
+  board: "QsJh2h",
+  pot: 5.5,
+  stack: 97.5,
+  ranges: {
+    oop: "99-22,AJs-A2s,AJo-A2o,KQs-K2s,KQo-K8o,QJs-Q4s,QJo-Q9o,JTs-J6s,JTo-J9o,T9s-T6s,T9o,96s+,86s+,75s+,64s+,53s+,43s",
+    ip: "22+,A2s+,A8o+,A5o-A2o,K5s+,KTo+,Q8s+,QTo+,J8s+,JTo,T7s+,97s+,86s+,75s+,65s,54s",
+  },
+  sizes: {
+    flop: { bet: flopBet, raise: "2.5x" },
+    turn: { bet: "75%", raise: "2.5x" },
+    river: { bet: "75%", raise: "2.5x" },
+  },
+  donkBets: false,
+  allInThreshold: 1.5,
+  forceAllInThreshold: 0.15,
+});
+
+const config = benchSpot(values["flop-bet"]);
+const threads = Number(values.threads);
+const target = Number(values.target);
+const maxIterations = Number(values["max-iterations"]);
+const maxSeconds =
+  values["max-seconds"] === undefined ? Number.POSITIVE_INFINITY : Number(values["max-seconds"]);
+const checkEvery = Number(values["check-every"]);
+
+const started = performance.now();
+const cpuStart = process.cpuUsage();
+const elapsed = () => (performance.now() - started) / 1000;
+const cpu = () => {
+  const c = process.cpuUsage(cpuStart);
+  return (c.user + c.system) / 1e6;
+};
+const probe = new PostflopGame(resolveConfig(config));
+const counts = probe.tree.counts();
+process.stdout.write(
+  `spot: flop bet ${values["flop-bet"]}, hands OOP ${probe.n[0]} IP ${probe.n[1]}, betting tree ${counts.decisions} decisions, ` +
+    `${probe.units.length} units, storage ${((probe.storageFloats() * 8) / 2 ** 30).toFixed(2)} GiB (regrets and strategy sums, float32)\n`,
+);
+const solver = createPostflopSolver(config, { threads });
+process.stdout.write(`built in ${elapsed().toFixed(1)} s on ${threads} threads\n`);
+let exploitability = Number.NaN;
+let chips = Number.NaN;
+let iterationCpu = 0;
+let iterationWall = 0;
+try {
+  while (solver.iteration < maxIterations) {
+    const w0 = performance.now();
+    const c0 = cpu();
+    solver.iterate();
+    iterationWall += (performance.now() - w0) / 1000;
+    iterationCpu += cpu() - c0;
+    const timeUp = elapsed() >= maxSeconds;
+    if (solver.iteration % checkEvery === 0 || timeUp || solver.iteration === maxIterations) {
+      const e = solver.exploitability();
+      exploitability = e.pctPot;
+      chips = e.chips;
+      process.stdout.write(
+        `it ${solver.iteration}: exploitability ${exploitability.toFixed(3)}% of the pot, ${elapsed().toFixed(1)} s\n`,
+      );
+      if (exploitability <= target) break;
+    }
+    if (timeUp) break;
+  }
+  const seconds = elapsed();
+  const result = describe(solver, config, exploitability, chips, seconds, threads);
+  const root = result.nodes[0]!;
+  const weights = result.weights.oop;
+  const total = weights.reduce((a, b) => a + b, 0);
+  const mix = root.actions
+    .map(
+      (a, k) =>
+        `${a.label} ${((100 * root.strategy[k]!.reduce((s, x, h) => s + x * weights[h]!, 0)) / total).toFixed(1)}%`,
+    )
+    .join(", ");
+  const rss = process.resourceUsage().maxRSS / 1024 / 1024;
+  process.stdout.write(
+    `done: ${seconds.toFixed(1)} s, ${solver.iteration} iterations, exploitability ${exploitability.toFixed(3)}% of the pot, ` +
+      `${(iterationWall / solver.iteration).toFixed(2)} s wall and ${(iterationCpu / solver.iteration).toFixed(2)} s CPU per iteration, ` +
+      `peak RSS ${rss.toFixed(2)} GiB\nroot (OOP): ${mix}; EV OOP ${result.ev.oop.toFixed(3)}, IP ${result.ev.ip.toFixed(3)}\n`,
+  );
+} finally {
+  solver.close();
+}

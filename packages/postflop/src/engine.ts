@@ -1,0 +1,528 @@
+/**
+ * The traversals: one pass of discounted CFR for one player (the traverser), a best response, or an
+ * evaluation of the average strategies, vectorized over hands.
+ *
+ * A traversal computes, at every node, the traverser's counterfactual value of each of its hands: the sum over
+ * the opponent's hands of the opponent's reach times the traverser's expected result, chance included. The
+ * opponent's reach (a vector over its hands) goes down the tree, the values come up. Card removal: a dealt
+ * card zeroes the reach of the hands holding it; at terminals the opponent's hands that share a card with a
+ * traverser hand are subtracted through per-card sums, so a fold costs O(n) and a showdown, over hands sorted
+ * by strength, O(n) as well.
+ *
+ * Working vectors live in one Float64Array used as a stack (offsets, no allocation while iterating);
+ * regrets and strategy sums are float32 in storage blocks (see `PostflopGame`).
+ */
+
+import type { Deal, PostflopGame, Unit } from "./game.js";
+import { CHANCE, DECISION, FOLD } from "./tree.js";
+
+export const MODE_CFR = 0;
+export const MODE_BR = 1;
+export const MODE_EVAL = 2;
+export type Mode = typeof MODE_CFR | typeof MODE_BR | typeof MODE_EVAL;
+
+/** Discount factors of one DCFR iteration. */
+export interface Discount {
+  /** Multiplier of positive accumulated regrets. */
+  readonly positive: number;
+  /** Multiplier of negative accumulated regrets. */
+  readonly negative: number;
+  /** Multiplier of the strategy sums. */
+  readonly strategy: number;
+}
+
+export interface DcfrParams {
+  readonly alpha: number;
+  readonly beta: number;
+  readonly gamma: number;
+}
+
+export const DEFAULT_DCFR: DcfrParams = { alpha: 1.5, beta: 0, gamma: 2 };
+
+/** The discounts applied at iteration t (1-based) to what iterations 1..t-1 accumulated. */
+export function discountAt(t: number, params: DcfrParams = DEFAULT_DCFR): Discount {
+  const prev = t - 1;
+  const a = prev ** params.alpha;
+  const b = prev ** params.beta;
+  return {
+    positive: prev === 0 ? 0 : a / (a + 1),
+    negative: prev === 0 ? 0 : b / (b + 1),
+    strategy: prev === 0 ? 0 : (prev / t) ** params.gamma,
+  };
+}
+
+export class Engine {
+  readonly game: PostflopGame;
+  /** Unit storage chunks. */
+  readonly regret: Float32Array[];
+  readonly cum: Float32Array[];
+  readonly buf: Float64Array;
+  private readonly cardSum = new Float64Array(52);
+  private readonly cardLess = new Float64Array(52);
+  private readonly cardLe = new Float64Array(52);
+
+  // Per traversal
+  mode: Mode = MODE_CFR;
+  traverser = 0;
+  discount: Discount = { positive: 0, negative: 0, strategy: 0 };
+
+  // Per unit
+  private unitCard = 0;
+  private unitNext: readonly Deal[] = [];
+  private unitBlockEnd = 0;
+
+  constructor(game: PostflopGame, regret: Float32Array[], cum: Float32Array[]) {
+    this.game = game;
+    this.regret = regret;
+    this.cum = cum;
+    this.buf = new Float64Array(game.scratchFloats + 8);
+  }
+
+  /**
+   * Solves one unit for the current traverser and mode: `reach` holds both players' reach at the unit's leaf
+   * (OOP's `n[0]` values at `reachOff[0]`, IP's at `reachOff[1]`); the traverser's values (hands holding the
+   * unit's card set to 0) go to `out` at `outOff`.
+   */
+  runUnit(
+    unit: Unit,
+    reach: Float64Array,
+    reachOff0: number,
+    reachOff1: number,
+    out: Float64Array,
+    outOff: number,
+  ): void {
+    const g = this.game;
+    const t = this.traverser;
+    const o = 1 - t;
+    const nt = g.n[t]!;
+    const no = g.n[o]!;
+    const buf = this.buf;
+    const opp = 0;
+    const own = no;
+    const res = no + nt;
+    const sp = res + nt;
+    const card = unit.deal.card;
+    const oppIn = o === 0 ? reachOff0 : reachOff1;
+    const ownIn = t === 0 ? reachOff0 : reachOff1;
+    for (let i = 0; i < no; i++) buf[opp + i] = reach[oppIn + i]!;
+    for (let i = 0; i < nt; i++) buf[own + i] = reach[ownIn + i]!;
+    zeroHands(buf, opp, g.withCard[o]!, g.cardStart[o]!, card);
+    zeroHands(buf, own, g.withCard[t]!, g.cardStart[t]!, card);
+    this.unitCard = card;
+    this.unitNext = unit.next;
+    const root = g.children[g.firstChild[unit.leaf]!]!;
+    this.unitBlockEnd = unit.base + g.blockSize[root]!;
+    const board = g.startStreet === 1 ? g.boardIndex(card, -1) : -1;
+    this.node(root, unit.base, unit.chunk, board, opp, own, res, sp);
+    zeroHands(buf, res, g.withCard[t]!, g.cardStart[t]!, card);
+    for (let i = 0; i < nt; i++) out[outOff + i] = buf[res + i]!;
+  }
+
+  /** The traversal below a unit's root. `base`: the street block instance's storage offset. */
+  private node(
+    id: number,
+    base: number,
+    chunk: number,
+    board: number,
+    opp: number,
+    own: number,
+    out: number,
+    sp: number,
+  ): void {
+    const g = this.game;
+    const kind = g.kind[id]!;
+    if (kind === DECISION) {
+      this.decision(
+        id,
+        this.regret[chunk]!,
+        this.cum[chunk]!,
+        base + g.localOffset[id]!,
+        base,
+        chunk,
+        board,
+        opp,
+        own,
+        out,
+        sp,
+      );
+    } else if (kind === CHANCE) {
+      this.chance(id, chunk, opp, own, out, sp);
+    } else if (kind === FOLD) {
+      this.fold(id, opp, out);
+    } else {
+      this.showdown(id, board, opp, out);
+    }
+  }
+
+  private decision(
+    id: number,
+    R: Float32Array,
+    C: Float32Array,
+    off: number,
+    base: number,
+    chunk: number,
+    board: number,
+    opp: number,
+    own: number,
+    out: number,
+    sp: number,
+  ): void {
+    const g = this.game;
+    const buf = this.buf;
+    const A = g.numChildren[id]!;
+    const first = g.firstChild[id]!;
+    const children = g.children;
+    const mode = this.mode;
+    const t = this.traverser;
+    const nt = g.n[t]!;
+    if (g.player[id] === t) {
+      const n = nt;
+      const strat = sp;
+      const childOwn = strat + A * n;
+      const vals = childOwn + n;
+      const next = vals + A * n;
+      if (mode === MODE_CFR) regretMatch(R, off, A, n, buf, strat);
+      else averageStrategy(C, off, A, n, buf, strat);
+      for (let a = 0; a < A; a++) {
+        if (mode === MODE_CFR) {
+          const s = strat + a * n;
+          for (let h = 0; h < n; h++) buf[childOwn + h] = buf[own + h]! * buf[s + h]!;
+        }
+        this.node(children[first + a]!, base, chunk, board, opp, childOwn, vals + a * n, next);
+      }
+      if (mode === MODE_BR) {
+        for (let h = 0; h < n; h++) {
+          let best = buf[vals + h]!;
+          for (let a = 1; a < A; a++) {
+            const v = buf[vals + a * n + h]!;
+            if (v > best) best = v;
+          }
+          buf[out + h] = best;
+        }
+        return;
+      }
+      for (let h = 0; h < n; h++) buf[out + h] = buf[strat + h]! * buf[vals + h]!;
+      for (let a = 1; a < A; a++) {
+        const s = strat + a * n;
+        const v = vals + a * n;
+        for (let h = 0; h < n; h++) buf[out + h]! += buf[s + h]! * buf[v + h]!;
+      }
+      if (mode === MODE_CFR) updateRegrets(R, C, off, A, n, buf, strat, vals, out, own, this.discount);
+    } else {
+      const n = g.n[1 - t]!;
+      const strat = sp;
+      const childOpp = strat + A * n;
+      const tmp = childOpp + n;
+      const next = tmp + nt;
+      if (mode === MODE_CFR) regretMatch(R, off, A, n, buf, strat);
+      else averageStrategy(C, off, A, n, buf, strat);
+      for (let a = 0; a < A; a++) {
+        const s = strat + a * n;
+        for (let h = 0; h < n; h++) buf[childOpp + h] = buf[opp + h]! * buf[s + h]!;
+        const dest = a === 0 ? out : tmp;
+        this.node(children[first + a]!, base, chunk, board, childOpp, own, dest, next);
+        if (a > 0) for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
+      }
+    }
+  }
+
+  /** A river deal inside a unit (the unit's own card was dealt on entry). */
+  private chance(id: number, chunk: number, opp: number, own: number, out: number, sp: number): void {
+    const g = this.game;
+    const buf = this.buf;
+    const t = this.traverser;
+    const o = 1 - t;
+    const nt = g.n[t]!;
+    const no = g.n[o]!;
+    const child = g.children[g.firstChild[id]!]!;
+    const deals = this.unitNext;
+    const childOpp = sp;
+    const childOwn = childOpp + no;
+    const tmp = childOwn + nt;
+    const next = tmp + nt;
+    const blockSize = g.blockSize[child]!;
+    const start = this.unitBlockEnd + deals.length * g.chancePrefix[id]!;
+    const withT = g.withCard[t]!;
+    const startT = g.cardStart[t]!;
+    for (let h = 0; h < nt; h++) buf[out + h] = 0;
+    for (let j = 0; j < deals.length; j++) {
+      const deal = deals[j]!;
+      const card = deal.card;
+      for (let i = 0; i < no; i++) buf[childOpp + i] = buf[opp + i]!;
+      zeroHands(buf, childOpp, g.withCard[o]!, g.cardStart[o]!, card);
+      if (this.mode === MODE_CFR) {
+        for (let i = 0; i < nt; i++) buf[childOwn + i] = buf[own + i]!;
+        zeroHands(buf, childOwn, withT, startT, card);
+      }
+      const board = g.boardIndex(this.unitCard, card);
+      this.node(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
+      zeroHands(buf, tmp, withT, startT, card);
+      for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
+      for (const mirror of deal.mirrors) {
+        const perm = mirror.perm[t]!;
+        for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + perm[h]!]!;
+      }
+    }
+    const factor = g.chanceFactor[2]!;
+    for (let h = 0; h < nt; h++) buf[out + h]! *= factor;
+  }
+
+  /** Fold terminal: the traverser's result times the opponent's reach that shares no card with each hand. */
+  fold(id: number, opp: number, out: number): void {
+    const g = this.game;
+    const t = this.traverser;
+    const pay = g.player[id] === t ? g.payA[id]! : g.payB[id]!;
+    blockedTotals(this.buf, opp, out, g, t, this.cardSum, pay);
+  }
+
+  /** Showdown on a final board, in O(n) from the hands sorted by strength. */
+  showdown(id: number, board: number, opp: number, out: number): void {
+    const g = this.game;
+    const t = this.traverser;
+    const o = 1 - t;
+    showdownValues(
+      this.buf,
+      opp,
+      out,
+      g,
+      t,
+      o,
+      board,
+      g.payA[id]!,
+      g.payB[id]!,
+      this.cardSum,
+      this.cardLess,
+      this.cardLe,
+    );
+  }
+}
+
+/** Sets the entries of the hands holding `card` to 0. */
+export function zeroHands(
+  buf: Float64Array,
+  off: number,
+  withCard: Int32Array,
+  start: Int32Array,
+  card: number,
+): void {
+  const end = start[card + 1]!;
+  for (let k = start[card]!; k < end; k++) buf[off + withCard[k]!] = 0;
+}
+
+/**
+ * out[h] = pay * (the opponent's reach over hands sharing no card with h): the total minus the per-card sums of
+ * h's two cards plus the same combo (counted in both).
+ */
+export function blockedTotals(
+  buf: Float64Array,
+  opp: number,
+  out: number,
+  g: PostflopGame,
+  t: number,
+  cardSum: Float64Array,
+  pay: number,
+): void {
+  const o = 1 - t;
+  const no = g.n[o]!;
+  const nt = g.n[t]!;
+  const oc1 = g.card1[o]!;
+  const oc2 = g.card2[o]!;
+  cardSum.fill(0);
+  let total = 0;
+  for (let i = 0; i < no; i++) {
+    const r = buf[opp + i]!;
+    if (r !== 0) {
+      total += r;
+      cardSum[oc1[i]!]! += r;
+      cardSum[oc2[i]!]! += r;
+    }
+  }
+  const tc1 = g.card1[t]!;
+  const tc2 = g.card2[t]!;
+  const same = g.same[t]!;
+  for (let h = 0; h < nt; h++) {
+    const s = same[h]!;
+    const blocked = cardSum[tc1[h]!]! + cardSum[tc2[h]!]! - (s >= 0 ? buf[opp + s]! : 0);
+    buf[out + h] = pay * (total - blocked);
+  }
+}
+
+/**
+ * Showdown values: with W, L and T the opponent's reach that loses to, beats and shares no card with a hand,
+ * the value is A (W - L) + B T, where A is half the raked pot and B what a tie returns (see `PostflopGame`).
+ * Both lists are sorted by strength, so one ascending sweep gathers the reach strictly below and up to each
+ * strength; per-card sums remove the hands that share a card.
+ */
+export function showdownValues(
+  buf: Float64Array,
+  opp: number,
+  out: number,
+  g: PostflopGame,
+  t: number,
+  o: number,
+  board: number,
+  A: number,
+  B: number,
+  cardSum: Float64Array,
+  cardLess: Float64Array,
+  cardLe: Float64Array,
+): void {
+  const nt = g.n[t]!;
+  const no = g.n[o]!;
+  const oOrder = g.sdOrder[o]!;
+  const oStr = g.sdStrength[o]!;
+  const tOrder = g.sdOrder[t]!;
+  const tStr = g.sdStrength[t]!;
+  const oc1 = g.card1[o]!;
+  const oc2 = g.card2[o]!;
+  const tc1 = g.card1[t]!;
+  const tc2 = g.card2[t]!;
+  const same = g.same[t]!;
+  const ob = board * no;
+  const tb = board * nt;
+  const lo = g.sdLength[o]![board]!;
+  const lt = g.sdLength[t]![board]!;
+  cardSum.fill(0);
+  cardLess.fill(0);
+  cardLe.fill(0);
+  let total = 0;
+  for (let k = 0; k < lo; k++) {
+    const i = oOrder[ob + k]!;
+    const r = buf[opp + i]!;
+    total += r;
+    cardSum[oc1[i]!]! += r;
+    cardSum[oc2[i]!]! += r;
+  }
+  for (let h = 0; h < nt; h++) buf[out + h] = 0;
+  let j = 0;
+  let k = 0;
+  let less = 0;
+  let le = 0;
+  for (let m = 0; m < lt; m++) {
+    const h = tOrder[tb + m]!;
+    const s = tStr[tb + m]!;
+    while (j < lo && oStr[ob + j]! < s) {
+      const i = oOrder[ob + j]!;
+      const r = buf[opp + i]!;
+      less += r;
+      cardLess[oc1[i]!]! += r;
+      cardLess[oc2[i]!]! += r;
+      j++;
+    }
+    while (k < lo && oStr[ob + k]! <= s) {
+      const i = oOrder[ob + k]!;
+      const r = buf[opp + i]!;
+      le += r;
+      cardLe[oc1[i]!]! += r;
+      cardLe[oc2[i]!]! += r;
+      k++;
+    }
+    const c1 = tc1[h]!;
+    const c2 = tc2[h]!;
+    const sIdx = same[h]!;
+    // The same combo has the same strength: it is in the "up to s" sums (twice through the card sums).
+    const rs = sIdx >= 0 ? buf[opp + sIdx]! : 0;
+    const tot = total - cardSum[c1]! - cardSum[c2]! + rs;
+    const win = less - cardLess[c1]! - cardLess[c2]!;
+    const upTo = le - cardLe[c1]! - cardLe[c2]! + rs;
+    buf[out + h] = A * (win - (tot - upTo)) + B * tot;
+  }
+}
+
+/** Regret matching: the strategy of each hand is its positive regrets normalized, uniform when none. */
+export function regretMatch(
+  R: Float32Array,
+  off: number,
+  A: number,
+  n: number,
+  buf: Float64Array,
+  strat: number,
+): void {
+  // Sums go to the last action's slot first, then each action divides.
+  const last = strat + (A - 1) * n;
+  const sum = last; // reuse: computed before the last action's own values are written
+  for (let h = 0; h < n; h++) {
+    let s = 0;
+    for (let a = 0; a < A; a++) {
+      const r = R[off + a * n + h]!;
+      if (r > 0) s += r;
+    }
+    buf[sum + h] = s;
+  }
+  const uniform = 1 / A;
+  for (let a = 0; a < A - 1; a++) {
+    const ro = off + a * n;
+    const so = strat + a * n;
+    for (let h = 0; h < n; h++) {
+      const s = buf[sum + h]!;
+      const r = R[ro + h]!;
+      buf[so + h] = s > 0 ? (r > 0 ? r / s : 0) : uniform;
+    }
+  }
+  const ro = off + (A - 1) * n;
+  for (let h = 0; h < n; h++) {
+    const s = buf[sum + h]!;
+    const r = R[ro + h]!;
+    buf[last + h] = s > 0 ? (r > 0 ? r / s : 0) : uniform;
+  }
+}
+
+/** The average strategy: strategy sums normalized, uniform where a hand has none. */
+export function averageStrategy(
+  C: Float32Array,
+  off: number,
+  A: number,
+  n: number,
+  buf: Float64Array,
+  strat: number,
+): void {
+  const last = strat + (A - 1) * n;
+  for (let h = 0; h < n; h++) {
+    let s = 0;
+    for (let a = 0; a < A; a++) s += C[off + a * n + h]!;
+    buf[last + h] = s;
+  }
+  const uniform = 1 / A;
+  for (let a = 0; a < A - 1; a++) {
+    const co = off + a * n;
+    const so = strat + a * n;
+    for (let h = 0; h < n; h++) {
+      const s = buf[last + h]!;
+      buf[so + h] = s > 0 ? C[co + h]! / s : uniform;
+    }
+  }
+  const co = off + (A - 1) * n;
+  for (let h = 0; h < n; h++) {
+    const s = buf[last + h]!;
+    buf[last + h] = s > 0 ? C[co + h]! / s : uniform;
+  }
+}
+
+/** Discounted regret and strategy-sum updates at a traverser's decision. */
+export function updateRegrets(
+  R: Float32Array,
+  C: Float32Array,
+  off: number,
+  A: number,
+  n: number,
+  buf: Float64Array,
+  strat: number,
+  vals: number,
+  value: number,
+  own: number,
+  d: Discount,
+): void {
+  const pos = d.positive;
+  const neg = d.negative;
+  const gam = d.strategy;
+  for (let a = 0; a < A; a++) {
+    const ro = off + a * n;
+    const vo = vals + a * n;
+    const so = strat + a * n;
+    for (let h = 0; h < n; h++) {
+      const r = R[ro + h]!;
+      R[ro + h] = r * (r > 0 ? pos : neg) + buf[vo + h]! - buf[value + h]!;
+      C[ro + h] = C[ro + h]! * gam + buf[own + h]! * buf[so + h]!;
+    }
+  }
+}

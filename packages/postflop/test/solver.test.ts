@@ -1,0 +1,222 @@
+import { evaluateCards } from "@ranges/solver";
+import { describe, expect, it } from "vitest";
+import type { PostflopConfig } from "../src/config.js";
+import { resolveConfig } from "../src/config.js";
+import { showdownValues } from "../src/engine.js";
+import { PostflopGame } from "../src/game.js";
+import { comboName } from "../src/range.js";
+import { type PostflopResult, solvePostflop } from "../src/solve.js";
+
+/** A river where OOP holds the nuts (3 combos of 88) or air (4 combos of 76s) and IP a bluff-catcher (QQ). */
+const polarized = (bet: string): PostflopConfig => ({
+  board: "AhKd8c5s2h",
+  pot: 10,
+  stack: 100,
+  ranges: { oop: "88,76s", ip: "QQ" },
+  sizes: { river: { oop: { bet }, ip: { bet: [], raise: [] } } },
+  allInThreshold: 0,
+  raiseCap: 0,
+});
+
+/** Frequency of action `label` at `node`, averaged over the hands matching `prefix` (weighted by reach). */
+function frequency(result: PostflopResult, path: string[], label: string, hands: RegExp): number {
+  const node = result.nodes.find((n) => n.path.join("/") === path.join("/"))!;
+  const a = node.actions.findIndex((x) => x.label === label);
+  const names = node.player === "oop" ? result.hands.oop : result.hands.ip;
+  const reach = node.player === "oop" ? node.reach.oop : node.reach.ip;
+  let num = 0;
+  let den = 0;
+  names.forEach((name, h) => {
+    if (!hands.test(name)) return;
+    num += reach[h]! * node.strategy[a]![h]!;
+    den += reach[h]!;
+  });
+  return num / den;
+}
+
+describe("river: polarized bettor against a bluff-catcher", () => {
+  for (const [bet, b] of [
+    ["100%", 1],
+    ["50%", 0.5],
+  ] as const) {
+    it(`bet ${bet}: bluffs are b/(1+2b) of the bets and the caller calls 1/(1+b)`, () => {
+      const result = solvePostflop(polarized(bet), {
+        threads: 1,
+        maxIterations: 3000,
+        targetExploitability: 0.01,
+      });
+      expect(result.exploitability).toBeLessThan(0.05);
+      const label = `bet ${10 * b}`;
+      const valueBet = frequency(result, [], label, /^8/);
+      const bluff = frequency(result, [], label, /^7/);
+      expect(valueBet).toBeGreaterThan(0.99);
+      const bluffShare = (4 * bluff) / (4 * bluff + 3 * valueBet);
+      expect(bluffShare).toBeCloseTo(b / (1 + 2 * b), 2);
+      expect(frequency(result, [label], "call", /^Q/)).toBeCloseTo(1 / (1 + b), 2);
+      // Game value: OOP wins the pot with its nuts and gets paid by the calls; air bluffs at zero EV.
+      expect(result.ev.oop + result.ev.ip).toBeCloseTo(10, 6);
+    });
+  }
+});
+
+describe("card removal", () => {
+  it("matches a hand-checked check-down (no bets)", () => {
+    // Board Ah Kd 8c 5s 2h, pot 10. QcQd meets QhQs (tie) and JhJs (win); QcJs shares the Qc. JcJd beats QcJs,
+    // loses to QhQs and ties JhJs.
+    const result = solvePostflop(
+      {
+        board: "AhKd8c5s2h",
+        pot: 10,
+        stack: 50,
+        ranges: { oop: "QcQd,JcJd", ip: "QcJs,QhQs,JhJs" },
+        sizes: {},
+      },
+      { threads: 1, maxIterations: 2 },
+    );
+    const root = result.nodes[0]!;
+    const byName = (names: readonly string[], values: readonly (number | null)[]) =>
+      Object.fromEntries(names.map((n, i) => [n, values[i]]));
+    expect(byName(result.hands.oop, root.equity.oop)).toEqual({ QdQc: 0.75, JdJc: 0.5 });
+    expect(byName(result.hands.oop, root.ev.oop)).toEqual({ QdQc: 7.5, JdJc: 5 });
+    expect(byName(result.hands.ip, root.equity.ip)).toEqual({ QcJs: 0, QsQh: 0.75, JsJh: 0.25 });
+    expect(byName(result.hands.ip, root.ev.ip)).toEqual({ QcJs: 0, QsQh: 7.5, JsJh: 2.5 });
+    expect(result.exploitability).toBe(0);
+  });
+
+  it("the O(n) showdown equals a direct sum over every pair of hands", () => {
+    const game = new PostflopGame(
+      resolveConfig({
+        board: "9h8h7c2h",
+        pot: 1,
+        stack: 1,
+        ranges: { oop: "22+,A2s+,KTo+,T9,65s", ip: "33+,A5s+,QJ,JT,T6s+,Jh4h" },
+        sizes: {},
+      }),
+    );
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    for (const t of [0, 1]) {
+      const o = 1 - t;
+      const [nt, no] = [game.n[t]!, game.n[o]!];
+      const buf = new Float64Array(no + nt);
+      for (let i = 0; i < no; i++) buf[i] = random() < 0.2 ? 0 : random();
+      for (const river of [0, 13, 40]) {
+        const card = game.remaining[river]!;
+        const sums = [new Float64Array(52), new Float64Array(52), new Float64Array(52)] as const;
+        const b = game.boardIndex(card, -1);
+        showdownValues(buf, 0, no, game, t, o, b, 3, 1.25, sums[0], sums[1], sums[2]);
+        const board = [...game.board, card];
+        for (let h = 0; h < nt; h++) {
+          const hc = [game.card1[t]![h]!, game.card2[t]![h]!];
+          if (hc.some((c) => board.includes(c))) {
+            expect(buf[no + h]).toBe(0);
+            continue;
+          }
+          const mine = evaluateCards([...board, ...hc]);
+          let expected = 0;
+          for (let i = 0; i < no; i++) {
+            const oc = [game.card1[o]![i]!, game.card2[o]![i]!];
+            if (oc.some((c) => board.includes(c) || hc.includes(c))) continue;
+            const theirs = evaluateCards([...board, ...oc]);
+            const sign = mine > theirs ? 1 : mine < theirs ? -1 : 0;
+            expected += buf[i]! * (3 * sign + 1.25);
+          }
+          expect(buf[no + h]).toBeCloseTo(expected, 9);
+        }
+      }
+    }
+  });
+});
+
+/** A small turn spot (river deals, suit isomorphism on the river: clubs and diamonds are off the board). */
+const turnSpot: PostflopConfig = {
+  board: "Qs Jh 2h 7h",
+  pot: 10,
+  stack: 40,
+  ranges: { oop: "AQ,KQ,JT,99,77,A5s,KhTh", ip: "AA,QJ,T9s,KK,88,A4s" },
+  sizes: { turn: { bet: "50%", raise: "2.5x" }, river: { bet: ["50%", "100%"], raise: [] } },
+  allInThreshold: 1,
+  raiseCap: 1,
+};
+
+/** A small flop spot (turn and river deals). */
+const flopSpot: PostflopConfig = {
+  board: "QsJh2h",
+  pot: 10,
+  stack: 40,
+  ranges: { oop: "AQ,JT,99,A5s", ip: "AA,QJ,T9s,88" },
+  sizes: {
+    flop: { bet: "50%", raise: [] },
+    turn: { bet: "75%", raise: [] },
+    river: { bet: "75%", raise: [] },
+  },
+  allInThreshold: 0,
+  raiseCap: 0,
+};
+
+describe("solver", () => {
+  it("exploitability falls as iterations grow", () => {
+    const at = [10, 40, 160].map(
+      (n) =>
+        solvePostflop(turnSpot, { threads: 1, maxIterations: n, targetExploitability: 0 }).exploitability,
+    );
+    expect(at[0]).toBeGreaterThan(at[1]!);
+    expect(at[1]).toBeGreaterThan(at[2]!);
+    expect(at[2]).toBeLessThan(0.5);
+  });
+
+  it("is deterministic, and the same on one thread or two", () => {
+    const run = (threads: number) =>
+      solvePostflop(flopSpot, { threads, maxIterations: 4, checkEvery: 2, targetExploitability: 0 });
+    const one = run(1);
+    const again = run(1);
+    const two = run(2);
+    const strip = (r: PostflopResult) => ({ ...r, seconds: 0, threads: 0 });
+    expect(strip(again)).toEqual(strip(one));
+    expect(strip(two)).toEqual(strip(one));
+    expect(one.nodes.length).toBe(4);
+  });
+
+  it("gives the same answer with and without suit isomorphism", () => {
+    for (const spot of [turnSpot, flopSpot]) {
+      const iterations = spot === turnSpot ? 60 : 6;
+      const iso = solvePostflop(spot, { threads: 1, maxIterations: iterations, targetExploitability: 0 });
+      const plain = solvePostflop(spot, {
+        threads: 1,
+        maxIterations: iterations,
+        targetExploitability: 0,
+        isomorphism: false,
+      });
+      expect(iso.tree.storageFloats).toBeLessThan(plain.tree.storageFloats);
+      // Equal up to the rounding of float32 storage, summed in other orders.
+      expect(Math.abs(iso.exploitability - plain.exploitability)).toBeLessThan(
+        1e-4 * plain.exploitability + 1e-5,
+      );
+      expect(iso.ev.oop).toBeCloseTo(plain.ev.oop, 4);
+      for (let i = 0; i < iso.nodes.length; i++) {
+        const a = iso.nodes[i]!;
+        const b = plain.nodes[i]!;
+        for (let k = 0; k < a.strategy.length; k++) {
+          for (let h = 0; h < a.strategy[k]!.length; h++)
+            expect(a.strategy[k]![h]).toBeCloseTo(b.strategy[k]![h]!, 3);
+        }
+      }
+    }
+  });
+
+  it("reports sane EVs and equities: each node's range EVs sum to the pot less what is still to be won", () => {
+    const result = solvePostflop(turnSpot, { threads: 1, maxIterations: 30 });
+    expect(result.ev.oop + result.ev.ip).toBeCloseTo(10, 6);
+    const root = result.nodes[0]!;
+    for (const side of ["oop", "ip"] as const) {
+      for (const e of root.equity[side]) if (e !== null) expect(e).toBeGreaterThanOrEqual(0);
+      for (const e of root.equity[side]) if (e !== null) expect(e).toBeLessThanOrEqual(1);
+    }
+    // AA against this OOP range on Qs Jh 2h 7h is far ahead.
+    const aa = result.hands.ip.findIndex((n) => comboName(0) !== n && /^A.A./.test(n));
+    expect(root.equity.ip[aa]!).toBeGreaterThan(0.6);
+  });
+});

@@ -1,0 +1,9 @@
+import { defineConfig } from "tsup";
+import { baseTsup } from "../../tsup.base.js";
+
+// The library, its worker thread entry (dist/worker.js, next to the chunks, where src/parallel.ts looks for
+// it) and the CLI, all ESM.
+export default defineConfig({
+  ...baseTsup([]),
+  entry: { index: "src/index.ts", worker: "src/worker.ts", cli: "src/cli.ts" },
+});
