@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Publishes the public packages (`@ranges/core`, `@ranges/schema`, `@ranges/store`, `@ranges/solver`) to npm.
+ * Publishes the public packages (`@ranges/core`, `@ranges/schema`, `@ranges/store`, `@ranges/solver`,
+ * `@ranges/hand-history`) to npm.
  *
  *   pnpm version-packages            changeset version: bumps versions, writes CHANGELOG.md files, consumes
  *                                    .changeset/*.md; review and commit the result

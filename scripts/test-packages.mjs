@@ -4,18 +4,19 @@
  *
  *   node scripts/test-packages.mjs [--keep] [--skip-threads]
  *
- * 1. `pnpm pack` in packages/core, schema, store and solver (their `prepack` builds them through turbo;
- *    the solver's also adds the heads-up equity table). pnpm rewrites `workspace:*` to the version, as
- *    `pnpm publish` and `changeset publish` do.
+ * 1. `pnpm pack` in packages/core, schema, store, solver and hand-history (their `prepack` builds them
+ *    through turbo; the solver's also adds the heads-up equity table). pnpm rewrites `workspace:*` to the
+ *    version, as `pnpm publish` and `changeset publish` do.
  * 2. Checks each tarball: no `workspace:` left, our dependencies pinned to the sibling versions, README,
  *    LICENSE, the ESM and CommonJS builds and both declaration files present, no sources or tests, and
  *    nothing the package.json does not point at missing.
- * 3. Installs the four tarballs together with npm into a temporary project outside the workspace, so
+ * 3. Installs the tarballs together with npm into a temporary project outside the workspace, so
  *    dependencies between our packages resolve to the sibling tarballs (checked in package-lock.json) and
  *    third-party ones (zod, lru-cache) come from the registry, and uses them:
  *    - from ESM (`import`) and from CommonJS (`require()`): a raise size, an unknown game answered with
  *      `RangesError` `unknown_game`, the OpenAPI document, a short solve with the shipped equity table
- *      written as a pack, read back by `RangeStore` and validated by `NodeSchema`;
+ *      written as a pack, read back by `RangeStore` and validated by `NodeSchema`, a hand history parsed,
+ *      written back in PokerStars' format and parsed again;
  *    - from TypeScript: `tsc --noEmit` with `moduleResolution` `node16` (an ESM .ts and a CommonJS .cts
  *      file) and `bundler`.
  *
@@ -46,7 +47,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const keep = process.argv.includes("--keep");
 
 /** Public packages, dependencies first. */
-const PUBLIC_PACKAGES = ["core", "schema", "store", "solver"];
+const PUBLIC_PACKAGES = ["core", "schema", "store", "solver", "hand-history"];
 
 const started = Date.now();
 const step = (text) =>
@@ -206,7 +207,7 @@ for (const dir of PUBLIC_PACKAGES) {
   );
 }
 
-// 3. A project outside the workspace that installs the four tarballs together.
+// 3. A project outside the workspace that installs the tarballs together.
 step("npm install the tarballs into a fresh project");
 const app = join(work, "consumer");
 mkdirSync(app);
@@ -294,6 +295,25 @@ try {
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }
+// hand-history: a hand parsed, written back in PokerStars' format, parsed again.
+const hhText = [
+  "PokerStars Hand #1:  Hold'em No Limit ($1/$2 USD) - 2020/07/01 12:00:00 ET",
+  "Table 'T' 2-max Seat #1 is the button",
+  "Seat 1: p1 ($100 in chips)",
+  "Seat 2: p2 ($100 in chips)",
+  "p1: posts small blind $1",
+  "p2: posts big blind $2",
+  "*** HOLE CARDS ***",
+  "Dealt to p1 [Ah Kd]",
+  "p1: folds",
+  "Uncalled bet ($1) returned to p2",
+  "p2 collected $2 from pot",
+  "*** SUMMARY ***",
+  "Total pot $2 | Rake $0",
+].join("\\n");
+const hhParsed = hh.parseHandHistories(hhText);
+assert(hhParsed.errors.length === 0 && hhParsed.hands[0].hero === "p1" && hhParsed.hands[0].players[1].net === 1, "parseHandHistories");
+assert(hh.parseHandHistories(hh.writeHandHistory(hhParsed.hands[0])).hands[0].date === "2020-07-01T16:00:00.000Z", "writeHandHistory");
 console.log("ok");
 `;
 
@@ -306,7 +326,8 @@ import path from "node:path";
 import * as core from "@ranges/core";
 import * as schema from "@ranges/schema";
 import * as solver from "@ranges/solver";
-import * as store from "@ranges/store";`),
+import * as store from "@ranges/store";
+import * as hh from "@ranges/hand-history";`),
 );
 run(process.execPath, ["use.mjs"], app, { env });
 
@@ -321,6 +342,7 @@ const core = require("@ranges/core");
 const schema = require("@ranges/schema");
 const solver = require("@ranges/solver");
 const store = require("@ranges/store");
+const hh = require("@ranges/hand-history");
 assert(require.resolve("@ranges/core").endsWith("index.cjs"), "require() loads the CommonJS build");`)}
 })().catch((error) => {
   console.error(error);
@@ -356,12 +378,14 @@ const parsed = NodeSchema.safeParse(node);
 const open: (o: RangeStoreOptions) => RangeStore = (o) => RangeStore.open(o);
 const solve: typeof solvePreflop = solvePreflop;
 const equity: HeadsUpEquityTable | null = null;
-export const used = [size, info, error, doc, parsed.success, open, solve, equity];
+const hands: Hand[] = parseHandHistories("", { site: "auto" }).hands;
+export const used = [size, info, error, doc, parsed.success, open, solve, equity, hands];
 `;
 const TS_IMPORTS = `import { type GameInfo, gameInfo, isRangesError, type RangesError, raiseTo } from "@ranges/core";
 import { buildOpenApiDocument, type Node, NodeSchema } from "@ranges/schema";
 import { type HeadsUpEquityTable, solvePreflop } from "@ranges/solver";
 import { RangeStore, type RangeStoreOptions } from "@ranges/store";
+import { type Hand, parseHandHistories } from "@ranges/hand-history";
 `;
 writeFileSync(join(app, "use.ts"), TS_IMPORTS + TS_BODY);
 // A CommonJS TypeScript file: resolved through the "require" condition to the .d.cts declarations.
