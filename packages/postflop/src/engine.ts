@@ -58,8 +58,7 @@ export class Engine {
   readonly cum: Float32Array[];
   readonly buf: Float64Array;
   private readonly cardSum = new Float64Array(52);
-  private readonly cardLess = new Float64Array(52);
-  private readonly cardLe = new Float64Array(52);
+  private readonly sums = new Float64Array(156);
 
   // Per traversal
   mode: Mode = MODE_CFR;
@@ -209,20 +208,26 @@ export class Engine {
       }
       if (mode === MODE_CFR) updateRegrets(R, C, off, A, n, buf, strat, vals, out, own, this.discount);
     } else {
+      // The opponent's decision: its strategy (current, or average outside CFR) splits its reach.
       const n = g.n[1 - t]!;
-      const strat = sp;
-      const childOpp = strat + A * n;
+      const inv = sp;
+      const childOpp = inv + n;
       const tmp = childOpp + n;
       const next = tmp + nt;
-      if (mode === MODE_CFR) regretMatch(R, off, A, n, buf, strat);
-      else averageStrategy(C, off, A, n, buf, strat);
+      const cfr = mode === MODE_CFR;
+      if (cfr) regretInverse(R, off, A, n, buf, inv);
+      else sumInverse(C, off, A, n, buf, inv);
+      const S = cfr ? R : C;
+      let firstDone = false;
       for (let a = 0; a < A; a++) {
-        const s = strat + a * n;
-        for (let h = 0; h < n; h++) buf[childOpp + h] = buf[opp + h]! * buf[s + h]!;
-        const dest = a === 0 ? out : tmp;
-        this.node(children[first + a]!, base, chunk, board, childOpp, own, dest, next);
-        if (a > 0) for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
+        const any = childReach(S, off + a * n, cfr, 1 / A, n, buf, inv, opp, childOpp);
+        // No reach: the subtree's values are 0 (skipped outside CFR, where nothing below is updated).
+        if (!any && !cfr) continue;
+        this.node(children[first + a]!, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
+        if (firstDone) for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
+        firstDone = true;
       }
+      if (!firstDone) for (let h = 0; h < nt; h++) buf[out + h] = 0;
     }
   }
 
@@ -280,20 +285,7 @@ export class Engine {
     const g = this.game;
     const t = this.traverser;
     const o = 1 - t;
-    showdownValues(
-      this.buf,
-      opp,
-      out,
-      g,
-      t,
-      o,
-      board,
-      g.payA[id]!,
-      g.payB[id]!,
-      this.cardSum,
-      this.cardLess,
-      this.cardLe,
-    );
+    showdownValues(this.buf, opp, out, g, t, o, board, g.payA[id]!, g.payB[id]!, this.sums);
   }
 }
 
@@ -351,7 +343,8 @@ export function blockedTotals(
  * Showdown values: with W, L and T the opponent's reach that loses to, beats and shares no card with a hand,
  * the value is A (W - L) + B T, where A is half the raked pot and B what a tie returns (see `PostflopGame`).
  * Both lists are sorted by strength, so one ascending sweep gathers the reach strictly below and up to each
- * strength; per-card sums remove the hands that share a card.
+ * strength; per-card sums remove the hands that share a card. `sums`: 156 floats of scratch (three per-card
+ * sums: all, strictly below, up to).
  */
 export function showdownValues(
   buf: Float64Array,
@@ -363,70 +356,148 @@ export function showdownValues(
   board: number,
   A: number,
   B: number,
-  cardSum: Float64Array,
-  cardLess: Float64Array,
-  cardLe: Float64Array,
+  sums: Float64Array,
 ): void {
   const nt = g.n[t]!;
   const no = g.n[o]!;
-  const oOrder = g.sdOrder[o]!;
-  const oStr = g.sdStrength[o]!;
-  const tOrder = g.sdOrder[t]!;
-  const tStr = g.sdStrength[t]!;
-  const oc1 = g.card1[o]!;
-  const oc2 = g.card2[o]!;
-  const tc1 = g.card1[t]!;
-  const tc2 = g.card2[t]!;
+  const oKey = g.sdKey[o]!;
+  const tKey = g.sdKey[t]!;
+  const oCards = g.handCards[o]!;
+  const tCards = g.handCards[t]!;
   const same = g.same[t]!;
   const ob = board * no;
   const tb = board * nt;
   const lo = g.sdLength[o]![board]!;
   const lt = g.sdLength[t]![board]!;
-  cardSum.fill(0);
-  cardLess.fill(0);
-  cardLe.fill(0);
+  sums.fill(0);
   let total = 0;
   for (let k = 0; k < lo; k++) {
-    const i = oOrder[ob + k]!;
+    const i = oKey[ob + k]! & 2047;
     const r = buf[opp + i]!;
-    total += r;
-    cardSum[oc1[i]!]! += r;
-    cardSum[oc2[i]!]! += r;
+    if (r !== 0) {
+      total += r;
+      const c = oCards[i]!;
+      sums[c & 63]! += r;
+      sums[c >> 6]! += r;
+    }
   }
   for (let h = 0; h < nt; h++) buf[out + h] = 0;
-  let j = 0;
-  let k = 0;
+  let j = ob;
+  let k = ob;
+  const oEnd = ob + lo;
   let less = 0;
   let le = 0;
   for (let m = 0; m < lt; m++) {
-    const h = tOrder[tb + m]!;
-    const s = tStr[tb + m]!;
-    while (j < lo && oStr[ob + j]! < s) {
-      const i = oOrder[ob + j]!;
+    const key = tKey[tb + m]!;
+    const below = key & ~2047;
+    const upTo = below + 2048;
+    while (j < oEnd && oKey[j]! < below) {
+      const i = oKey[j]! & 2047;
       const r = buf[opp + i]!;
-      less += r;
-      cardLess[oc1[i]!]! += r;
-      cardLess[oc2[i]!]! += r;
+      if (r !== 0) {
+        less += r;
+        const c = oCards[i]!;
+        sums[52 + (c & 63)]! += r;
+        sums[52 + (c >> 6)]! += r;
+      }
       j++;
     }
-    while (k < lo && oStr[ob + k]! <= s) {
-      const i = oOrder[ob + k]!;
+    while (k < oEnd && oKey[k]! < upTo) {
+      const i = oKey[k]! & 2047;
       const r = buf[opp + i]!;
-      le += r;
-      cardLe[oc1[i]!]! += r;
-      cardLe[oc2[i]!]! += r;
+      if (r !== 0) {
+        le += r;
+        const c = oCards[i]!;
+        sums[104 + (c & 63)]! += r;
+        sums[104 + (c >> 6)]! += r;
+      }
       k++;
     }
-    const c1 = tc1[h]!;
-    const c2 = tc2[h]!;
+    const h = key & 2047;
+    const c = tCards[h]!;
+    const c1 = c & 63;
+    const c2 = c >> 6;
     const sIdx = same[h]!;
-    // The same combo has the same strength: it is in the "up to s" sums (twice through the card sums).
+    // The same combo has the same strength: it is in the "up to" sums (twice through the card sums).
     const rs = sIdx >= 0 ? buf[opp + sIdx]! : 0;
-    const tot = total - cardSum[c1]! - cardSum[c2]! + rs;
-    const win = less - cardLess[c1]! - cardLess[c2]!;
-    const upTo = le - cardLe[c1]! - cardLe[c2]! + rs;
-    buf[out + h] = A * (win - (tot - upTo)) + B * tot;
+    const tot = total - sums[c1]! - sums[c2]! + rs;
+    const win = less - sums[52 + c1]! - sums[52 + c2]!;
+    const notAbove = le - sums[104 + c1]! - sums[104 + c2]! + rs;
+    buf[out + h] = A * (win - (tot - notAbove)) + B * tot;
   }
+}
+
+/**
+ * Regret matching without writing the strategy: `inv[h]` = 1 / (sum of h's positive regrets), or 0 when there
+ * are none (then h plays uniformly). The strategy of action a is max(R, 0) * inv, or 1/A where inv is 0.
+ */
+export function regretInverse(
+  R: Float32Array,
+  off: number,
+  A: number,
+  n: number,
+  buf: Float64Array,
+  inv: number,
+): void {
+  for (let h = 0; h < n; h++) buf[inv + h] = 0;
+  for (let a = 0; a < A; a++) {
+    const ro = off + a * n;
+    for (let h = 0; h < n; h++) {
+      const r = R[ro + h]!;
+      if (r > 0) buf[inv + h]! += r;
+    }
+  }
+  for (let h = 0; h < n; h++) {
+    const s = buf[inv + h]!;
+    buf[inv + h] = s > 0 ? 1 / s : 0;
+  }
+}
+
+/** The same from strategy sums (the average strategy). */
+export function sumInverse(
+  C: Float32Array,
+  off: number,
+  A: number,
+  n: number,
+  buf: Float64Array,
+  inv: number,
+): void {
+  for (let h = 0; h < n; h++) buf[inv + h] = C[off + h]!;
+  for (let a = 1; a < A; a++) {
+    const co = off + a * n;
+    for (let h = 0; h < n; h++) buf[inv + h]! += C[co + h]!;
+  }
+  for (let h = 0; h < n; h++) {
+    const s = buf[inv + h]!;
+    buf[inv + h] = s > 0 ? 1 / s : 0;
+  }
+}
+
+/**
+ * dst = reach * (action a's strategy), from `regretInverse` (`positive`: regrets, keep their positive part) or
+ * `sumInverse` (strategy sums). Returns whether any entry is above 0.
+ */
+export function childReach(
+  S: Float32Array,
+  ro: number,
+  positive: boolean,
+  uniform: number,
+  n: number,
+  buf: Float64Array,
+  inv: number,
+  reach: number,
+  dst: number,
+): boolean {
+  let any = 0;
+  for (let h = 0; h < n; h++) {
+    const i = buf[inv + h]!;
+    const x = S[ro + h]!;
+    const s = i > 0 ? (positive && x < 0 ? 0 : x * i) : uniform;
+    const v = buf[reach + h]! * s;
+    buf[dst + h] = v;
+    any += v;
+  }
+  return any > 0;
 }
 
 /** Regret matching: the strategy of each hand is its positive regrets normalized, uniform when none. */

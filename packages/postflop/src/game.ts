@@ -117,10 +117,14 @@ export class PostflopGame {
   // Showdowns
   /** Final boards: for a flop spot indexed by the pair of dealt cards, turn spot by the river card. */
   readonly boardCount: number;
-  /** Per player: hands sorted by strength on each board (`board * n[p]`), only those not touching it. */
-  readonly sdOrder: readonly [Uint16Array, Uint16Array];
-  readonly sdStrength: readonly [Uint16Array, Uint16Array];
+  /**
+   * Per player: the hands not touching each final board sorted by strength (`board * n[p]` on), each as
+   * `strength << 11 | hand` (strength: the evaluator's value, below 2^16; hands below 2^11).
+   */
+  readonly sdKey: readonly [Int32Array, Int32Array];
   readonly sdLength: readonly [Int32Array, Int32Array];
+  /** Per player and hand: its two cards packed, `card1 | card2 << 6`. */
+  readonly handCards: readonly [Int32Array, Int32Array];
   /** Scratch bound: floats of working vectors one traversal needs. */
   readonly scratchFloats: number;
 
@@ -416,8 +420,10 @@ export class PostflopGame {
     });
     const r = this.remaining.length;
     this.boardCount = this.startStreet === 0 ? (r * (r - 1)) / 2 : this.startStreet === 1 ? r : 1;
-    this.sdOrder = [new Uint16Array(this.boardCount * n[0]), new Uint16Array(this.boardCount * n[1])];
-    this.sdStrength = [new Uint16Array(this.boardCount * n[0]), new Uint16Array(this.boardCount * n[1])];
+    this.sdKey = [new Int32Array(this.boardCount * n[0]), new Int32Array(this.boardCount * n[1])];
+    this.handCards = [0, 1].map((p) =>
+      Int32Array.from(this.card1[p]!, (c, i) => c | (this.card2[p]![i]! << 6)),
+    ) as [Int32Array, Int32Array];
     this.sdLength = [new Int32Array(this.boardCount), new Int32Array(this.boardCount)];
     const strength = new Int32Array(Math.max(n[0], n[1]));
     const idx: number[] = [];
@@ -436,8 +442,7 @@ export class PostflopGame {
         idx.sort((x, y) => strength[x]! - strength[y]! || x - y);
         const base = b * n[p]!;
         for (let k = 0; k < idx.length; k++) {
-          this.sdOrder[p]![base + k] = idx[k]!;
-          this.sdStrength[p]![base + k] = strength[idx[k]!]!;
+          this.sdKey[p]![base + k] = (strength[idx[k]!]! << 11) | idx[k]!;
         }
         this.sdLength[p]![b] = idx.length;
       }

@@ -130,8 +130,7 @@ export class PostflopSolver {
   readonly top: TopValues;
   private readonly position: Int32Array;
   private readonly cardSum = new Float64Array(52);
-  private readonly cardLess = new Float64Array(52);
-  private readonly cardLe = new Float64Array(52);
+  private readonly sums = new Float64Array(156);
 
   constructor(
     game: PostflopGame,
@@ -276,20 +275,7 @@ export class PostflopSolver {
       } else if (kind === DECISION) {
         this.topDecision(id, i, mode, t, discount);
       } else {
-        showdownValues(
-          buf,
-          opp,
-          out,
-          g,
-          t,
-          o,
-          0,
-          g.payA[id]!,
-          g.payB[id]!,
-          this.cardSum,
-          this.cardLess,
-          this.cardLe,
-        );
+        showdownValues(buf, opp, out, g, t, o, 0, g.payA[id]!, g.payB[id]!, this.sums);
       }
     }
     return top.valueOff[0]!;
