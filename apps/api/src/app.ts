@@ -19,6 +19,14 @@ import cors from "@koa/cors";
 import Router from "@koa/router";
 import type { AccessStore } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
+import {
+  checkPlan,
+  limitsOf,
+  type SolutionPacks,
+  type SolveQueue,
+  type SolveWorker,
+  validateSolveRequest,
+} from "@ranges/queue";
 import { buildOpenApiDocument, FeatureRequestBodySchema } from "@ranges/schema";
 import {
   parseFullParam,
@@ -75,6 +83,16 @@ export interface AppOptions {
   logger?: (line: LogLine) => void;
   /** Mounted at POST /api/mcp with the parsed JSON body (undefined when absent or not JSON). */
   mcpHandler?: McpHandler;
+  /** The solve queue (`/api/v1/solves`); absent, those routes answer 404. */
+  solves?: SolveService;
+}
+
+/** The solve queue as the API serves it: the records, the finished packs, and the in-process worker. */
+export interface SolveService {
+  readonly queue: SolveQueue;
+  readonly solutions: SolutionPacks;
+  /** Woken after an enqueue so a queued job starts at once. */
+  readonly worker?: SolveWorker | undefined;
 }
 
 interface RequestState {
@@ -251,7 +269,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   app.use(
     cors({
       origin: "*",
-      allowMethods: ["GET", "HEAD", "POST", "OPTIONS"],
+      allowMethods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
       allowHeaders: ["Authorization", "Content-Type", "If-None-Match", "X-Request-Id", "Mcp-Session-Id"],
       exposeHeaders: [...EXPOSED_HEADERS],
       maxAge: 86400,
@@ -315,15 +333,26 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ctx.body = bodyBytes(result);
   }
 
-  /** Data queries go through `jsonAsync`: a pack not in memory is read off the event loop. */
-  async function serveData(ctx: Koa.ParameterizedContext<RequestState>, game: GameId, op: DataOp) {
-    if (!GAMES[game].serves.includes(op)) throw notServed(game, op);
-    await authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
-    const q = parseQuery(ctx.querystring, PARAMS[op]);
-    const stack = parseStackParam(game, q.stack);
+  /**
+   * Data queries go through `jsonAsync`: a pack not in memory is read off the event loop. `solution`: a
+   * finished solve's own store and stack (no `stack` parameter then).
+   */
+  async function serveData(
+    ctx: Koa.ParameterizedContext<RequestState>,
+    game: GameId,
+    op: DataOp,
+    solution?: { store: RangeStore; stack: number },
+  ) {
+    if (!solution) {
+      if (!GAMES[game].serves.includes(op)) throw notServed(game, op);
+      await authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
+    }
+    const source = solution?.store ?? store;
+    const q = parseQuery(ctx.querystring, solution ? PARAMS[op].filter((p) => p !== "stack") : PARAMS[op]);
+    const stack = solution ? solution.stack : parseStackParam(game, q.stack);
     let result: { bytes: Buffer; etag: string };
     if (op === "node") {
-      result = await store.jsonAsync({
+      result = await source.jsonAsync({
         kind: "node",
         game,
         stack,
@@ -333,7 +362,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
         full: parseFullParam(q.full),
       });
     } else if (op === "range") {
-      result = await store.jsonAsync({
+      result = await source.jsonAsync({
         kind: "range",
         game,
         stack,
@@ -342,9 +371,9 @@ export function createApp(o: AppOptions): Koa<RequestState> {
         minFreq: parseMinFreqParam(q.minFreq),
       });
     } else {
-      result = await store.jsonAsync({ kind: op, game, stack });
+      result = await source.jsonAsync({ kind: op, game, stack });
     }
-    send(ctx, result, CACHE_DATA);
+    send(ctx, result, solution ? "private, no-cache" : CACHE_DATA);
   }
 
   async function serveDiscovery(ctx: Koa.ParameterizedContext<RequestState>, game: GameId) {
@@ -394,23 +423,109 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     router.get(`/api/v1/ranges/:game/${op}`, (ctx) => serveData(ctx, parseGameParam(ctx.params.game!), op));
   }
 
-  /** Feature requests: a valid key is needed, the call is not counted on its meter. Returns the key id. */
-  async function keyHolder(ctx: Koa.ParameterizedContext<RequestState>, operation: string): Promise<string> {
+  /**
+   * The caller's own records (requests, solves): a valid key is needed; `free` calls are not counted on its
+   * meter. Returns the key id and plan.
+   */
+  async function keyHolder(
+    ctx: Koa.ParameterizedContext<RequestState>,
+    operation: string,
+    free = true,
+  ): Promise<{ keyId: string; plan: string }> {
     const decision = await access.authorize({
       authorization: ctx.get("authorization"),
       ip: ctx.ip,
       keyless: false,
-      free: true,
+      free,
       operation,
     });
     for (const name in decision.headers) ctx.set(name, decision.headers[name]!);
     if (!decision.ok) throw decision.error;
     ctx.state.via = decision.via;
-    return decision.keyId!;
+    return { keyId: decision.keyId!, plan: decision.plan ?? "standard" };
+  }
+
+  /** The JSON object body of a POST, or a 400 that shows the shape expected. */
+  async function jsonBody(ctx: Koa.ParameterizedContext<RequestState>, example: string): Promise<unknown> {
+    if (!ctx.is("application/json")) {
+      throw new RangesError(
+        "bad_request",
+        `Send the body as JSON with "Content-Type: application/json", e.g. ${example}.`,
+      );
+    }
+    const body = await readJsonBody(ctx.req, MCP_BODY_LIMIT);
+    if (body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) {
+      throw new RangesError("invalid_parameter", `The body must be a JSON object, e.g. ${example}.`);
+    }
+    return body;
+  }
+
+  const solves = o.solves;
+  const solveRoutes = (): SolveService => {
+    if (!solves) throw new RangesError("not_found", "The solve queue is not enabled on this server.");
+    return solves;
+  };
+  const SOLVE_EXAMPLE = '{"game": "nl/v2", "stack": 85}';
+
+  router.post("/api/v1/solves", async (ctx) => {
+    const { queue, worker } = solveRoutes();
+    const { keyId, plan } = await keyHolder(ctx, "queuing a solve", false);
+    const spec = validateSolveRequest(await jsonBody(ctx, SOLVE_EXAMPLE));
+    checkPlan(spec, plan);
+    const job = await queue.enqueue(keyId, spec, limitsOf(plan).seconds);
+    worker?.wake();
+    ctx.status = 202;
+    ctx.set("Cache-Control", "no-store");
+    ctx.set("Location", `/api/v1/solves/${job.id}`);
+    ctx.body = { schemaVersion: 1, solve: job };
+  });
+
+  router.get("/api/v1/solves", async (ctx) => {
+    const { queue } = solveRoutes();
+    const { keyId } = await keyHolder(ctx, "listing your solves");
+    parseQuery(ctx.querystring, []);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { schemaVersion: 1, solves: await queue.list(keyId, 100) };
+  });
+
+  const SOLVE_ID = /^sol_[0-9a-f]{16}$/;
+  const solveId = (raw: string | undefined): string => {
+    if (!raw || !SOLVE_ID.test(raw)) {
+      throw new RangesError(
+        "not_found",
+        `No solve "${clip(raw ?? "", ECHO_LIMIT)}": solve ids look like sol_ and 16 hex characters.`,
+      );
+    }
+    return raw;
+  };
+
+  router.get("/api/v1/solves/:id", async (ctx) => {
+    const { queue } = solveRoutes();
+    const { keyId } = await keyHolder(ctx, "reading a solve");
+    parseQuery(ctx.querystring, []);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { schemaVersion: 1, solve: await queue.require(keyId, solveId(ctx.params.id)) };
+  });
+
+  router.delete("/api/v1/solves/:id", async (ctx) => {
+    const { queue } = solveRoutes();
+    const { keyId } = await keyHolder(ctx, "cancelling a solve");
+    parseQuery(ctx.querystring, []);
+    ctx.set("Cache-Control", "no-store");
+    ctx.body = { schemaVersion: 1, solve: await queue.cancel(keyId, solveId(ctx.params.id)) };
+  });
+
+  for (const op of ["node", "range", "spots"] as const) {
+    router.get(`/api/v1/solves/:id/${op}`, async (ctx) => {
+      const { solutions } = solveRoutes();
+      const { keyId } = await keyHolder(ctx, `/${op} of a solve`, false);
+      const solution = await solutions.get(keyId, solveId(ctx.params.id));
+      await serveData(ctx, solution.game, op, solution);
+    });
   }
 
   router.post("/api/v1/requests", async (ctx) => {
-    const keyId = await keyHolder(ctx, "filing a request");
+    const { keyId } = await keyHolder(ctx, "filing a request");
     if (!ctx.is("application/json")) {
       throw new RangesError(
         "bad_request",
@@ -437,7 +552,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   });
 
   router.get("/api/v1/requests", async (ctx) => {
-    const keyId = await keyHolder(ctx, "listing your requests");
+    const { keyId } = await keyHolder(ctx, "listing your requests");
     parseQuery(ctx.querystring, []);
     ctx.set("Cache-Control", "no-store");
     ctx.body = { schemaVersion: 1, requests: await access.listRequests(keyId) };

@@ -4,13 +4,17 @@
  *   ranges keys list
  *   ranges keys revoke <id>
  *   ranges import monker <folder> --game G --stack S [--out data/packs]
- * ACCESS_DB selects the key database (default <repo>/var/access.sqlite).
+ *   ranges worker [--count N] [--threads T]
+ * DATABASE_URL (PostgreSQL) or ACCESS_DB (SQLite, default <repo>/var/access.sqlite) selects the account
+ * database.
  */
 
 import { mkdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { AccessStore } from "@ranges/access";
+import { SolveQueue, SolveWorker } from "@ranges/queue";
 import { importMonker, packPath, parseGameParam, parseStackParam, writePack } from "@ranges/store";
 import { defaultAccessDb, defaultPacksDir } from "./paths.js";
 
@@ -26,8 +30,9 @@ const USAGE = `Usage:
   ranges keys list
   ranges keys revoke <id>
   ranges import monker <folder> --game <game> --stack <bb> [--out <packs dir>]
+  ranges worker [--count <solves at a time, default 1>] [--threads <threads per solve, default all cores>]
 
-Keys live in the account database: DATABASE_URL (PostgreSQL) when set, else ACCESS_DB (default var/access.sqlite). A new key is printed once; only its hash is stored.`;
+Keys and the solve queue live in the account database: DATABASE_URL (PostgreSQL) when set, else ACCESS_DB (default var/access.sqlite). A new key is printed once; only its hash is stored.`;
 
 class UsageError extends Error {}
 
@@ -147,6 +152,44 @@ async function importCommand(args: string[], io: CliIo): Promise<void> {
 }
 
 /** Runs one command; resolves to the process exit code (0 success, 1 failure). Never throws. */
+/**
+ * `ranges worker`: solves queued jobs until SIGINT or SIGTERM, then hands its running jobs back to the
+ * queue. Any number of these, on any machines sharing DATABASE_URL, take jobs from one queue; a job is
+ * claimed by one conditional update, so no two workers run it.
+ */
+async function workerCommand(args: string[], io: CliIo): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { count: { type: "string" }, threads: { type: "string" } },
+    strict: true,
+  });
+  const whole = (name: string, raw: string | undefined, fallback: number): number => {
+    if (raw === undefined) return fallback;
+    if (!/^[1-9]\d{0,2}$/.test(raw))
+      throw new UsageError(`--${name} must be a whole number from 1, got "${raw}".`);
+    return Number(raw);
+  };
+  const count = whole("count", values.count, 1);
+  const threads = whole("threads", values.threads, Math.max(1, availableParallelism()));
+  const access = await openAccess();
+  const queue = new SolveQueue(access.database);
+  const workers = Array.from({ length: count }, () => new SolveWorker(queue, { threads, log: io.out }));
+  for (const w of workers) w.start();
+  io.out(
+    `${count} solve worker${count > 1 ? "s" : ""} (${threads} thread${threads > 1 ? "s" : ""} per solve) on ${access.backend} ${access.where}; Ctrl-C stops and hands running jobs back to the queue.`,
+  );
+  // The workers' timers do not hold the process open (they also run inside the API): this does, until a signal.
+  const alive = setInterval(() => {}, 60_000);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  clearInterval(alive);
+  await Promise.all(workers.map((w) => w.stop()));
+  await access.close();
+  io.out("Stopped.");
+}
+
 export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<number> {
   const [group, ...rest] = argv;
   try {
@@ -156,6 +199,7 @@ export async function runCli(argv: string[], io: CliIo = consoleIo): Promise<num
     }
     if (group === "keys") await keys(rest, io);
     else if (group === "import") await importCommand(rest, io);
+    else if (group === "worker") await workerCommand(rest, io);
     else throw new UsageError(`Unknown command "${group}".`);
     return 0;
   } catch (err) {

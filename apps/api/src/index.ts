@@ -1,4 +1,4 @@
-export type { AppOptions, LogLine, McpHandler } from "./app.js";
+export type { AppOptions, LogLine, McpHandler, SolveService } from "./app.js";
 export { createApp } from "./app.js";
 export type { ErrorPayload } from "./errors.js";
 export { errorBody, errorPayload } from "./errors.js";

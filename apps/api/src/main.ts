@@ -10,6 +10,8 @@
  *                ranges and the names loopback, linklocal, uniquelocal (unset: none; the peer is the client)
  *   CACHE_MB     memory budget of the store in MiB (default 64): cached response bodies and loaded packs
  *                together, each counted at an estimate of the memory it holds (see BENCHMARKS.md)
+ *   SOLVE_WORKERS  solve queue jobs this process runs at a time (default 1; 0: none, leave them to
+ *                `ranges worker` processes); SOLVE_THREADS threads per solve (default 1)
  *   PACKS_REFRESH_MS  how often the store looks for new, replaced and removed pack files (default 2000;
  *                0: never, packs are then read as they were at start-up or first use)
  * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
@@ -20,10 +22,11 @@
 
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { AccessStore } from "@ranges/access";
 import { createMcpHttpHandler } from "@ranges/mcp";
+import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import { RangeStore } from "@ranges/store";
 import { createApp, type LogLine } from "./app.js";
 import { createStdoutLogger } from "./logger.js";
@@ -62,6 +65,17 @@ try {
 }
 const logger = createStdoutLogger<LogLine>();
 
+// The solve queue: records in the account database, finished packs unpacked under var/solutions, and
+// (unless SOLVE_WORKERS=0) one in-process worker that solves in a worker thread.
+const queue = new SolveQueue(access.database);
+const solutions = new SolutionPacks(queue, resolve(dirname(accessDb), "solutions", String(process.pid)));
+const solveWorkers = envNumber("SOLVE_WORKERS", 1);
+const workers = Array.from(
+  { length: Math.floor(solveWorkers) },
+  () => new SolveWorker(queue, { threads: Math.max(1, Math.floor(envNumber("SOLVE_THREADS", 1))), log: say }),
+);
+for (const w of workers) w.start();
+
 const packs = store.packStatus();
 const live = packs.filter((p) => p.ok);
 if (packs.length === 0) {
@@ -94,7 +108,13 @@ try {
     logger: logger.log,
     // The API hands the handler the client address it resolved as the one X-Forwarded-For entry
     // (see app.ts), so the handler reads that header whatever TRUST_PROXY says.
-    mcpHandler: createMcpHttpHandler({ store, access, trustProxy: true }),
+    mcpHandler: createMcpHttpHandler({
+      store,
+      access,
+      trustProxy: true,
+      solves: { queue, solutions, worker: workers[0] },
+    }),
+    solves: { queue, solutions, worker: workers[0] },
   });
 } catch (error) {
   say((error as Error).message);
@@ -118,16 +138,20 @@ function shutdown(signal: string): void {
   // Idle keep-alive sockets are closed at once; busy ones after their response.
   server.close(() => {
     logger.flush();
-    access.close().then(
-      () => {
-        say("Stopped.");
-        process.exit(0);
-      },
-      (error: Error) => {
-        say(`Could not write the last counts: ${error.message}`);
-        process.exit(1);
-      },
-    );
+    // A solve in progress goes back to the queue for the next worker (or this server's next start).
+    Promise.all(workers.map((w) => w.stop()))
+      .then(() => solutions.close())
+      .then(() => access.close())
+      .then(
+        () => {
+          say("Stopped.");
+          process.exit(0);
+        },
+        (error: Error) => {
+          say(`Could not write the last counts: ${error.message}`);
+          process.exit(1);
+        },
+      );
   });
   server.closeIdleConnections();
   setTimeout(() => {

@@ -42,6 +42,7 @@ export interface StartOptions {
   mcpHandler?: AppOptions["mcpHandler"];
   trustProxy?: AppOptions["trustProxy"];
   http?: AppOptions["http"];
+  solves?: AppOptions["solves"];
 }
 
 /** Starts the real app on an ephemeral loopback port. */
@@ -59,6 +60,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.mcpHandler ? { mcpHandler: o.mcpHandler } : {}),
     ...(o.trustProxy ? { trustProxy: o.trustProxy } : {}),
     ...(o.http ? { http: o.http } : {}),
+    ...(o.solves ? { solves: o.solves } : {}),
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

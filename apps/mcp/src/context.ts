@@ -2,6 +2,7 @@
 
 import type { AccessStore, TrustProxy } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, parseHand, RangesError } from "@ranges/core";
+import type { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import type { RangeStore } from "@ranges/store";
 import { parseGameParam } from "@ranges/store";
 import { z } from "zod";
@@ -22,6 +23,15 @@ export interface McpDeps {
    *   the last `X-Forwarded-For` entry (apps/api writes it as the only one); that entry is the client.
    */
   readonly trustProxy?: boolean | string | readonly string[] | TrustProxy | null;
+  /** The solve queue; absent, the queue tools answer that it is not enabled. */
+  readonly solves?: SolveDeps | undefined;
+}
+
+/** The solve queue's parts the tools use (the records, the finished packs, the worker to wake). */
+export interface SolveDeps {
+  readonly queue: SolveQueue;
+  readonly solutions: SolutionPacks;
+  readonly worker?: SolveWorker | undefined;
 }
 
 /** Who is calling: the HTTP request's `Authorization` header and client IP. */
@@ -44,6 +54,9 @@ export interface ToolContext {
    * on the key's meter). Returns the key id; throws the 401 `RangesError` without a valid key.
    */
   keyHolder(operation: string): Promise<string>;
+  /** A valid key, counted on its meter (paid operations on the caller's records); returns id and plan. */
+  keyed(operation: string): Promise<{ keyId: string; plan: string }>;
+  readonly solves: SolveDeps | undefined;
 }
 
 export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
@@ -55,22 +68,27 @@ export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
       await check({ keyless });
     },
     async keyHolder(operation: string) {
-      return (await check({ keyless: false, free: true, operation }))!;
+      return (await check({ keyless: false, free: true, operation })).keyId!;
     },
+    async keyed(operation: string) {
+      const d = await check({ keyless: false, operation });
+      return { keyId: d.keyId!, plan: d.plan ?? "standard" };
+    },
+    solves: deps.solves,
   };
 
-  /** Authorizes the call; the key id when a key was used. */
+  /** Authorizes the call; the key id and plan when a key was used. */
   async function check(o: {
     keyless: boolean;
     free?: boolean;
     operation?: string;
-  }): Promise<string | undefined> {
+  }): Promise<{ keyId?: string | undefined; plan?: string | undefined }> {
     const input =
       caller.authorization === undefined
         ? { ip: caller.ip, ...o }
         : { authorization: caller.authorization, ip: caller.ip, ...o };
     const decision = await deps.access.authorize(input);
-    if (decision.ok) return decision.keyId;
+    if (decision.ok) return { keyId: decision.keyId, plan: decision.plan };
     const retryAfter = decision.headers["Retry-After"];
     const hint = { ...(decision.error.hint ?? {}) };
     if (retryAfter !== undefined) hint.retryAfterSeconds = Number(retryAfter);

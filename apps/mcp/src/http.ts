@@ -16,7 +16,7 @@ import {
 } from "@ranges/access";
 import { RangesError } from "@ranges/core";
 import { RangeStore } from "@ranges/store";
-import type { Caller, McpDeps } from "./context.js";
+import type { Caller, McpDeps, SolveDeps } from "./context.js";
 import { errorBody } from "./errors.js";
 import { clip, type Redactor, redactor, requestInputs } from "./redact.js";
 import { createMcpServer } from "./server.js";
@@ -204,6 +204,8 @@ export interface StartOptions {
    * `false`: none, the peer is the client. `1`/`true` (any peer) and anything else are refused at start.
    */
   readonly trustProxy?: string | readonly string[];
+  /** The solve queue for the queue tools and `solution` reads (absent: those answer not enabled). */
+  readonly solves?: SolveDeps;
 }
 
 export interface RunningMcpServer {
@@ -235,7 +237,7 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
     if (ownStore) store.close();
     throw error;
   }
-  const deps: McpDeps = { store, access, trustProxy: trust };
+  const deps: McpDeps = { store, access, trustProxy: trust, solves: options.solves };
   const handle = createMcpHttpHandler(deps);
 
   const server = createServer((req, res) => {

@@ -1,6 +1,6 @@
 export type { CompactOptions } from "./compact.js";
 export { bucketOf, compactNode, compactRange, holdemRangeNotation, holdemRangeString } from "./compact.js";
-export type { Caller, McpDeps } from "./context.js";
+export type { Caller, McpDeps, SolveDeps } from "./context.js";
 export type { RunningMcpServer, StartOptions, TrustProxyOption } from "./http.js";
 export {
   clientIp,

@@ -10,6 +10,7 @@ import { register, type ToolSpec, toolListing } from "./tool.js";
 import { compareStrategies } from "./tools/compare.js";
 import { getExploitability, getRangeMetadata, getTreeDocs, listDatasets } from "./tools/datasets.js";
 import { getStarted, listGames } from "./tools/guide.js";
+import { enqueueSolve, getQueuedSolve, listLibrarySolutions, listQueuedSolves } from "./tools/queue.js";
 import { listMyRequests, submitRequest } from "./tools/requests.js";
 import { getConfig, getNode, getRange, listSpots } from "./tools/retrieval.js";
 
@@ -31,6 +32,10 @@ export const TOOL_SPECS = [
   compareStrategies,
   submitRequest,
   listMyRequests,
+  enqueueSolve,
+  getQueuedSolve,
+  listQueuedSolves,
+  listLibrarySolutions,
 ] as unknown as readonly ToolSpec<z.ZodRawShape>[];
 
 /** The registered tool names, in registration order. */
@@ -48,6 +53,10 @@ export const TOOL_NAMES = [
   "compare_strategies",
   "submit_request",
   "list_my_requests",
+  "enqueue_solve",
+  "get_queued_solve",
+  "list_queued_solves",
+  "list_library_solutions",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];

@@ -131,6 +131,26 @@ const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     spot: opt(fc.string({ maxLength: 20 })),
   }),
   list_my_requests: fc.record({ limit: opt(fc.integer({ min: -2, max: 120 })) }),
+  enqueue_solve: fc.record({
+    game: opt(fc.constantFrom("nl", "nl/v2", "nl9", "nlmtt8", "plo")),
+    stack: fc.oneof(fc.integer({ min: 2, max: 12 }), fc.double({ min: -5, max: 2000, noNaN: true })),
+    changes: opt(
+      fc.record({
+        maxRaises: opt(fc.integer({ min: 0, max: 8 })),
+        open: opt(fc.array(fc.integer({ min: -5, max: 200 }), { maxLength: 3 })),
+      }),
+    ),
+    config: opt(fc.constantFrom("{", "{}", '{"game":"nl"}', "[]")),
+  }),
+  get_queued_solve: fc.record({
+    id: fc.constantFrom("sol_0123456789abcdef", "sol_x", "nope"),
+    cancel: opt(fc.boolean()),
+  }),
+  list_queued_solves: fc.record({
+    status: opt(fc.constantFrom("queued", "done", "x")),
+    limit: opt(fc.integer({ min: -1, max: 120 })),
+  }),
+  list_library_solutions: fc.record({}),
 };
 
 describe("fuzz", () => {

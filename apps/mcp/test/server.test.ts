@@ -59,13 +59,13 @@ describe("tools/list", () => {
   it("lists exactly the registered tools, each described, read-only, with an output schema", async () => {
     const { tools } = await anon.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
-    expect(tools).toHaveLength(13);
+    expect(tools).toHaveLength(17);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
-      // Every tool reads, except submit_request, which files a record.
+      // Every tool reads, except those that file a record or change one.
       expect(tool.annotations).toMatchObject({
-        readOnlyHint: tool.name !== "submit_request",
+        readOnlyHint: !["submit_request", "enqueue_solve", "get_queued_solve"].includes(tool.name),
         openWorldHint: false,
       });
       expect(tool.inputSchema.type).toBe("object");
@@ -75,7 +75,8 @@ describe("tools/list", () => {
       }
     }
     const getNode = tools.find((t) => t.name === "get_node")!;
-    expect(getNode.inputSchema.required).toEqual(["game", "stack", "history"]);
+    // game and stack, or solution: checked when the tool runs.
+    expect(getNode.inputSchema.required).toEqual(["history"]);
   });
 });
 

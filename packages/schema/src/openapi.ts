@@ -35,6 +35,8 @@ import {
   FeatureRequestListSchema,
   NodeSchema,
   RangeSchema,
+  SolveJobAnswerSchema,
+  SolveJobListSchema,
   SpotsSchema,
 } from "./responses.js";
 
@@ -51,6 +53,8 @@ const COMPONENTS = {
   FeatureRequestBody: FeatureRequestBodySchema,
   FeatureRequestCreated: FeatureRequestCreatedSchema,
   FeatureRequestList: FeatureRequestListSchema,
+  SolveJob: SolveJobAnswerSchema,
+  SolveJobList: SolveJobListSchema,
 } as const;
 
 const errorCodeSchema = (): JsonObject => ({
@@ -583,6 +587,110 @@ function servicePaths(): JsonObject {
         },
       },
     },
+    "/api/v1/solves": {
+      post: {
+        operationId: "enqueueSolve",
+        tags: ["solves"],
+        summary: "Queue a custom preflop solve (same as the MCP tool enqueue_solve)",
+        description:
+          'Body: a library game and stack with optional changes, `{"game": "nl/v2", "stack": 85, "changes": {"maxRaises": 3}}`, or a whole tree config, `{"config": {...}, "stack": 30}`. The tree is built and sized first; a tree the solver cannot build, or one over the plan (decisions or estimated seconds), is a 400 whose hint carries the estimate. Needs a key; counted on its meter. 202 with the job and its `Location`.',
+        parameters: [parameterRef("requestId")],
+        security: API_KEY_REQUIRED,
+        requestBody: { required: true, content: { "application/json": { schema: { type: "object" } } } },
+        responses: {
+          "202": noStoreJson("SolveJob", "The queued job."),
+          ...errors(...TRANSPORT, "401", "404", "413", "429"),
+        },
+      },
+      get: {
+        operationId: "listSolves",
+        tags: ["solves"],
+        summary: "The caller's solves, newest first (at most 100)",
+        description: "Needs a key; free.",
+        parameters: [parameterRef("requestId")],
+        security: API_KEY_REQUIRED,
+        responses: {
+          "200": noStoreJson("SolveJobList", "The caller's solves."),
+          ...errors(...TRANSPORT, "401", "404"),
+        },
+      },
+    },
+    "/api/v1/solves/{id}": {
+      get: {
+        operationId: "getSolve",
+        tags: ["solves"],
+        summary: "Status, progress and result summary of one of the caller's solves",
+        description: "Needs the key that queued it; free. Another key's solve is a 404.",
+        parameters: [
+          {
+            name: "id",
+            in: "path",
+            required: true,
+            schema: { type: "string", pattern: "^sol_[0-9a-f]{16}$" },
+          },
+          parameterRef("requestId"),
+        ],
+        security: API_KEY_REQUIRED,
+        responses: { "200": noStoreJson("SolveJob", "The job."), ...errors(...TRANSPORT, "401", "404") },
+      },
+      delete: {
+        operationId: "cancelSolve",
+        tags: ["solves"],
+        summary: "Cancel a solve (queued: at once; running: within seconds)",
+        description: "Needs the key that queued it; free.",
+        parameters: [
+          {
+            name: "id",
+            in: "path",
+            required: true,
+            schema: { type: "string", pattern: "^sol_[0-9a-f]{16}$" },
+          },
+          parameterRef("requestId"),
+        ],
+        security: API_KEY_REQUIRED,
+        responses: {
+          "200": noStoreJson("SolveJob", "The job after the request."),
+          ...errors(...TRANSPORT, "401", "404"),
+        },
+      },
+    },
+    ...Object.fromEntries(
+      (["node", "range", "spots"] as const).map((op) => [
+        `/api/v1/solves/{id}/${op}`,
+        {
+          get: {
+            operationId: `solve${op[0]!.toUpperCase()}${op.slice(1)}`,
+            tags: ["solves"],
+            summary: `The ${op} of a finished solve, exactly like the library's (no stack parameter)`,
+            description:
+              "Needs the key that queued it; counted on its meter. A solve that is not done is a 400 saying its status.",
+            parameters: [
+              {
+                name: "id",
+                in: "path",
+                required: true,
+                schema: { type: "string", pattern: "^sol_[0-9a-f]{16}$" },
+              },
+              ...(op === "node"
+                ? ["history", "hand", "minFreq", "full"]
+                : op === "range"
+                  ? ["spot", "hand", "minFreq"]
+                  : []
+              ).map((p) => parameterRef(p)),
+              parameterRef("requestId"),
+            ],
+            security: API_KEY_REQUIRED,
+            responses: {
+              "200": noStoreJson(
+                op === "node" ? "Node" : op === "range" ? "Range" : "Spots",
+                `The solve's ${op}.`,
+              ),
+              ...errors(...TRANSPORT, "401", "404", "429", "503"),
+            },
+          },
+        },
+      ]),
+    ),
     "/api/mcp": {
       post: {
         operationId: "mcp",
@@ -662,6 +770,10 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
       { name: "ranges", description: "Preflop strategies: catalog, discovery, node, range, spots, config." },
       { name: "mcp", description: "The hosted Model Context Protocol tool endpoint." },
       { name: "requests", description: "Feature and data requests of key holders." },
+      {
+        name: "solves",
+        description: "The solve queue: custom preflop spots solved on this project's solver.",
+      },
       { name: "service", description: "Health, readiness and this document." },
     ],
     security: API_KEY_OPTIONAL,

@@ -258,6 +258,54 @@ export const FeatureRequestListSchema = z.object({
   requests: z.array(FeatureRequestSchema),
 });
 
+/** A job of the solve queue, as its owner sees it (`/api/v1/solves`, MCP `get_queued_solve`). */
+export const SolveJobSchema = z.object({
+  id: z.string().describe("`sol_` and 16 hex characters; also the solution's id once done."),
+  status: z.enum(["queued", "running", "done", "failed", "cancelled"]),
+  request: z.record(z.string(), z.unknown()).describe("The request as queued."),
+  game: z.string(),
+  stack: z.number(),
+  decisions: z.number().int().describe("Decision nodes of the tree."),
+  estimateSeconds: z.number().describe("Estimated solve time on one core."),
+  maxSeconds: z.number().describe("The plan's time limit for this solve."),
+  progress: z
+    .object({
+      iteration: z.number(),
+      worstPctPot: z.number(),
+      elapsedSeconds: z.number(),
+      etaSeconds: z.number(),
+    })
+    .nullable()
+    .describe(
+      "While running: iteration, worst seat's exploitability (% of the pot), seconds elapsed and left.",
+    ),
+  summary: z
+    .object({
+      iterations: z.number(),
+      seconds: z.number(),
+      decisions: z.number(),
+      worstPctPot: z.number(),
+      seats: z.array(z.object({ seat: z.string(), pctPot: z.number(), mbbPerHand: z.number() })),
+    })
+    .nullable()
+    .describe("When done: iterations, seconds and per-seat exploitability."),
+  error: z.string().nullable(),
+  attempts: z.number().int(),
+  cancelRequested: z.boolean(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+
+export const SolveJobAnswerSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  solve: SolveJobSchema,
+});
+export const SolveJobListSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  solves: z.array(SolveJobSchema),
+});
+
 export type FeatureRequestBody = z.infer<typeof FeatureRequestBodySchema>;
 export type FeatureRequest = z.infer<typeof FeatureRequestSchema>;
 

@@ -23,10 +23,6 @@ export const COMING_TOOLS = [
   "get_opponent_limp_range",
   "get_upload_link",
   "upload_hand_history",
-  "enqueue_solve",
-  "get_queued_solve",
-  "list_queued_solves",
-  "list_library_solutions",
 ] as const;
 
 const ACCESS_NOTE =

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { GAMES, type GameId, isKeyless, RangesError } from "@ranges/core";
 import type { SpotsRow } from "@ranges/schema";
 import { ConfigSchema, ToolEnvelopeSchema } from "@ranges/schema";
-import { parseGameParam, parseMinFreqParam, parseStackParam } from "@ranges/store";
+import { parseGameParam, parseMinFreqParam, parseStackParam, type RangeStore } from "@ranges/store";
 import { z } from "zod";
 import { COMPACT_FLOOR, compactNode, compactRange } from "../compact.js";
 import {
@@ -33,6 +33,19 @@ import {
 } from "../schemas.js";
 import { checkScope, publishedOf, unsupportedEnvelope } from "../scope.js";
 import { defineTool, type Outcome } from "../tool.js";
+
+const solutionField = z
+  .string()
+  .max(20)
+  .regex(/^sol_[0-9a-f]{16}$/, { error: "a solution id is sol_ and 16 hex characters" })
+  .optional()
+  .describe(
+    "A finished solve's id (enqueue_solve) to read instead of a library pack; then omit game and stack.",
+  );
+
+/** Arguments of a retrieval tool: a library game and stack, or a solution. */
+type SourceArgs = Omit<ScopeArgs, "game"> &
+  Record<string, unknown> & { game?: string; stack?: unknown; solution?: string };
 
 /** Runs the scope check; returns the game, or the unsupported outcome to answer with. */
 export function scoped(
@@ -123,8 +136,9 @@ export const listSpots = defineTool({
   description:
     'Use to find the exact history of a spot before get_node: lists the decision nodes of one game and stack as { history, actor, depth (1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper), actions (tokens offered) }, a page at a time. Search with `query` (terms all must match: a substring of the history, a seat, a token, or depth:2, actor:BTN, action:3B), page with `limit` (default 50, max 200) and the returned `nextCursor` until it is absent; `total` counts every matching row. detail "full" gives the same page in the API\'s Spots object (schemaVersion, units, game, stack, count, spots). Free for nl/v2 (nl has no spot list); nlmtt8 and other games need a key.',
   input: {
-    game: gameField,
-    stack: stackField,
+    game: gameField.optional(),
+    stack: stackField.optional(),
+    solution: solutionField,
     query: z
       .string()
       .max(200)
@@ -151,15 +165,13 @@ export const listSpots = defineTool({
   outputDescription:
     "A page of spot rows (compact, or in the API's Spots object with detail full), an unsupported envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
-    const s = scoped("list_spots", args, ctx);
-    if ("outcome" in s) return s.outcome;
-    const game = s.game;
-    await free(ctx, game);
-    const stack = parseStackParam(game, args.stack);
+    const source = await sourceOf("list_spots", args, ctx);
+    if ("outcome" in source) return source.outcome;
+    const { game, stack, store } = source;
     const limit = args.limit ?? SPOTS_DEFAULT_LIMIT;
     const query = args.query?.trim() ?? "";
     const offset = args.cursor ? decodeCursor(args.cursor, game, stack, query) : 0;
-    const spots = ctx.store.spots(game, stack);
+    const spots = store.spots(game, stack);
     const rows = spots.spots.filter(spotMatcher(query));
     const page = rows.slice(offset, offset + limit);
     const paging = {
@@ -211,6 +223,8 @@ function requirePath(name: "history" | "spot", raw: string): string {
 
 /** What get_node and get_range both need from their arguments, after scope, access and validation. */
 interface LineRequest {
+  /** The library, or a finished solve's own store. */
+  readonly store: RangeStore;
   readonly game: GameId;
   readonly stack: number;
   readonly path: string;
@@ -223,28 +237,58 @@ interface LineRequest {
 async function lineRequest(
   tool: "get_node" | "get_range",
   pathName: "history" | "spot",
-  args: ScopeArgs &
-    Record<string, unknown> & {
-      stack?: unknown;
-      minFreq?: unknown;
-      hand?: string;
-      combo?: string;
-      history?: string;
-      spot?: string;
-    },
+  args: SourceArgs & {
+    stack?: unknown;
+    minFreq?: unknown;
+    hand?: string;
+    combo?: string;
+    history?: string;
+    spot?: string;
+  },
   ctx: ToolContext,
 ): Promise<LineRequest | { outcome: Outcome }> {
-  const s = scoped(tool, args, ctx);
-  if ("outcome" in s) return s;
-  const game = s.game;
-  await free(ctx, game);
-  const stack = parseStackParam(game, args.stack);
+  const source = await sourceOf(tool, args, ctx);
+  if ("outcome" in source) return source;
+  const { game, stack, store } = source;
   const minFreq = parseMinFreqParam(args.minFreq);
   const hand = resolveHand(game, args.hand, args.combo);
   const path = requirePath(pathName, args[pathName] ?? "");
   if (args.detail === "full") requireBound(game, hand !== undefined, minFreq);
   const fullOptions = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
-  return { game, stack, path, minFreq, hand, fullOptions };
+  return { store, game, stack, path, minFreq, hand, fullOptions };
+}
+
+/**
+ * Where a retrieval tool reads: a finished solve (`solution`, the key that queued it, counted) or the
+ * library (`game` and `stack`, with the scope check and the free/keyed access of the game).
+ */
+async function sourceOf(
+  tool: string,
+  args: SourceArgs,
+  ctx: ToolContext,
+): Promise<{ store: RangeStore; game: GameId; stack: number } | { outcome: Outcome }> {
+  if (args.solution !== undefined) {
+    if (args.game !== undefined || args.stack !== undefined) {
+      throw invalidParameter(
+        `Give either solution or game and stack, not both: a solution has its own game and stack.`,
+      );
+    }
+    if (!ctx.solves) throw new RangesError("not_found", "The solve queue is not enabled on this server.");
+    const { keyId } = await ctx.keyed(`${tool} of a solve`);
+    const open = await ctx.solves.solutions.get(keyId, args.solution);
+    return { store: open.store, game: open.game, stack: open.stack };
+  }
+  if (args.game === undefined || args.stack === undefined) {
+    throw new RangesError(
+      "missing_parameter",
+      `${tool} needs game and stack (a library pack), or solution (a finished solve from enqueue_solve).`,
+      { parameter: args.game === undefined ? "game" : "stack" },
+    );
+  }
+  const s = scoped(tool, args as SourceArgs & ScopeArgs, ctx);
+  if ("outcome" in s) return s;
+  await free(ctx, s.game);
+  return { store: ctx.store, game: s.game, stack: parseStackParam(s.game, args.stack) };
 }
 
 export const getNode = defineTool({
@@ -253,8 +297,9 @@ export const getNode = defineTool({
   description:
     'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object. `hand` or `combo` returns only that class\'s strategy. Every answer carries `reach`: the probability the line is played when every seat follows the published strategies (card removal ignored); at reach 0 `warnings` says the strategy there is a best response, not an equilibrium frequency. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
   input: {
-    game: gameField,
-    stack: stackField,
+    game: gameField.optional(),
+    stack: stackField.optional(),
+    solution: solutionField,
     history: pathField(
       'Action path ending in the seat to act: "UTG" (first to act), "UTG_Fold_HJ_Fold_CO_Fold_BTN", "UTG_60%_HJ" (nl) or "UTG_Open_UTG1" (nlmtt8). Copy raise tokens from a node\'s actions.',
     ),
@@ -270,12 +315,12 @@ export const getNode = defineTool({
   async run(args, ctx): Promise<Outcome> {
     const r = await lineRequest("get_node", "history", args, ctx);
     if ("outcome" in r) return r.outcome;
-    const { game, stack, path, minFreq, hand } = r;
+    const { game, stack, path, minFreq, hand, store } = r;
     if (args.detail === "full") {
-      const node = ctx.store.node(game, stack, path, r.fullOptions);
+      const node = store.node(game, stack, path, r.fullOptions);
       return { schema: FullNodeSchema, value: { ...node, warnings: reachWarnings(node.reach) } };
     }
-    const node = ctx.store.node(game, stack, path, hand ? { hand: hand.name } : {});
+    const node = store.node(game, stack, path, hand ? { hand: hand.name } : {});
     const value = compactNode(node, { threshold: threshold(minFreq), hand: hand?.name, combo: hand?.combo });
     return { schema: CompactNodeSchema, value };
   },
@@ -287,8 +332,9 @@ export const getRange = defineTool({
   description:
     'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation, mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV). `hand` or `combo` returns only that class\'s frequency and EV. `reach` is the probability that the node where the action is chosen is played under the published strategies; at reach 0 `warnings` says so. Free for nl and nl/v2; other games need a key.',
   input: {
-    game: gameField,
-    stack: stackField,
+    game: gameField.optional(),
+    stack: stackField.optional(),
+    solution: solutionField,
     spot: pathField(
       'Action path ending in an action: a node history plus a token from its actions, e.g. "UTG_Open".',
     ),
@@ -304,12 +350,12 @@ export const getRange = defineTool({
   async run(args, ctx): Promise<Outcome> {
     const r = await lineRequest("get_range", "spot", args, ctx);
     if ("outcome" in r) return r.outcome;
-    const { game, stack, path, minFreq, hand } = r;
+    const { game, stack, path, minFreq, hand, store } = r;
     if (args.detail === "full") {
-      const range = ctx.store.range(game, stack, path, r.fullOptions);
+      const range = store.range(game, stack, path, r.fullOptions);
       return { schema: FullRangeSchema, value: { ...range, warnings: reachWarnings(range.reach) } };
     }
-    const range = ctx.store.range(game, stack, path, hand ? { hand: hand.name } : {});
+    const range = store.range(game, stack, path, hand ? { hand: hand.name } : {});
     const value = compactRange(range, {
       threshold: threshold(minFreq),
       hand: hand?.name,

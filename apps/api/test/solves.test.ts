@@ -1,0 +1,122 @@
+/** The solve queue over HTTP: queue a spot, follow it, read the result, cancel; owners only. */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
+import { NodeSchema } from "@ranges/schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixturePacksDir, getJson, start, type TestServer } from "./helpers.js";
+
+let t: TestServer;
+let packs: { dir: string; remove: () => void };
+let dir: string;
+let worker: SolveWorker;
+let solutions: SolutionPacks;
+let alice: string;
+let bob: string;
+
+beforeAll(async () => {
+  packs = await fixturePacksDir(false);
+  dir = mkdtempSync(join(tmpdir(), "api-solutions-"));
+  // The queue lives in the server's account database: start, then attach the queue to its access store.
+  let queue: SolveQueue | undefined;
+  const lazy = {
+    get queue() {
+      return queue!;
+    },
+    get solutions() {
+      return solutions;
+    },
+    get worker() {
+      return worker;
+    },
+  };
+  t = await start({ packsDir: packs.dir, solves: lazy });
+  queue = new SolveQueue(t.access.database);
+  solutions = new SolutionPacks(queue, dir);
+  worker = new SolveWorker(queue, { pollMs: 50, heartbeatMs: 200 });
+  worker.start();
+  alice = (await t.access.createKey({ name: "alice" })).key;
+  bob = (await t.access.createKey({ name: "bob" })).key;
+});
+afterAll(async () => {
+  await worker.stop();
+  await solutions.close();
+  await t.close();
+  packs.remove();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+const post = (key: string | null, body: unknown) =>
+  getJson(`${t.base}/api/v1/solves`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(key ? auth(key) : {}) },
+    body: JSON.stringify(body),
+  });
+
+describe("/api/v1/solves", () => {
+  it("queues a 10bb jam-or-fold spot (202), follows it to done, and serves its node to its owner only", async () => {
+    const queued = await post(alice, {
+      game: "nl/v2",
+      stack: 10,
+      changes: { jamOrFold: true, allInFrom: 1 },
+    });
+    expect(queued.status).toBe(202);
+    const id = (queued.body as { solve: { id: string } }).solve.id;
+    expect(queued.headers.get("location")).toBe(`/api/v1/solves/${id}`);
+    let status = "queued";
+    while (status === "queued" || status === "running") {
+      await new Promise((r) => setTimeout(r, 200));
+      const res = await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(alice) });
+      status = (res.body as { solve: { status: string } }).solve.status;
+    }
+    expect(status).toBe("done");
+    const node = await getJson(`${t.base}/api/v1/solves/${id}/node?history=UTG&hand=AA`, {
+      headers: auth(alice),
+    });
+    expect(node.status).toBe(200);
+    const parsed = NodeSchema.parse(node.body);
+    expect(parsed.actions.find((a) => a.kind === "allin")!.weights.AA).toBeCloseTo(1, 3);
+    const spots = await getJson(`${t.base}/api/v1/solves/${id}/spots`, { headers: auth(alice) });
+    expect(spots.status).toBe(200);
+    // Owners only; the list holds the caller's.
+    expect((await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(bob) })).status).toBe(404);
+    expect(
+      (await getJson(`${t.base}/api/v1/solves/${id}/node?history=UTG`, { headers: auth(bob) })).status,
+    ).toBe(404);
+    const list = await getJson(`${t.base}/api/v1/solves`, { headers: auth(alice) });
+    expect((list.body as { solves: { id: string }[] }).solves.map((s) => s.id)).toContain(id);
+    expect((await getJson(`${t.base}/api/v1/solves`, { headers: auth(bob) })).body).toMatchObject({
+      solves: [],
+    });
+  });
+
+  it("refuses without a key, bad trees and trees over the plan (with the estimate), and stack in a solution read", async () => {
+    expect((await post(null, { game: "nl", stack: 10 })).status).toBe(401);
+    const bad = await post(alice, { game: "nl", stack: 40, changes: { limpSeats: ["XX"] } });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { error: { message: string } }).error.message).toMatch(/limp seat XX/);
+    const big = await post(alice, { game: "nl9", stack: 100 });
+    expect(big.status).toBe(400);
+    expect((big.body as { error: { hint: unknown } }).error.hint).toMatchObject({
+      limit: { decisions: 4000 },
+    });
+    expect((await getJson(`${t.base}/api/v1/solves/nope`, { headers: auth(alice) })).status).toBe(404);
+  });
+
+  it("DELETE cancels a queued solve", async () => {
+    const jam = { jamOrFold: true, allInFrom: 1 };
+    await post(alice, { game: "nl/v2", stack: 11, changes: jam });
+    const second = (await post(alice, { game: "nl/v2", stack: 12, changes: jam })).body as {
+      solve: { id: string };
+    };
+    const res = await getJson(`${t.base}/api/v1/solves/${second.solve.id}`, {
+      method: "DELETE",
+      headers: auth(alice),
+    });
+    expect(res.status).toBe(200);
+    expect((res.body as { solve: { status: string } }).solve.status).toBe("cancelled");
+  });
+});
