@@ -105,7 +105,7 @@ export interface AuthorizeInput {
 }
 
 export type AccessDecision =
-  | { ok: true; via: "key" | "ip"; keyId?: string; headers: Record<string, string> }
+  | { ok: true; via: "key" | "ip"; keyId?: string; plan?: string; headers: Record<string, string> }
   | { ok: false; error: RangesError; headers: Record<string, string> };
 
 /** Kinds of feature request: new features, missing data (a game, stack or spot), a bug, anything else. */
@@ -600,9 +600,11 @@ export class AccessStore {
   }
 
   private keyDecision(id: string, row: KeyRow, now: Date, input: AuthorizeInput): Promise<AccessDecision> {
-    if (input.free === true) return Promise.resolve({ ok: true, via: "key", keyId: id, headers: {} });
+    if (input.free === true) {
+      return Promise.resolve({ ok: true, via: "key", keyId: id, plan: row.plan, headers: {} });
+    }
     const decision = this.meter(`key:${id}`, row.daily_quota, now, "key", row.plan);
-    return decision.then((d) => (d.ok ? { ...d, keyId: id } : d));
+    return decision.then((d) => (d.ok ? { ...d, keyId: id, plan: row.plan } : d));
   }
 
   private async storedCount(subject: string, day: string): Promise<number> {
