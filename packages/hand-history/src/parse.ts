@@ -18,6 +18,7 @@ import type {
   Cashout,
   Collection,
   Fee,
+  Finish,
   Hand,
   HandParseError,
   ParseOptions,
@@ -205,6 +206,7 @@ class HandReader {
   private readonly collected: Collection[] = [];
   private readonly cashouts: Cashout[] = [];
   private readonly fees: Fee[] = [];
+  private readonly finishes: Finish[] = [];
   private hero: string | null = null;
   private heroCards: string[] | null = null;
   private table: string | null = null;
@@ -638,8 +640,6 @@ class HandReader {
       prize: prizeText === undefined ? null : this.amount(prizeText),
     });
   }
-
-  private readonly finishes: { player: string; place: number; prize: number | null }[] = [];
 
   private summaryLine(line: string): void {
     if (line.startsWith("Total pot ")) {
