@@ -4,7 +4,7 @@
  *   ranges keys list
  *   ranges keys revoke <id>
  *   ranges import monker <folder> --game G --stack S [--out data/packs]
- *   ranges worker [--count N] [--threads T]
+ *   ranges worker [--count N] [--threads T]   (SOLVE_STALE_SECONDS: when a silent worker's job is retried)
  * DATABASE_URL (PostgreSQL) or ACCESS_DB (SQLite, default <repo>/var/access.sqlite) selects the account
  * database.
  */
@@ -172,7 +172,12 @@ async function workerCommand(args: string[], io: CliIo): Promise<void> {
   const count = whole("count", values.count, 1);
   const threads = whole("threads", values.threads, Math.max(1, availableParallelism()));
   const access = await openAccess();
-  const queue = new SolveQueue(access.database);
+  const stale = Number(process.env.SOLVE_STALE_SECONDS ?? "");
+  const queue = new SolveQueue(
+    access.database,
+    undefined,
+    Number.isFinite(stale) && stale > 0 ? stale : undefined,
+  );
   const workers = Array.from({ length: count }, () => new SolveWorker(queue, { threads, log: io.out }));
   for (const w of workers) w.start();
   io.out(

@@ -136,6 +136,8 @@ export class SolveQueue {
   constructor(
     private readonly account: AccountDatabase,
     private readonly clock: () => Date = () => new Date(),
+    /** Seconds without a heartbeat after which a running job's worker counts as lost (default 60). */
+    private readonly staleSeconds: number = STALE_SECONDS,
   ) {}
 
   private get db() {
@@ -327,7 +329,7 @@ export class SolveQueue {
    * Returns how many were touched.
    */
   async recoverStale(): Promise<number> {
-    const cutoff = new Date(this.clock().getTime() - STALE_SECONDS * 1000).toISOString();
+    const cutoff = new Date(this.clock().getTime() - this.staleSeconds * 1000).toISOString();
     const stale = await this.db
       .selectFrom("solve_jobs")
       .select(["id", "attempts", "worker", "cancel_requested"])
