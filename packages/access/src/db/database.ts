@@ -8,7 +8,7 @@
  */
 
 import { DatabaseSync } from "node:sqlite";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { type Backend, migrationProvider } from "./migrations.js";
@@ -107,8 +107,18 @@ export async function openAccountDatabase(target: DatabaseTarget): Promise<Accou
   return openSqlite(target.sqlitePath ?? ":memory:");
 }
 
-async function migrate(db: Kysely<AccountTables>, backend: Backend, where: string): Promise<void> {
-  const migrator = new Migrator({ db, provider: migrationProvider(backend) });
+async function migrate(
+  db: Kysely<AccountTables>,
+  backend: Backend,
+  where: string,
+  /** PostgreSQL: the schema the tables live in, so the migrator never mistakes another schema's tables for its own. */
+  schema?: string,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(backend),
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName;
@@ -161,14 +171,17 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Ac
   // An idle client that loses its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   const db = new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
+  let current: string;
   try {
-    await db.selectNoFrom((eb) => eb.val(1).as("one")).execute();
+    const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+    current = rows[0]?.schema ?? "";
+    if (!current) throw new Error("no schema on the search_path can hold tables (current_schema() is null)");
   } catch (error) {
     await db.destroy();
     throw new Error(`Cannot reach the PostgreSQL database ${where}: ${(error as Error).message}`);
   }
   try {
-    await migrate(db, "postgres", where);
+    await migrate(db, "postgres", where, current);
   } catch (error) {
     await db.destroy();
     throw error;
