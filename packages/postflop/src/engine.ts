@@ -63,6 +63,11 @@ export class Engine {
   // Per traversal
   mode: Mode = MODE_CFR;
   traverser = 0;
+  /**
+   * Skip subtrees the opponent's reach does not enter in CFR traversals too (their values are 0; only the
+   * discounting of their regrets and strategy sums is skipped). Always done outside CFR, where it is exact.
+   */
+  prune = false;
   discount: Discount = { positive: 0, negative: 0, strategy: 0 };
 
   // Per unit
@@ -107,6 +112,14 @@ export class Engine {
     for (let i = 0; i < nt; i++) buf[own + i] = reach[ownIn + i]!;
     zeroHands(buf, opp, g.withCard[o]!, g.cardStart[o]!, card);
     zeroHands(buf, own, g.withCard[t]!, g.cardStart[t]!, card);
+    if (this.mode !== MODE_CFR || this.prune) {
+      let any = false;
+      for (let i = 0; i < no && !any; i++) any = buf[opp + i]! > 0;
+      if (!any) {
+        for (let i = 0; i < nt; i++) out[outOff + i] = 0;
+        return;
+      }
+    }
     this.unitCard = card;
     this.unitNext = unit.next;
     const root = g.children[g.firstChild[unit.leaf]!]!;
@@ -115,6 +128,36 @@ export class Engine {
     this.node(root, unit.base, unit.chunk, board, opp, own, res, sp);
     zeroHands(buf, res, g.withCard[t]!, g.cardStart[t]!, card);
     for (let i = 0; i < nt; i++) out[outOff + i] = buf[res + i]!;
+  }
+
+  /**
+   * Values of `traverser`'s hands below node `id` inside `unit` (storage block at `base`, final board index
+   * `board` or -1 before the river), against the opponent's reach `oppReach`: both players on their average
+   * strategies (`MODE_EVAL`) or the traverser best-responding (`MODE_BR`).
+   */
+  evaluateBelow(
+    unit: Unit,
+    id: number,
+    base: number,
+    board: number,
+    traverser: number,
+    oppReach: ArrayLike<number>,
+    mode: Mode,
+  ): Float64Array {
+    const g = this.game;
+    this.mode = mode;
+    this.traverser = traverser;
+    const nt = g.n[traverser]!;
+    const no = g.n[1 - traverser]!;
+    const buf = this.buf;
+    for (let i = 0; i < no; i++) buf[i] = oppReach[i]!;
+    for (let i = 0; i < nt; i++) buf[no + i] = 0;
+    this.unitCard = unit.deal.card;
+    this.unitNext = unit.next;
+    const root = g.children[g.firstChild[unit.leaf]!]!;
+    this.unitBlockEnd = unit.base + g.blockSize[root]!;
+    this.node(id, base, unit.chunk, board, 0, no, no + nt, no + 2 * nt);
+    return buf.slice(no + nt, no + 2 * nt);
   }
 
   /** The traversal below a unit's root. `base`: the street block instance's storage offset. */
@@ -222,7 +265,7 @@ export class Engine {
       for (let a = 0; a < A; a++) {
         const any = childReach(S, off + a * n, cfr, 1 / A, n, buf, inv, opp, childOpp);
         // No reach: the subtree's values are 0 (skipped outside CFR, where nothing below is updated).
-        if (!any && !cfr) continue;
+        if (!any && (!cfr || this.prune)) continue;
         this.node(children[first + a]!, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
         if (firstDone) for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
         firstDone = true;

@@ -14,6 +14,8 @@ export { DEFAULT_DCFR, discountAt, Engine, MODE_BR, MODE_CFR, MODE_EVAL } from "
 export type { Deal, GameOptions, Unit } from "./game.js";
 export { PostflopGame } from "./game.js";
 export { ThreadRunner } from "./parallel.js";
+export type { NodeQuery } from "./query.js";
+export { queryNode } from "./query.js";
 export { comboName, parseRange, RangeParseError, rangeSize } from "./range.js";
 export type { PostflopNode, PostflopProgress, PostflopResult, PostflopSolveOptions } from "./solve.js";
 export { createPostflopSolver, describe, equities, opponentTotals, solvePostflop } from "./solve.js";

@@ -28,6 +28,7 @@ const STOP = -1;
 export interface WorkerInit {
   readonly config: PostflopConfig;
   readonly isomorphism: boolean;
+  readonly prune: boolean;
   readonly chunkFloats: number | undefined;
   readonly regret: SharedArrayBuffer[];
   readonly cum: SharedArrayBuffer[];
@@ -98,6 +99,7 @@ export class ThreadRunner implements UnitRunner {
     const init: WorkerInit = {
       config,
       isomorphism,
+      prune: engine.prune,
       chunkFloats,
       regret: buffers.regret.map(sab),
       cum: buffers.cum.map(sab),
@@ -211,6 +213,7 @@ export function runWorker(init: WorkerInit, post: (message: unknown) => void): v
       unitOut: new Float64Array(init.unitOut),
     };
     const engine = new Engine(game, buffers.regret, buffers.cum);
+    engine.prune = init.prune;
     const order = claimOrder(game);
     const discount = new Float64Array(init.discount);
     const total = game.units.length;

@@ -38,6 +38,11 @@ export interface PostflopSolveOptions {
   readonly threads?: number;
   /** Solve suit-isomorphic cards once (default true). */
   readonly isomorphism?: boolean;
+  /**
+   * Skip the subtrees the opponent's reach does not enter in CFR traversals too (default false): their values
+   * are 0 and only their discounting is skipped. Best responses and evaluations always skip them (exact).
+   */
+  readonly pruning?: boolean;
   /** Measure the exploitability every this many iterations (default 10). */
   readonly checkEvery?: number;
   readonly dcfr?: DcfrParams;
@@ -88,7 +93,7 @@ export interface PostflopResult {
 /** Builds a solver (threads started) for a config; `close()` it when done. */
 export function createPostflopSolver(
   config: PostflopConfig | ResolvedConfig,
-  options: Pick<PostflopSolveOptions, "threads" | "isomorphism" | "dcfr"> = {},
+  options: Pick<PostflopSolveOptions, "threads" | "isomorphism" | "pruning" | "dcfr"> = {},
 ): PostflopSolver {
   const resolved = "source" in config ? config : resolveConfig(config);
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
@@ -97,6 +102,7 @@ export function createPostflopSolver(
   const parallel = threads > 1 && game.units.length > 1;
   const buffers = allocateBuffers(game, parallel);
   const solver = new PostflopSolver(game, buffers, null, options.dcfr ?? DEFAULT_DCFR);
+  solver.engine.prune = options.pruning === true;
   if (parallel)
     solver.setRunner(new ThreadRunner(solver.engine, buffers, threads, resolved.source, isomorphism));
   return solver;
