@@ -58,7 +58,7 @@ export class Engine {
   readonly cum: Float32Array[];
   readonly buf: Float64Array;
   private readonly cardSum = new Float64Array(52);
-  private readonly sums = new Float64Array(156);
+  private readonly sums = new Float64Array(104);
 
   // Per traversal
   mode: Mode = MODE_CFR;
@@ -386,8 +386,8 @@ export function blockedTotals(
  * Showdown values: with W, L and T the opponent's reach that loses to, beats and shares no card with a hand,
  * the value is A (W - L) + B T, where A is half the raked pot and B what a tie returns (see `PostflopGame`).
  * Both lists are sorted by strength, so one ascending sweep gathers the reach strictly below and up to each
- * strength; per-card sums remove the hands that share a card. `sums`: 156 floats of scratch (three per-card
- * sums: all, strictly below, up to).
+ * strength; per-card sums remove the hands that share a card. `sums`: 104 floats of scratch (per-card sums:
+ * all hands, hands swept so far).
  */
 export function showdownValues(
   buf: Float64Array,
@@ -425,48 +425,59 @@ export function showdownValues(
     }
   }
   for (let h = 0; h < nt; h++) buf[out + h] = 0;
-  let j = ob;
+  // One sweep over the opponent's hands: for each strength group of the traverser's hands, first the reach
+  // strictly below it (wins), then the group's own strength added (not above: loses are the rest).
   let k = ob;
   const oEnd = ob + lo;
-  let less = 0;
-  let le = 0;
-  for (let m = 0; m < lt; m++) {
-    const key = tKey[tb + m]!;
-    const below = key & ~2047;
+  let acc = 0;
+  const cardAcc = 52;
+  let m = tb;
+  const tEnd = tb + lt;
+  while (m < tEnd) {
+    const below = tKey[m]! & ~2047;
     const upTo = below + 2048;
-    while (j < oEnd && oKey[j]! < below) {
-      const i = oKey[j]! & 2047;
+    while (k < oEnd && oKey[k]! < below) {
+      const i = oKey[k]! & 2047;
       const r = buf[opp + i]!;
       if (r !== 0) {
-        less += r;
+        acc += r;
         const c = oCards[i]!;
-        sums[52 + (c & 63)]! += r;
-        sums[52 + (c >> 6)]! += r;
+        sums[cardAcc + (c & 63)]! += r;
+        sums[cardAcc + (c >> 6)]! += r;
       }
-      j++;
+      k++;
+    }
+    let e = m;
+    while (e < tEnd && tKey[e]! < upTo) {
+      const h = tKey[e]! & 2047;
+      const c = tCards[h]!;
+      buf[out + h] = A * (acc - sums[cardAcc + (c & 63)]! - sums[cardAcc + (c >> 6)]!);
+      e++;
     }
     while (k < oEnd && oKey[k]! < upTo) {
       const i = oKey[k]! & 2047;
       const r = buf[opp + i]!;
       if (r !== 0) {
-        le += r;
+        acc += r;
         const c = oCards[i]!;
-        sums[104 + (c & 63)]! += r;
-        sums[104 + (c >> 6)]! += r;
+        sums[cardAcc + (c & 63)]! += r;
+        sums[cardAcc + (c >> 6)]! += r;
       }
       k++;
     }
-    const h = key & 2047;
-    const c = tCards[h]!;
-    const c1 = c & 63;
-    const c2 = c >> 6;
-    const sIdx = same[h]!;
-    // The same combo has the same strength: it is in the "up to" sums (twice through the card sums).
-    const rs = sIdx >= 0 ? buf[opp + sIdx]! : 0;
-    const tot = total - sums[c1]! - sums[c2]! + rs;
-    const win = less - sums[52 + c1]! - sums[52 + c2]!;
-    const notAbove = le - sums[104 + c1]! - sums[104 + c2]! + rs;
-    buf[out + h] = A * (win - (tot - notAbove)) + B * tot;
+    for (; m < e; m++) {
+      const h = tKey[m]! & 2047;
+      const c = tCards[h]!;
+      const c1 = c & 63;
+      const c2 = c >> 6;
+      const sIdx = same[h]!;
+      // The same combo has the same strength: it is in the "not above" sums (twice through the card sums).
+      const rs = sIdx >= 0 ? buf[opp + sIdx]! : 0;
+      const tot = total - sums[c1]! - sums[c2]! + rs;
+      const notAbove = acc - sums[cardAcc + c1]! - sums[cardAcc + c2]! + rs;
+      // value = A (win - lose) + B tot, lose = tot - notAbove; A win is already in place.
+      buf[out + h]! += A * (notAbove - tot) + B * tot;
+    }
   }
 }
 

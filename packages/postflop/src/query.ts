@@ -189,7 +189,7 @@ function unitEquities(
   const buf = new Float64Array(no + nt);
   buf.set(opp, 0);
   const acc = new Float64Array(nt);
-  const sums = new Float64Array(156);
+  const sums = new Float64Array(104);
   const boards: number[] = [];
   if (board >= 0) boards.push(board);
   else {

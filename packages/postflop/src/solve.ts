@@ -248,7 +248,7 @@ export function equities(
   const buf = new Float64Array(no + nt);
   buf.set(opp, 0);
   const acc = new Float64Array(nt);
-  const sums = new Float64Array(156);
+  const sums = new Float64Array(104);
   for (let b = 0; b < g.boardCount; b++) {
     showdownValues(buf, 0, no, g, t, 1 - t, b, 0.5, 0.5, sums);
     for (let h = 0; h < nt; h++) acc[h]! += buf[no + h]!;

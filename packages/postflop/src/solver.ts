@@ -130,7 +130,7 @@ export class PostflopSolver {
   readonly top: TopValues;
   private readonly position: Int32Array;
   private readonly cardSum = new Float64Array(52);
-  private readonly sums = new Float64Array(156);
+  private readonly sums = new Float64Array(104);
 
   constructor(
     game: PostflopGame,

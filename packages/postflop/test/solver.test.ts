@@ -105,7 +105,7 @@ describe("card removal", () => {
       for (let i = 0; i < no; i++) buf[i] = random() < 0.2 ? 0 : random();
       for (const river of [0, 13, 40]) {
         const card = game.remaining[river]!;
-        const sums = new Float64Array(156);
+        const sums = new Float64Array(104);
         const b = game.boardIndex(card, -1);
         showdownValues(buf, 0, no, game, t, o, b, 3, 1.25, sums);
         const board = [...game.board, card];
