@@ -59,6 +59,20 @@ describe("river: polarized bettor against a bluff-catcher", () => {
   }
 });
 
+describe("rake", () => {
+  it("takes rake from the pot: the root EVs sum to the pot less the expected rake, and the solve converges", () => {
+    const raked = solvePostflop(
+      { ...polarized("100%"), rake: { percent: 5, cap: 100 } },
+      { threads: 1, maxIterations: 2000, targetExploitability: 0.02 },
+    );
+    expect(raked.exploitability).toBeLessThan(0.05);
+    // Every hand reaches a showdown or a fold of a pot of at least 10: at least 0.5 is raked.
+    const sum = raked.ev.oop + raked.ev.ip;
+    expect(sum).toBeLessThan(9.5 + 1e-9);
+    expect(sum).toBeGreaterThan(8.5);
+  });
+});
+
 describe("card removal", () => {
   it("matches a hand-checked check-down (no bets)", () => {
     // Board Ah Kd 8c 5s 2h, pot 10. QcQd meets QhQs (tie) and JhJs (win); QcJs shares the Qc. JcJd beats QcJs,
