@@ -173,11 +173,9 @@ async function workerCommand(args: string[], io: CliIo): Promise<void> {
   const threads = whole("threads", values.threads, Math.max(1, availableParallelism()));
   const access = await openAccess();
   const stale = Number(process.env.SOLVE_STALE_SECONDS ?? "");
-  const queue = new SolveQueue(
-    access.database,
-    undefined,
-    Number.isFinite(stale) && stale > 0 ? stale : undefined,
-  );
+  const queue = await SolveQueue.open(access.database, {
+    ...(Number.isFinite(stale) && stale > 0 ? { staleSeconds: stale } : {}),
+  });
   const workers = Array.from({ length: count }, () => new SolveWorker(queue, { threads, log: io.out }));
   for (const w of workers) w.start();
   io.out(
@@ -191,6 +189,7 @@ async function workerCommand(args: string[], io: CliIo): Promise<void> {
   });
   clearInterval(alive);
   await Promise.all(workers.map((w) => w.stop()));
+  await queue.close();
   await access.close();
   io.out("Stopped.");
 }

@@ -67,7 +67,7 @@ const logger = createStdoutLogger<LogLine>();
 
 // The solve queue: records in the account database, finished packs unpacked under var/solutions, and
 // (unless SOLVE_WORKERS=0) one in-process worker that solves in a worker thread.
-const queue = new SolveQueue(access.database);
+const queue = await SolveQueue.open(access.database);
 const solutions = new SolutionPacks(queue, resolve(dirname(accessDb), "solutions", String(process.pid)));
 const solveWorkers = envNumber("SOLVE_WORKERS", 1);
 const workers = Array.from(
@@ -140,6 +140,7 @@ function shutdown(signal: string): void {
     logger.flush();
     // A solve in progress goes back to the queue for the next worker (or this server's next start).
     Promise.all(workers.map((w) => w.stop()))
+      .then(() => queue.close())
       .then(() => solutions.close())
       .then(() => access.close())
       .then(

@@ -33,7 +33,7 @@ beforeAll(async () => {
     },
   };
   t = await start({ packsDir: packs.dir, solves: lazy });
-  queue = new SolveQueue(t.access.database);
+  queue = await SolveQueue.open(t.access.database);
   solutions = new SolutionPacks(queue, dir);
   worker = new SolveWorker(queue, { pollMs: 50, heartbeatMs: 200 });
   worker.start();

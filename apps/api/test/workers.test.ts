@@ -83,7 +83,7 @@ describe.skipIf(!postgres)("two worker processes on PostgreSQL", () => {
 
   it("never run the same job: four jobs, each done after exactly one run", async () => {
     const access = await AccessStore.open(TEST_DATABASE_URL, { schema });
-    const queue = new SolveQueue(access.database);
+    const queue = await SolveQueue.open(access.database);
     const jobs: SolveJob[] = [];
     for (const stack of [10, 11, 12, 13]) jobs.push(await queue.enqueue("aaaaaaaaaaaa", jam(stack), 600));
     startWorker({ DATABASE_URL: url });
@@ -94,6 +94,7 @@ describe.skipIf(!postgres)("two worker processes on PostgreSQL", () => {
     });
     expect(done).toHaveLength(4);
     for (const j of done) expect(j.attempts).toBe(1);
+    await queue.close();
     await access.close();
   });
 });
@@ -104,7 +105,7 @@ describe("a worker killed mid-solve", () => {
     try {
       const file = join(dir, "access.sqlite");
       const access = await AccessStore.open(file);
-      const queue = new SolveQueue(access.database);
+      const queue = await SolveQueue.open(access.database);
       const job = await queue.enqueue("aaaaaaaaaaaa", jam(10), 600);
       const env = { ACCESS_DB: file, DATABASE_URL: "", SOLVE_STALE_SECONDS: "4" };
       const first = startWorker(env);

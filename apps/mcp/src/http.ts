@@ -287,6 +287,9 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
     });
   });
 
+  // Idle keep-alive sockets stay open longer than clients keep them (undici: 4 s), so the client, not the
+  // server, closes an idle socket: a request never races the server's close (ECONNRESET under load).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port ?? 3001, options.host, () => {

@@ -25,7 +25,7 @@ let anon: Client;
 beforeAll(async () => {
   store = RangeStore.open({ packsDir: (await writeFixturePacks()).dir });
   access = await AccessStore.open(":memory:");
-  const queue = new SolveQueue(access.database);
+  const queue = await SolveQueue.open(access.database);
   dir = mkdtempSync(join(tmpdir(), "mcp-solutions-"));
   solutions = new SolutionPacks(queue, dir);
   worker = new SolveWorker(queue, { pollMs: 50, heartbeatMs: 200 });

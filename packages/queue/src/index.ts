@@ -1,4 +1,5 @@
-export type { ClaimedJob, JobProgress, JobStatus, JobSummary, SolveJob } from "./queue.js";
+export { BossDispatch, SOLVE_QUEUE_NAME } from "./dispatch.js";
+export type { ClaimedJob, JobProgress, JobStatus, JobSummary, SolveJob, SolveQueueOptions } from "./queue.js";
 export { JOB_STATUSES, MAX_ATTEMPTS, SolveQueue, STALE_SECONDS } from "./queue.js";
 export type { OpenSolution } from "./solutions.js";
 export { SolutionPacks } from "./solutions.js";

@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import type { AccountDatabase } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import { BossDispatch } from "./dispatch.js";
 import type { SolveRequest, ValidSpec } from "./spec.js";
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
@@ -132,13 +133,57 @@ export interface ClaimedJob {
 const notFound = (id: string) =>
   new RangesError("not_found", `No solve ${id.slice(0, 40)} among yours: list_queued_solves lists them.`);
 
+export interface SolveQueueOptions {
+  /** Injected clock for tests. */
+  readonly clock?: () => Date;
+  /** Seconds without a heartbeat after which a running job's worker counts as lost (default 60). */
+  readonly staleSeconds?: number;
+  /**
+   * PostgreSQL: deliver jobs through pg-boss (default true there; `SolveQueue.open` starts it). A running job
+   * is taken over by the next delivery after this many seconds without a heartbeat (>= 10, default 20).
+   */
+  readonly heartbeatSeconds?: number;
+}
+
+/** The longest a run may hold a pg-boss delivery: the largest plan's limit plus slack. */
+const DELIVERY_EXPIRY_SECONDS = 2 * 3600;
+
 export class SolveQueue {
+  private readonly clock: () => Date;
+  private readonly staleSeconds: number;
+  /** pg-boss delivery on PostgreSQL; null on SQLite (workers poll). */
+  readonly dispatch: BossDispatch | null;
+  /** Seconds without a heartbeat before another delivery may take a running job over. */
+  readonly takeoverSeconds: number;
+
   constructor(
     private readonly account: AccountDatabase,
-    private readonly clock: () => Date = () => new Date(),
-    /** Seconds without a heartbeat after which a running job's worker counts as lost (default 60). */
-    private readonly staleSeconds: number = STALE_SECONDS,
-  ) {}
+    o: SolveQueueOptions = {},
+    dispatch: BossDispatch | null = null,
+  ) {
+    this.clock = o.clock ?? (() => new Date());
+    this.staleSeconds = o.staleSeconds ?? STALE_SECONDS;
+    this.dispatch = dispatch;
+    this.takeoverSeconds = Math.max(10, o.heartbeatSeconds ?? 20) - 5;
+  }
+
+  /** The queue over an account database; on PostgreSQL it starts pg-boss delivery. */
+  static async open(account: AccountDatabase, o: SolveQueueOptions = {}): Promise<SolveQueue> {
+    if (account.backend !== "postgres" || account.url === null) return new SolveQueue(account, o);
+    const dispatch = await BossDispatch.start({
+      connectionString: account.url,
+      accountSchema: account.schema,
+      attempts: MAX_ATTEMPTS,
+      heartbeatSeconds: Math.max(10, o.heartbeatSeconds ?? 20),
+      expireInSeconds: DELIVERY_EXPIRY_SECONDS,
+    });
+    return new SolveQueue(account, o, dispatch);
+  }
+
+  /** Stops pg-boss (PostgreSQL). */
+  async close(): Promise<void> {
+    await this.dispatch?.stop();
+  }
 
   private get db() {
     return this.account.db;
@@ -175,6 +220,7 @@ export class SolveQueue {
         finished_at: null,
       })
       .execute();
+    await this.dispatch?.send(id);
     return (await this.get(keyId, id))!;
   }
 
@@ -259,6 +305,78 @@ export class SolveQueue {
     return null;
   }
 
+  /**
+   * Claims one delivered job (pg-boss): a queued one, or a running one whose worker went silent for
+   * `takeoverSeconds` (pg-boss delivered it again). Null when it is done, cancelled or held by a live worker.
+   */
+  async claimById(id: string, worker: string): Promise<ClaimedJob | null> {
+    const row = await this.db
+      .selectFrom("solve_jobs")
+      .select([
+        "id",
+        "key_id",
+        "spec",
+        "max_seconds",
+        "attempts",
+        "status",
+        "heartbeat_at",
+        "cancel_requested",
+      ])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    if (!row) return null;
+    const cutoff = new Date(this.clock().getTime() - this.takeoverSeconds * 1000).toISOString();
+    const takeover = row.status === "running" && row.heartbeat_at !== null && row.heartbeat_at < cutoff;
+    if (row.status !== "queued" && !takeover) return null;
+    if (takeover && (Number(row.attempts) >= MAX_ATTEMPTS || Number(row.cancel_requested) === 1)) {
+      await this.failStale(row.id, Number(row.cancel_requested) === 1);
+      return null;
+    }
+    const now = this.now();
+    let q = this.db
+      .updateTable("solve_jobs")
+      .set({
+        status: "running",
+        worker,
+        attempts: Number(row.attempts) + 1,
+        started_at: now,
+        heartbeat_at: now,
+        progress: null,
+      })
+      .where("id", "=", id)
+      .where("status", "=", row.status);
+    q =
+      row.heartbeat_at === null
+        ? q.where("heartbeat_at", "is", null)
+        : q.where("heartbeat_at", "=", row.heartbeat_at);
+    const taken = await q.executeTakeFirst();
+    if (Number(taken.numUpdatedRows) !== 1) return null;
+    return {
+      id: row.id,
+      keyId: row.key_id,
+      request: JSON.parse(row.spec) as SolveRequest,
+      maxSeconds: Number(row.max_seconds),
+      attempts: Number(row.attempts) + 1,
+    };
+  }
+
+  private async failStale(id: string, cancelled: boolean): Promise<void> {
+    await this.db
+      .updateTable("solve_jobs")
+      .set(
+        cancelled
+          ? { status: "cancelled", finished_at: this.now() }
+          : {
+              status: "failed",
+              error: `its worker stopped answering ${MAX_ATTEMPTS} times; the spot may be too large for the workers' memory or time`,
+              finished_at: this.now(),
+            },
+      )
+      .where("id", "=", id)
+      .where("status", "=", "running")
+      .execute();
+  }
+
   /** Records progress and the heartbeat; true when the owner asked to cancel (the worker then stops). */
   async heartbeat(id: string, worker: string, progress: JobProgress | null): Promise<boolean> {
     await this.db
@@ -322,6 +440,7 @@ export class SolveQueue {
       .where("worker", "=", worker)
       .where("status", "=", "running")
       .execute();
+    await this.dispatch?.send(id);
   }
 
   /**
@@ -355,6 +474,8 @@ export class SolveQueue {
         .where("status", "=", "running")
         .where("worker", "=", job.worker)
         .execute();
+      // PostgreSQL: a job queued again needs a delivery (a duplicate is harmless: claimById takes it once).
+      if (retry) await this.dispatch?.send(job.id);
     }
     return stale.length;
   }

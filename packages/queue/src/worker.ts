@@ -58,6 +58,8 @@ export class SolveWorker {
   private current: { job: ClaimedJob; thread: Worker } | null = null;
   private wakeUp: (() => void) | null = null;
   private loop: Promise<void> | null = null;
+  /** pg-boss worker id (PostgreSQL). */
+  private bossWorker: Promise<string> | null = null;
 
   constructor(
     private readonly queue: SolveQueue,
@@ -86,6 +88,10 @@ export class SolveWorker {
   async stop(): Promise<void> {
     this.running = false;
     this.wake();
+    const boss = this.bossWorker;
+    if (boss && this.queue.dispatch) {
+      await this.queue.dispatch.offWork(await boss).catch(() => {});
+    }
     const current = this.current;
     if (current) {
       await current.thread.terminate();
@@ -94,11 +100,23 @@ export class SolveWorker {
   }
 
   private async run(): Promise<void> {
+    const dispatch = this.queue.dispatch;
+    if (dispatch) {
+      // PostgreSQL: pg-boss delivers job ids; this loop only looks after silent workers' jobs.
+      this.bossWorker = dispatch.work(async (jobId) => {
+        if (!this.running) return;
+        const job = await this.queue.claimById(jobId, this.name);
+        if (job) await this.solve(job);
+      });
+      this.bossWorker.catch((error: Error) =>
+        this.log(`solve worker ${this.name}: pg-boss refused to start: ${error.message}`),
+      );
+    }
     while (this.running) {
       let job: ClaimedJob | null = null;
       try {
         await this.queue.recoverStale();
-        job = await this.queue.claim(this.name);
+        if (!dispatch) job = await this.queue.claim(this.name);
       } catch (error) {
         this.log(`solve worker ${this.name}: the queue is unavailable: ${(error as Error).message}`);
       }

@@ -25,7 +25,8 @@ async function setup(backend: "sqlite" | "postgres", clock?: () => Date) {
     access = await AccessStore.open(TEST_DATABASE_URL, { schema });
   }
   cleanup.push(() => access.close());
-  const queue = new SolveQueue(access.database, clock);
+  const queue = await SolveQueue.open(access.database, clock ? { clock } : {});
+  cleanup.push(() => queue.close());
   const dir = mkdtempSync(join(tmpdir(), "solutions-"));
   const solutions = new SolutionPacks(queue, dir);
   cleanup.push(async () => {

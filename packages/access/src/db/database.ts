@@ -75,6 +75,10 @@ export interface AccountDatabase {
   readonly sqlite: DatabaseSync | null;
   /** Where the data lives, safe to print: the SQLite path, or the PostgreSQL URL without its password. */
   readonly where: string;
+  /** PostgreSQL: the URL itself (for other clients of the same database, e.g. the queue engine). */
+  readonly url: string | null;
+  /** PostgreSQL: the schema the tables live in (`current_schema()`); null on SQLite. */
+  readonly schema: string | null;
   close(): Promise<void>;
 }
 
@@ -146,7 +150,7 @@ async function openSqlite(path: string): Promise<AccountDatabase> {
     await db.destroy();
     throw error;
   }
-  return { db, backend: "sqlite", sqlite, where: path, close: () => db.destroy() };
+  return { db, backend: "sqlite", sqlite, where: path, url: null, schema: null, close: () => db.destroy() };
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<AccountDatabase> {
@@ -186,5 +190,5 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Ac
     await db.destroy();
     throw error;
   }
-  return { db, backend: "postgres", sqlite: null, where, close: () => db.destroy() };
+  return { db, backend: "postgres", sqlite: null, where, url, schema: current, close: () => db.destroy() };
 }
