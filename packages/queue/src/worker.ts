@@ -145,7 +145,12 @@ export class SolveWorker {
       threads: this.threads,
       jobId: job.id,
     };
-    const thread = new Worker(url, { workerData: input, execArgv });
+    // Its own heap limit: the API runs with a small one (pnpm start caps it at 256 MiB), a solve's tree needs more.
+    const thread = new Worker(url, {
+      workerData: input,
+      execArgv,
+      resourceLimits: { maxOldGenerationSizeMb: 4096 },
+    });
     this.current = { job, thread };
     let progress: JobProgress | null = null;
     let outcome: SolveThreadMessage | null = null;
