@@ -156,17 +156,6 @@ async function openSqlite(path: string): Promise<AccountDatabase> {
 async function openPostgres(url: string, schema: string | undefined): Promise<AccountDatabase> {
   const where = redactUrl(url);
   if (schema !== undefined && !SCHEMA_NAME.test(schema)) throw new Error(`Bad schema name "${schema}".`);
-  if (schema !== undefined) {
-    const admin = new pg.Client({ connectionString: url });
-    try {
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    } catch (error) {
-      throw new Error(`Cannot reach the PostgreSQL database ${where}: ${(error as Error).message}`);
-    } finally {
-      await admin.end().catch(() => {});
-    }
-  }
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
@@ -177,9 +166,13 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Ac
   const db = new Kysely<AccountTables>({ dialect: new PostgresDialect({ pool }) });
   let current: string;
   try {
+    // A schema of its own (tests): made on the pool's own connections, then checked to be the current one.
+    if (schema !== undefined) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
     const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
     current = rows[0]?.schema ?? "";
     if (!current) throw new Error("no schema on the search_path can hold tables (current_schema() is null)");
+    if (schema !== undefined && current !== schema)
+      throw new Error(`the schema is ${current}, not ${schema}`);
   } catch (error) {
     await db.destroy();
     throw new Error(`Cannot reach the PostgreSQL database ${where}: ${(error as Error).message}`);
