@@ -26,7 +26,7 @@ export const COMING_TOOLS = [
 ] as const;
 
 const ACCESS_NOTE =
-  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted).";
+  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted). enqueue_solve queues a custom preflop solve (a key, counted once); get_queued_solve and list_queued_solves follow yours for free; a finished solve is read with get_node, get_range and list_spots and its id as solution.";
 
 export const getStarted = defineTool({
   name: "get_started",
