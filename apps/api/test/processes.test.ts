@@ -5,44 +5,32 @@
  * - SQLite (ACCESS_DB): a second server on the same file is refused at start with a message.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AccessStore } from "@ranges/access";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePacksDir } from "./helpers.js";
+import {
+  dropSchemas,
+  killAll,
+  POSTGRES_AVAILABLE,
+  spawnSource,
+  TEST_DATABASE_URL,
+  withSearchPath,
+} from "./processes.js";
 
-const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-/** Lets Node run the TypeScript sources: `./x.js` imports resolve to `./x.ts`. */
-const HOOKS = `export async function resolve(s, c, next) {
-  try { return await next(s, c); } catch (e) {
-    if (/^\\.\\.?\\//.test(s) && s.endsWith(".js")) return next(s.slice(0, -3) + ".ts", c);
-    throw e;
-  }
-}`;
-const REGISTER = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
-
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill("SIGKILL");
-});
+afterAll(killAll);
 
 /** Starts main.ts; resolves with its port, or rejects with what it printed when it exits first. */
 function startApi(env: Record<string, string>): Promise<{ port: number; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--import", `data:text/javascript,${encodeURIComponent(REGISTER)}`, MAIN],
-      {
-        env: { ...process.env, PORT: "0", PACKS_REFRESH_MS: "0", ...env },
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
-    children.push(child);
+    const child = spawnSource("main", [], { PORT: "0", PACKS_REFRESH_MS: "0", ...env }, [
+      "ignore",
+      "ignore",
+      "pipe",
+    ]);
     let err = "";
     child.stderr!.setEncoding("utf8");
     child.stderr!.on("data", (chunk: string) => {
@@ -54,43 +42,18 @@ function startApi(env: Record<string, string>): Promise<{ port: number; child: C
   });
 }
 
-async function reachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
-const postgres = await reachable();
-if (!postgres) {
-  const line = `PostgreSQL at ${TEST_DATABASE_URL} is not reachable: the two-process PostgreSQL test is SKIPPED.`;
-  if (process.env.REQUIRE_POSTGRES === "1")
-    throw new Error(`${line} REQUIRE_POSTGRES=1 makes that an error.`);
-  process.stderr.write(`\n*** ${line}\n\n`);
-}
-
 let packs: { dir: string; remove: () => void };
 beforeAll(async () => {
   packs = await fixturePacksDir(false);
 });
 afterAll(() => packs.remove());
 
-describe.skipIf(!postgres)("two API processes on PostgreSQL", () => {
+describe.skipIf(!POSTGRES_AVAILABLE)("two API processes on PostgreSQL", () => {
   const schema = `t_proc_${process.pid}`;
   // pg reads `options` from the URL: each connection of both servers uses the test's schema.
-  const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const url = withSearchPath(TEST_DATABASE_URL, schema);
 
-  afterAll(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await c.end();
-  });
+  afterAll(() => dropSchemas([schema]));
 
   it("share exact limits: 300 keyless calls against 200 and 10 keyed against a quota of 5", async () => {
     const admin = await AccessStore.open(TEST_DATABASE_URL, { schema });

@@ -4,40 +4,26 @@
  * - a worker killed mid-solve leaves its job to another worker, which runs it again to the end.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AccessStore } from "@ranges/access";
 import { type SolveJob, SolveQueue, validateSolveRequest } from "@ranges/queue";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import {
+  dropSchemas,
+  killAll,
+  POSTGRES_AVAILABLE,
+  spawnSource,
+  TEST_DATABASE_URL,
+  withSearchPath,
+} from "./processes.js";
 
-const CLI = fileURLToPath(new URL("../src/cli.ts", import.meta.url));
-const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
-const HOOKS = `export async function resolve(s, c, next) {
-  try { return await next(s, c); } catch (e) {
-    if (/^\\.\\.?\\//.test(s) && s.endsWith(".js")) return next(s.slice(0, -3) + ".ts", c);
-    throw e;
-  }
-}`;
-const REGISTER = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
+afterAll(killAll);
 
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) c.kill("SIGKILL");
-});
-
-function startWorker(env: Record<string, string>): ChildProcess {
-  const child = spawn(
-    process.execPath,
-    ["--import", `data:text/javascript,${encodeURIComponent(REGISTER)}`, CLI, "worker", "--threads", "1"],
-    { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  children.push(child);
-  return child;
-}
+const startWorker = (env: Record<string, string>): ChildProcess =>
+  spawnSource("cli", ["worker", "--threads", "1"], env, ["ignore", "pipe", "pipe"]);
 
 const jam = (stack: number) =>
   validateSolveRequest({ game: "nl/v2", stack, changes: { jamOrFold: true, allInFrom: 1 } });
@@ -52,34 +38,10 @@ async function until<T>(what: string, f: () => Promise<T | undefined | false>, m
   }
 }
 
-async function reachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-const postgres = await reachable();
-if (!postgres) {
-  const line = `PostgreSQL at ${TEST_DATABASE_URL} is not reachable: the two-worker PostgreSQL test is SKIPPED.`;
-  if (process.env.REQUIRE_POSTGRES === "1")
-    throw new Error(`${line} REQUIRE_POSTGRES=1 makes that an error.`);
-  process.stderr.write(`\n*** ${line}\n\n`);
-}
-
-describe.skipIf(!postgres)("two worker processes on PostgreSQL", () => {
+describe.skipIf(!POSTGRES_AVAILABLE)("two worker processes on PostgreSQL", () => {
   const schema = `t_workers_${process.pid}`;
-  const url = `${TEST_DATABASE_URL}${TEST_DATABASE_URL.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  afterAll(async () => {
-    const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
-    await c.connect();
-    await c.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await c.end();
-  });
+  const url = withSearchPath(TEST_DATABASE_URL, schema);
+  afterAll(() => dropSchemas([schema]));
 
   it("never run the same job: four jobs, each done after exactly one run", async () => {
     const access = await AccessStore.open(TEST_DATABASE_URL, { schema });

@@ -4,8 +4,13 @@ import { join } from "node:path";
 import { AccessStore } from "@ranges/access";
 import { NodeSchema } from "@ranges/schema";
 import { afterEach, describe, expect, it } from "vitest";
+import {
+  dropSchemas,
+  freshSchema,
+  POSTGRES_AVAILABLE,
+  TEST_DATABASE_URL,
+} from "../../access/test/backends.js";
 import { SolutionPacks, SolveQueue, SolveWorker, STALE_SECONDS, validateSolveRequest } from "../src/index.js";
-import { dropSchemas, freshSchema, POSTGRES_AVAILABLE, TEST_DATABASE_URL } from "./backends.js";
 import { JAM_FOLD } from "./fixtures.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
