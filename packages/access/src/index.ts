@@ -19,7 +19,7 @@ export {
 export type { TrustProxy } from "./client-ip.js";
 export { clientAddress, compileTrustProxy, normalizeAddress } from "./client-ip.js";
 export { secondsToUtcMidnight, utcDay } from "./clock.js";
-export type { AccountDatabase, Backend, DatabaseTarget } from "./db/database.js";
+export type { AccountDatabase, AccountTables, Backend, DatabaseTarget } from "./db/database.js";
 export { openAccountDatabase, redactUrl } from "./db/database.js";
 export { ipSubject } from "./ip.js";
 export type { ParsedApiKey } from "./keys.js";

@@ -10,7 +10,7 @@
  */
 
 import { randomBytes } from "node:crypto";
-import type { AccountDatabase } from "@ranges/access";
+import type { AccountDatabase, AccountTables } from "@ranges/access";
 import { RangesError } from "@ranges/core";
 import { BossDispatch } from "./dispatch.js";
 import type { SolveRequest, ValidSpec } from "./spec.js";
@@ -60,25 +60,8 @@ export interface SolveJob {
   readonly finishedAt: string | null;
 }
 
-type Row = {
-  id: string;
-  key_id: string;
-  status: string;
-  spec: string;
-  game: string;
-  stack: number;
-  decisions: number;
-  estimate_seconds: number;
-  max_seconds: number;
-  progress: string | null;
-  summary: string | null;
-  error: string | null;
-  attempts: number;
-  cancel_requested: number;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-};
+/** The columns a job is read with (`COLUMNS`), typed as the account database declares them. */
+type Row = Pick<AccountTables["solve_jobs"], (typeof COLUMNS)[number]>;
 
 function toJob(r: Row): SolveJob {
   return {
@@ -232,7 +215,7 @@ export class SolveQueue {
       .where("id", "=", id)
       .where("key_id", "=", keyId)
       .executeTakeFirst();
-    return row ? toJob(row as Row) : undefined;
+    return row ? toJob(row) : undefined;
   }
 
   /** The caller's job, or a 404 naming the tool that lists them. */
@@ -247,7 +230,7 @@ export class SolveQueue {
     let q = this.db.selectFrom("solve_jobs").select(COLUMNS).where("key_id", "=", keyId);
     if (status) q = q.where("status", "=", status);
     const rows = await q.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
-    return rows.map((r) => toJob(r as Row));
+    return rows.map((r) => toJob(r));
   }
 
   /** Cancels the caller's job: a queued one at once, a running one at its worker's next heartbeat. */
