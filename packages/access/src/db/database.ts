@@ -178,7 +178,19 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Ac
     throw new Error(`Cannot reach the PostgreSQL database ${where}: ${(error as Error).message}`);
   }
   try {
-    await migrate(db, "postgres", where, current);
+    // A schema of its own was seen to vanish while parallel test processes migrated their own schemas in the
+    // same database ("schema ... does not exist"; cause not found yet): it is made again and the migration
+    // retried, twice at most. Without `schema` (production) a failure is reported at once.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await migrate(db, "postgres", where, current);
+        break;
+      } catch (error) {
+        const vanished = schema !== undefined && /schema ".*" does not exist/.test((error as Error).message);
+        if (!vanished || attempt === 3) throw error;
+        await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+      }
+    }
   } catch (error) {
     await db.destroy();
     throw error;
