@@ -72,7 +72,7 @@ function progressBar(label: string, maxIterations: number) {
     if (values.quiet) return;
     const width = 24;
     const filled = Math.min(width, Math.round((p.iteration / maxIterations) * width));
-    const line = `${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] it ${p.iteration} | worst seat ${p.worstPctPot.toFixed(3)}% pot | ${formatDuration(p.elapsedSeconds)} elapsed | <= ${formatDuration(p.etaSeconds)} left`;
+    const line = `${label} [${"#".repeat(filled)}${"-".repeat(width - filled)}] it ${p.iteration} | worst seat ${p.worstPctPot.toFixed(3)}% pot (best ${p.bestPctPot.toFixed(3)}%) | ${formatDuration(p.elapsedSeconds)} elapsed | <= ${formatDuration(p.etaSeconds)} left`;
     if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(last)}`);
     else process.stderr.write(`${line}\n`);
     last = line.length;
@@ -99,7 +99,7 @@ function solveOne(config: TreeConfig, configPath: string | null, stack: number, 
     seed: equity.seed,
   });
   const worst = Math.max(...result.seats.map((s) => s.pctPot));
-  const summary = `${config.game} ${stack}bb: ${result.nodes.decisions} decisions, ${result.iterations} iterations, ${result.seconds.toFixed(1)}s, worst seat ${worst.toFixed(3)}% pot (${Math.max(...result.seats.map((s) => s.mbbPerHand)).toFixed(2)} mbb/hand)`;
+  const summary = `${config.game} ${stack}bb: ${result.nodes.decisions} decisions, ${result.iterations} iterations${result.publishedIteration < result.iterations ? ` (published: the averages at ${result.publishedIteration})` : ""}, ${result.seconds.toFixed(1)}s, worst seat ${worst.toFixed(3)}% pot (${Math.max(...result.seats.map((s) => s.mbbPerHand)).toFixed(2)} mbb/hand)`;
   if (out.endsWith(".json")) {
     const json = {
       header: pack.header,

@@ -124,6 +124,54 @@ describe("parallel solver", () => {
     compare(game, DCFR_PARAMS, 2, 10, 5);
   });
 
+  it("a restored checkpoint publishes exactly the averages it saved (serial and parallel)", () => {
+    const { game } = buildEngineGame(loadTreeConfig(treeConfigPath("nl")), 20, equity);
+    const params = { ...DCFR_PARAMS, tremble: PREFLOP_TREMBLE };
+    const reference = new CfrSolver(game, params);
+    for (let i = 0; i < 6; i++) reference.iterate();
+    reference.finalize();
+    const expected = reference.evaluate();
+    const run = (solver: Solver) => {
+      try {
+        for (let i = 0; i < 6; i++) solver.iterate();
+        solver.saveAverages();
+        solver.evaluate();
+        for (let i = 0; i < 5; i++) solver.iterate();
+        solver.restoreAverages();
+        solver.finalize();
+        expectSameSeats(expected, solver.evaluate());
+        expectSameDecisions(reference.decisionResults(), solver.decisionResults());
+      } finally {
+        solver.close();
+      }
+    };
+    run(new CfrSolver(game, params));
+    run(new ParallelCfrSolver(game, params, 2));
+    expect(() => new CfrSolver(game, params).restoreAverages()).toThrow(/no averages were saved/);
+  });
+
+  it("solvePreflop publishes the least exploitable check of a run", () => {
+    const checks: { iteration: number; worst: number; best: number }[] = [];
+    const result = solvePreflop({
+      config: threeHanded,
+      stack: 25,
+      equity,
+      maxIterations: 60,
+      checkEvery: 5,
+      targetPctPot: -1,
+      now: () => 0,
+      threads: 1,
+      onProgress: (p) => checks.push({ iteration: p.iteration, worst: p.worstPctPot, best: p.bestPctPot }),
+    });
+    expect(checks.length).toBe(12);
+    const least = checks.reduce((a, b) => (b.worst < a.worst ? b : a));
+    expect(result.averagesWorstPctPot).toBe(least.worst);
+    expect(result.publishedIteration).toBe(least.iteration);
+    expect(result.iterations).toBe(60);
+    for (let i = 0; i < checks.length; i++)
+      expect(checks[i]!.best).toBe(Math.min(...checks.slice(0, i + 1).map((c) => c.worst)));
+  });
+
   it("solvePreflop on two threads writes the same solve as on one", () => {
     const run = (threads: number) =>
       solvePreflop({

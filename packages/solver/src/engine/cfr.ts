@@ -126,6 +126,13 @@ export interface Solver {
   iterate(): void;
   evaluate(): SeatResult[];
   finalize(): void;
+  /**
+   * Sets the current average strategies aside as a checkpoint (replacing an earlier one). Iterating goes on
+   * from the current state; `restoreAverages` brings the checkpoint back as the averages to publish.
+   */
+  saveAverages(): void;
+  /** Makes the checkpoint of `saveAverages` the average strategies again (call before `finalize`). */
+  restoreAverages(): void;
   decisionResults(): DecisionResult[];
   /** Releases threads (parallel solver); the results stay readable. */
   close(): void;
@@ -209,6 +216,8 @@ export class CfrSolver implements Solver {
   private evalStrat: Map<CDecision, Float64Array> | null = null;
   private evalTrembled: Map<CDecision, Float64Array> | null = null;
   private ownZero: Map<CDecision, number[]> | null = null;
+  /** Average-strategy sums set aside by `saveAverages` (one block per decision, in `decisions` order). */
+  private savedSums: Float64Array | null = null;
   private readonly scope: CfrScope;
 
   readonly params: CfrParams;
@@ -722,6 +731,28 @@ export class CfrSolver implements Solver {
         node.stratSum[off + c] = node.stratSum[off + c]! * w.avg + reach[c]! * node.strategy[off + c]!;
       }
     }
+  }
+
+  saveAverages(): void {
+    let total = 0;
+    for (const d of this.decisions) total += d.stratSum.length;
+    if (!this.savedSums || this.savedSums.length !== total) this.savedSums = new Float64Array(total);
+    let off = 0;
+    for (const d of this.decisions) {
+      this.savedSums.set(d.stratSum, off);
+      off += d.stratSum.length;
+    }
+  }
+
+  restoreAverages(): void {
+    const saved = this.savedSums;
+    if (!saved) throw new Error("restoreAverages: no averages were saved");
+    let off = 0;
+    for (const d of this.decisions) {
+      d.stratSum.set(saved.subarray(off, off + d.stratSum.length));
+      off += d.stratSum.length;
+    }
+    this.published = null;
   }
 
   /** The average strategy of a decision (frequency of each action per class). */

@@ -227,6 +227,8 @@ const Cmd = {
   finalizeValues: 5,
   results: 6,
   quit: 7,
+  saveAverages: 8,
+  restoreAverages: 9,
 } as const;
 
 /** What a worker receives (structured clone): the game's numbers, its subtrees and the shared buffers. */
@@ -261,6 +263,12 @@ function runCommand(solver: CfrSolver, cmd: number, port: MessagePort): void {
     case Cmd.finalizeValues:
       solver.finalizeTrembledReaches();
       solver.finalizeValues();
+      return;
+    case Cmd.saveAverages:
+      solver.saveAverages();
+      return;
+    case Cmd.restoreAverages:
+      solver.restoreAverages();
       return;
     case Cmd.results: {
       const results = solver.packResults();
@@ -561,6 +569,21 @@ export class ParallelCfrSolver implements Solver {
         s.finalizeValues();
       });
       this.onTop(() => this.top.finalizeValues());
+    });
+  }
+
+  saveAverages(): void {
+    this.guard(() => {
+      this.onTop(() => this.top.saveAverages());
+      this.step(Cmd.saveAverages, (s) => s.saveAverages());
+    });
+  }
+
+  restoreAverages(): void {
+    this.version++;
+    this.guard(() => {
+      this.onTop(() => this.top.restoreAverages());
+      this.step(Cmd.restoreAverages, (s) => s.restoreAverages());
     });
   }
 

@@ -67,6 +67,8 @@ export interface SolveProgress {
   readonly iteration: number;
   /** Worst seat's exploitability in percent of the starting pot at the last check. */
   readonly worstPctPot: number;
+  /** The least of `worstPctPot` over the checks so far (the checkpoint that would be published). */
+  readonly bestPctPot: number;
   readonly elapsedSeconds: number;
   /** Estimated seconds left (by the iteration budget, or by the convergence trend when it is faster). */
   readonly etaSeconds: number;
@@ -135,7 +137,13 @@ export interface SolveResult {
   readonly game: EngineGame;
   /** Threads the solve ran on (1: the serial solver). */
   readonly threads: number;
+  /** Iterations run. */
   readonly iterations: number;
+  /**
+   * Iteration whose average strategies are published: the last one, or an earlier check that was less
+   * exploitable than the last (the solver keeps the least exploitable checkpoint).
+   */
+  readonly publishedIteration: number;
   readonly seconds: number;
   readonly seats: readonly SeatExploitabilityResult[];
   readonly nodes: { decisions: number; terminals: number };
@@ -214,6 +222,10 @@ function runSolve(
   const checkEvery = options.checkEvery ?? (config.solve.alternate ? 4 * tree.seats.length : 25);
   const start = now();
   let seats: SeatExploitabilityResult[] = [];
+  // The least exploitable check so far: its averages are set aside, and published if the run ends worse
+  // (in games of more than two players the averages' exploitability can rise again as iterations go on).
+  let best = { worst: Number.POSITIVE_INFINITY, iteration: 0 };
+  let worst = Number.POSITIVE_INFINITY;
   for (;;) {
     solver.iterate();
     const it = solver.iterations;
@@ -221,19 +233,33 @@ function runSolve(
     const done = it >= maxIterations || elapsed >= maxSeconds;
     if (it % checkEvery === 0 || done) {
       seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
-      const worst = Math.max(...seats.map((s) => s.pctPot));
+      worst = Math.max(...seats.map((s) => s.pctPot));
       const perIt = elapsed / it;
       options.onProgress?.({
         iteration: it,
         worstPctPot: worst,
+        bestPctPot: Math.min(worst, best.worst),
         elapsedSeconds: elapsed,
         etaSeconds: Math.max(0, Math.min((maxIterations - it) * perIt, maxSeconds - elapsed)),
       });
       if (worst <= target || done) break;
+      if (worst < best.worst) {
+        solver.saveAverages();
+        best = { worst, iteration: it };
+      }
     }
   }
-  if (seats.length === 0) seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
-  const averagesWorstPctPot = Math.max(...seats.map((s) => s.pctPot));
+  if (seats.length === 0) {
+    seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
+    worst = Math.max(...seats.map((s) => s.pctPot));
+  }
+  let publishedIteration = solver.iterations;
+  if (best.worst < worst) {
+    solver.restoreAverages();
+    publishedIteration = best.iteration;
+    worst = best.worst;
+  }
+  const averagesWorstPctPot = worst;
   solver.finalize();
   seats = exploitabilityOf(solver.evaluate(), tree.startingPot);
   const unreachedNodes = solver.decisionResults().filter((d) => d.reach === 0).length;
@@ -245,6 +271,7 @@ function runSolve(
     game,
     threads: solver instanceof ParallelCfrSolver ? solver.threads : 1,
     iterations: solver.iterations,
+    publishedIteration,
     seconds: (now() - start) / 1000,
     seats,
     nodes,
@@ -388,6 +415,11 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
           "No forced folds: facing a bet every seat may fold or call (all-in for less counts as a call); pots may be multiway.",
           `Rake: ${rakeText(config)}.`,
           `Unreached lines: ${result.unreachedNodes} decisions have reach 0 under these strategies; their strategies are best responses to the others' play, solved with every action kept at probability ${PREFLOP_TREMBLE} or more while iterating (the deviating seat holding its range from before the deviation).`,
+          ...(result.publishedIteration < result.iterations
+            ? [
+                `Checkpoint: the published strategies are the averages at iteration ${result.publishedIteration}, the least exploitable of the checks; the run went on to iteration ${result.iterations} without improving on it.`,
+              ]
+            : []),
           `Tree: ${result.nodes.decisions} decision nodes, ${result.nodes.terminals} terminals; starting pot ${roundBb(result.tree.startingPot)}bb.`,
           `Inputs: ${solveInputHash(config, result.tree.stack, opts.seed)} (model ${SOLVER_MODEL_VERSION}; pnpm solve --all skips the pack while this matches).`,
           "Exploitability: best response of each seat against the stored average strategies of the others, on this tree and terminal model.",
