@@ -21,6 +21,17 @@ export { clientAddress, compileTrustProxy, normalizeAddress } from "./client-ip.
 export { secondsToUtcMidnight, utcDay } from "./clock.js";
 export type { AccountDatabase, AccountTables, Backend, DatabaseTarget } from "./db/database.js";
 export { openAccountDatabase, redactUrl } from "./db/database.js";
+export type {
+  HandFields,
+  HandListOptions,
+  HandQuery,
+  HandRow,
+  HandStoreOptions,
+  InsertResult,
+  StoredHand,
+  UploadLink,
+} from "./hand-store.js";
+export { DEFAULT_MAX_HANDS_PER_KEY, DEFAULT_UPLOAD_LINK_SECONDS, HandStore } from "./hand-store.js";
 export { ipSubject } from "./ip.js";
 export type { ParsedApiKey } from "./keys.js";
 export { API_KEY_PREFIX, parseApiKey } from "./keys.js";

@@ -66,6 +66,47 @@ export interface AccountTables {
     finished_at: string | null;
   };
   solve_results: { job_id: string; pack: Uint8Array };
+  /** Uploaded hands, one row per key holder, site and hand number (see `hand-store.ts`). */
+  hands: {
+    key_id: string;
+    site: string;
+    hand_id: string;
+    upload_id: string;
+    /** ISO 8601: UTC (`...Z`) when the history names its time zone, else the local time as written. */
+    played_at: string;
+    game: string;
+    format: string;
+    stakes: string;
+    bb: number;
+    currency: string | null;
+    table_name: string;
+    tournament_id: string | null;
+    hero: string | null;
+    position: string | null;
+    /** The hero's cards in a canonical order (rank high to low, then suit c d h s). */
+    hole_cards: string | null;
+    hand_class: string | null;
+    line: string;
+    /** 1 when the hero saw the showdown. */
+    showdown: number;
+    net: number;
+    net_bb: number;
+    adjusted_bb: number | null;
+    /** The derived summary (JSON). */
+    summary: string;
+    /** The parsed hand (JSON). */
+    hand: string;
+    created_at: string;
+  };
+  /** Single-use upload links (only the SHA-256 of the token is kept). */
+  upload_links: {
+    token_hash: string;
+    key_id: string;
+    hero: string | null;
+    created_at: string;
+    expires_at: string;
+    used_at: string | null;
+  };
 }
 
 export interface AccountDatabase {

@@ -8,6 +8,8 @@
  * 2026-11-23 requests: `feature_requests`, the feature requests of key holders
  * 2026-11-23 solves: `solve_jobs` (the solve queue: spec, status, progress) and `solve_results` (the
  *            finished pack of a job, as bytes, so workers on any machine can deliver it)
+ * 2026-11-24 hands: `hands` (uploaded hands per key holder, deduplicated by site and hand number, with the
+ *            columns the hand tools filter on) and `upload_links` (single-use, expiring upload links)
  */
 
 import type { Kysely } from "kysely";
@@ -19,6 +21,8 @@ export type Backend = "sqlite" | "postgres";
 
 function migrations(backend: Backend): Record<string, Migration> {
   const bytes = backend === "sqlite" ? "blob" : "bytea";
+  // PostgreSQL's `real` is single precision; amounts need double (SQLite's REAL already is).
+  const double = sql.raw(backend === "sqlite" ? "real" : "double precision");
   return {
     "2026-11-01-keys-and-meters": {
       async up(db: Kysely<unknown>) {
@@ -102,6 +106,48 @@ function migrations(backend: Backend): Record<string, Migration> {
           .createTable("solve_results")
           .addColumn("job_id", "text", (c) => c.primaryKey())
           .addColumn("pack", sql.raw(bytes), (c) => c.notNull())
+          .execute();
+      },
+    },
+    "2026-11-24-hands": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("hands")
+          .addColumn("key_id", "text", (c) => c.notNull())
+          .addColumn("site", "text", (c) => c.notNull())
+          .addColumn("hand_id", "text", (c) => c.notNull())
+          .addColumn("upload_id", "text", (c) => c.notNull())
+          .addColumn("played_at", "text", (c) => c.notNull())
+          .addColumn("game", "text", (c) => c.notNull())
+          .addColumn("format", "text", (c) => c.notNull())
+          .addColumn("stakes", "text", (c) => c.notNull())
+          .addColumn("bb", double, (c) => c.notNull())
+          .addColumn("currency", "text")
+          .addColumn("table_name", "text", (c) => c.notNull())
+          .addColumn("tournament_id", "text")
+          .addColumn("hero", "text")
+          .addColumn("position", "text")
+          .addColumn("hole_cards", "text")
+          .addColumn("hand_class", "text")
+          .addColumn("line", "text", (c) => c.notNull())
+          .addColumn("showdown", "integer", (c) => c.notNull())
+          .addColumn("net", double, (c) => c.notNull())
+          .addColumn("net_bb", double, (c) => c.notNull())
+          .addColumn("adjusted_bb", double)
+          .addColumn("summary", "text", (c) => c.notNull())
+          .addColumn("hand", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addPrimaryKeyConstraint("hands_pk", ["key_id", "site", "hand_id"])
+          .execute();
+        await db.schema.createIndex("hands_by_time").on("hands").columns(["key_id", "played_at"]).execute();
+        await db.schema
+          .createTable("upload_links")
+          .addColumn("token_hash", "text", (c) => c.primaryKey())
+          .addColumn("key_id", "text", (c) => c.notNull())
+          .addColumn("hero", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("expires_at", "text", (c) => c.notNull())
+          .addColumn("used_at", "text")
           .execute();
       },
     },
