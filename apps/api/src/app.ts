@@ -49,6 +49,7 @@ import {
 import { createStdoutLogger } from "./logger.js";
 import { readJsonBody } from "./mcp-body.js";
 import { parseQuery } from "./query.js";
+import { serveWeb } from "./web.js";
 
 export type McpHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
 
@@ -85,6 +86,8 @@ export interface AppOptions {
   mcpHandler?: McpHandler;
   /** The solve queue (`/api/v1/solves`); absent, those routes answer 404. */
   solves?: SolveService;
+  /** The built web site (apps/web's dist/) served at `/`; absent, only the API answers. */
+  webRoot?: string;
 }
 
 /** The solve queue as the API serves it: the records, the finished packs, and the in-process worker. */
@@ -588,6 +591,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     return next();
   });
   app.use(router.routes());
+  // The web site: its files and pages (GET and HEAD of paths outside /api/ and /.well-known/).
+  if (o.webRoot) app.use(serveWeb(o.webRoot));
 
   /** The methods served at a path (empty when there is no such path). */
   function allowedAt(path: string, method: string): Set<string> {

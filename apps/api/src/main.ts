@@ -28,6 +28,7 @@ import { AccessStore } from "@ranges/access";
 import { createMcpHttpHandler } from "@ranges/mcp";
 import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import { RangeStore } from "@ranges/store";
+import { webRoot } from "@ranges/web";
 import { createApp, type LogLine } from "./app.js";
 import { createStdoutLogger } from "./logger.js";
 import { defaultAccessDb, defaultPacksDir } from "./paths.js";
@@ -115,6 +116,7 @@ try {
       solves: { queue, solutions, worker: workers[0] },
     }),
     solves: { queue, solutions, worker: workers[0] },
+    webRoot,
   });
 } catch (error) {
   say((error as Error).message);

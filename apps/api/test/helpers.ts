@@ -43,6 +43,7 @@ export interface StartOptions {
   trustProxy?: AppOptions["trustProxy"];
   http?: AppOptions["http"];
   solves?: AppOptions["solves"];
+  webRoot?: AppOptions["webRoot"];
 }
 
 /** Starts the real app on an ephemeral loopback port. */
@@ -61,6 +62,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.trustProxy ? { trustProxy: o.trustProxy } : {}),
     ...(o.http ? { http: o.http } : {}),
     ...(o.solves ? { solves: o.solves } : {}),
+    ...(o.webRoot ? { webRoot: o.webRoot } : {}),
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -1,0 +1,184 @@
+/// <reference lib="dom" />
+/**
+ * The range viewer in a real browser (Debian's Chromium through playwright-core) against the real app on
+ * the fixture packs: the site is apps/web's build, served by the API at /.
+ */
+
+import type { Node } from "@ranges/schema";
+import { webRoot } from "@ranges/web";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixturePacksDir, start, type TestServer } from "../helpers.js";
+import { BROWSER_AVAILABLE, launchChromium } from "./chromium.js";
+
+let server: TestServer;
+let browser: Browser;
+let removePacks: () => void;
+
+beforeAll(async () => {
+  if (!BROWSER_AVAILABLE) return;
+  const packs = await fixturePacksDir(false);
+  removePacks = packs.remove;
+  server = await start({ packsDir: packs.dir, webRoot });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  removePacks?.();
+});
+
+async function apiNode(game: string, stack: number, history: string): Promise<Node> {
+  const q = new URLSearchParams({ stack: String(stack), history });
+  const res = await fetch(`${server.base}/api/v1/ranges/${game}/node?${q}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Node;
+}
+
+/** The frequencies every grid cell shows, by hand. */
+async function gridFreqs(page: Page): Promise<Record<string, Record<string, number>>> {
+  return page.$$eval("button.cell", (cells) =>
+    Object.fromEntries(
+      cells.map((c) => [c.getAttribute("data-hand"), JSON.parse(c.getAttribute("data-freqs") ?? "{}")]),
+    ),
+  );
+}
+
+/** Waits until the grid shows the node at `history` (loaded, not dimmed). */
+async function waitForNode(page: Page, history: string): Promise<void> {
+  await page.waitForFunction(
+    (h) =>
+      document.querySelector('[data-testid="history"]')?.textContent === h &&
+      document.querySelector("main")?.getAttribute("aria-busy") === "false" &&
+      document.querySelector("button.cell[data-freqs]") !== null,
+    history,
+    { timeout: 60_000 },
+  );
+}
+
+function expectGridMatches(shown: Record<string, Record<string, number>>, node: Node): void {
+  expect(Object.keys(shown)).toHaveLength(169);
+  for (const [hand, freqs] of Object.entries(shown)) {
+    for (const a of node.actions) expect(freqs[a.action], `${hand} ${a.action}`).toBe(a.weights[hand] ?? 0);
+  }
+}
+
+describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
+  it("clicks through the action path to a node and shows the API's numbers", async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    // Layout shifts (Chromium's layout-shift entries) are summed from the first paint on.
+    await page.addInitScript(() => {
+      (window as unknown as { cls: number }).cls = 0;
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+          if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
+        }
+      }).observe({ type: "layout-shift", buffered: true } as PerformanceObserverInit);
+    });
+    await page.goto(`${server.base}/`);
+    // The default view: nl/v2 at 100bb, the first seat to act.
+    await waitForNode(page, "UTG");
+    expect(new URL(page.url()).searchParams.get("game")).toBe(null);
+    await page.selectOption("select >> nth=0", "nl/v2");
+    await page.selectOption("select >> nth=1", "100");
+    await waitForNode(page, "UTG");
+
+    // UTG folds, HJ folds: the CO's decision.
+    await page.click('a.action:has-text("Fold")');
+    await waitForNode(page, "UTG_Fold_HJ");
+    await page.click('a.action:has-text("Fold")');
+    await waitForNode(page, "UTG_Fold_HJ_Fold_CO");
+    const url = new URL(page.url());
+    expect(url.searchParams.get("game")).toBe("nl/v2");
+    expect(url.searchParams.get("stack")).toBe("100");
+    expect(url.searchParams.get("history")).toBe("UTG_Fold_HJ_Fold_CO");
+
+    const node = await apiNode("nl/v2", 100, "UTG_Fold_HJ_Fold_CO");
+    expectGridMatches(await gridFreqs(page), node);
+    expect(await page.textContent('[data-testid="reach"]')).toBe(String(node.reach));
+    for (const a of node.actions) {
+      const text = await page.textContent(`[data-testid="combos-${a.action}"]`);
+      expect(text).toContain(`${a.combos.toFixed(1)} combos`);
+    }
+    // The path grammar and one crumb per step.
+    expect(await page.$$eval(".pathbar li", (li) => li.map((l) => l.textContent))).toEqual([
+      "UTG Fold",
+      "HJ Fold",
+      "CO ?",
+    ]);
+
+    // EVs on hover: AKs's row per action.
+    await page.hover('button.cell[data-hand="AKs"]');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="detail-hand"]')?.textContent?.startsWith("AKs"),
+    );
+    const rows = await page.$$eval(".details tbody tr", (trs) =>
+      trs.map((tr) => ({
+        action: tr.getAttribute("data-action"),
+        freq: tr.querySelector('[data-testid="detail-freq"]')?.textContent,
+        ev: tr.querySelector('[data-testid="detail-ev"]')?.textContent,
+      })),
+    );
+    expect(rows.map((r) => r.action)).toEqual(node.actions.map((a) => a.action));
+    for (const [i, a] of node.actions.entries()) {
+      const ev = a.evs.AKs;
+      expect(rows[i]!.ev).toBe(ev === undefined ? "–" : ev.toFixed(3));
+      expect(rows[i]!.freq).toBe(`${(Math.round((a.weights.AKs ?? 0) * 1000) / 10).toFixed(1)}%`);
+    }
+
+    // Keyboard: the grid is one tab stop; arrows move the focus and the details follow.
+    await page.focus('button.cell[data-hand="AA"]');
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowDown");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("data-hand"))).toBe("KK");
+    expect(await page.textContent('[data-testid="detail-hand"]')).toContain("KK");
+    expect(await page.$$eval('button.cell[tabindex="0"]', (b) => b.length)).toBe(1);
+
+    // Back walks the path.
+    await page.goBack();
+    await waitForNode(page, "UTG_Fold_HJ");
+    expectGridMatches(await gridFreqs(page), await apiNode("nl/v2", 100, "UTG_Fold_HJ"));
+
+    // Nothing moved while nodes loaded.
+    expect(await page.evaluate(() => (window as unknown as { cls: number }).cls)).toBeLessThan(0.02);
+    await page.close();
+  });
+
+  it("opens a deep link, and a phone-sized screen shows the whole grid without scrolling sideways", async () => {
+    const page = await browser.newPage({
+      viewport: { width: 390, height: 844 },
+      isMobile: true,
+      hasTouch: true,
+    });
+    await page.goto(`${server.base}/?game=nl/v2&stack=100&history=UTG_60%25_HJ`);
+    await waitForNode(page, "UTG_60%_HJ");
+    expectGridMatches(await gridFreqs(page), await apiNode("nl/v2", 100, "UTG_60%_HJ"));
+    const widths = await page.evaluate(() => ({
+      doc: document.documentElement.scrollWidth,
+      view: window.innerWidth,
+      grid: document.querySelector("table.grid")!.getBoundingClientRect().width,
+    }));
+    expect(widths.view).toBe(390);
+    expect(widths.doc).toBeLessThanOrEqual(390);
+    expect(widths.grid).toBeGreaterThan(300);
+    // A tap shows the class's details.
+    await page.tap('button.cell[data-hand="QQ"]');
+    expect(await page.textContent('[data-testid="detail-hand"]')).toContain("QQ");
+    await page.close();
+  });
+
+  it("shows the API's message for a path the tree lacks, and asks for a key for keyed games", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.base}/?game=nl/v2&stack=100&history=CO`);
+    const alert = page.locator('[role="alert"]');
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.textContent()).toContain("UTG, HJ must act before CO");
+
+    await page.goto(`${server.base}/?game=nlmtt8&stack=40&history=UTG`);
+    await alert.waitFor({ timeout: 60_000 });
+    expect(await alert.textContent()).toContain("needs an API key");
+    expect(await page.isVisible('input[type="password"]')).toBe(true);
+    await page.close();
+  });
+});

@@ -1,0 +1,100 @@
+// Takes the README's screenshots of the web site (docs/screenshots/*.png) from the built API on the
+// committed packs, in Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium). Run after `pnpm build`:
+//   node scripts/screenshots.mjs
+// It starts its own server on a free port with a throw-away account database, signs up a demo account and
+// creates a key, so nothing of yours is touched.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(join(root, "apps/api/package.json"));
+const { chromium } = require("playwright-core");
+const out = join(root, "docs/screenshots");
+const scratch = mkdtempSync(join(tmpdir(), "screenshots-"));
+const port = 3300 + Math.floor(Math.random() * 500);
+const base = `http://127.0.0.1:${port}`;
+
+const server = spawn(process.execPath, [join(root, "apps/api/dist/main.js")], {
+  env: {
+    ...process.env,
+    PORT: String(port),
+    ACCESS_DB: join(scratch, "access.sqlite"),
+    DATABASE_URL: "",
+    SOLVE_WORKERS: "0",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+  },
+  stdio: ["ignore", "ignore", "inherit"],
+});
+const stop = () => {
+  server.kill("SIGTERM");
+  rmSync(scratch, { recursive: true, force: true });
+};
+
+try {
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {}
+    if (i > 120) throw new Error("the server did not start");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const ready = (page, history) =>
+    page.waitForFunction(
+      (h) =>
+        document.querySelector('[data-testid="history"]')?.textContent === h &&
+        document.querySelector("main")?.getAttribute("aria-busy") === "false",
+      history,
+      { timeout: 60_000 },
+    );
+
+  const page = await browser.newPage({ viewport: { width: 1200, height: 860 }, deviceScaleFactor: 1 });
+  await page.goto(`${base}/?game=nl/v2&stack=100&history=UTG_Fold_HJ_Fold_CO`);
+  await ready(page, "UTG_Fold_HJ_Fold_CO");
+  await page.hover('button.cell[data-hand="A5s"]');
+  await page.screenshot({ path: join(out, "viewer.png") });
+
+  const phone = await browser.newPage({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 1,
+  });
+  await phone.goto(`${base}/?game=nl/v2&stack=100&history=UTG_60%25_HJ_Fold_CO_Fold_BTN`);
+  await ready(phone, "UTG_60%_HJ_Fold_CO_Fold_BTN");
+  await phone.tap('button.cell[data-hand="JTs"]');
+  await phone.screenshot({ path: join(out, "viewer-phone.png"), fullPage: true });
+
+  if (process.argv.includes("--account")) {
+    const acc = await browser.newPage({ viewport: { width: 1200, height: 860 }, deviceScaleFactor: 1 });
+    await acc.goto(`${base}/account`);
+    await acc.click("text=Create an account");
+    await acc.fill('input[name="email"]', "demo@example.com");
+    await acc.fill('input[name="password"]', "correct horse battery staple");
+    await acc.click('button[type="submit"]');
+    await acc.waitForSelector('[data-testid="account-email"]');
+    await acc.fill('input[name="keyName"]', "laptop");
+    await acc.click('button:has-text("Create key")');
+    await acc.waitForSelector('[data-testid="new-key"]');
+    await acc.screenshot({ path: join(out, "account.png"), fullPage: true });
+  }
+  await browser.close();
+  console.log(`screenshots written to ${out}`);
+} finally {
+  stop();
+}
