@@ -11,12 +11,14 @@
  *       as the tree grammar writes them; see TreeConfig)
  *   { "game": "nl", "stack": 100, "changes": { "rake": null, "maxRaises": 3 } }
  *       no rake, at most three raises
+ *   { "game": "nl", "stack": 10, "changes": { "dealtIn": ["SB", "BB"], "jamOrFold": true } }
+ *       heads-up jam/fold, read with nl's paths: the SB's decision is UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB
  *   { "config": { ...a TreeConfig... }, "stack": 30 }
  *       any tree the solver can build (game family, seats, blinds, ante, rake, sizes)
  *
  * `changes` may set: open, sbOpen, threeBetIp, threeBetOop, squeeze, fourBet, fiveBet, isoRaise (arrays of
  * raise codes), allInFrom, maxRaises, maxCallersToRaise, jamOrFold, coldFourBet (the profile), and ante,
- * rake, limpSeats, allInThreshold (the table). Anything the tree builder refuses is a clear 400 before the
+ * rake, limpSeats, allInThreshold, dealtIn (the table). Anything the tree builder refuses is a clear 400 before the
  * job is queued, and so is a tree or a time over the caller's plan (the answer carries the estimate).
  */
 
@@ -49,7 +51,7 @@ const PROFILE_CHANGES = [
   "jamOrFold",
   "coldFourBet",
 ] as const;
-const TABLE_CHANGES = ["ante", "rake", "limpSeats", "allInThreshold"] as const;
+const TABLE_CHANGES = ["ante", "rake", "limpSeats", "allInThreshold", "dealtIn"] as const;
 const CODE_LISTS = new Set([
   "open",
   "sbOpen",
@@ -177,7 +179,7 @@ export function validateSolveRequest(raw: unknown): ValidSpec {
       const seats = GAMES[given.game].seats;
       if (given.seats.length !== seats.length || given.seats.some((s, i) => s !== seats[i])) {
         throw bad(
-          `A queued solve is read with ${given.game}'s action paths, so its tree must keep the game's seats (${seats.join(", ")}); leave "seats" out. Fewer players: solve a custom spot to JSON with pnpm solve --spot.`,
+          `A queued solve is read with ${given.game}'s action paths, so its tree must keep the game's seats (${seats.join(", ")}); leave "seats" out. Fewer players: "dealtIn" names the seats dealt a hand, the last to act (["SB", "BB"] for heads-up), and the others fold first in.`,
         );
       }
     }

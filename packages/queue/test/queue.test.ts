@@ -11,7 +11,7 @@ import {
   TEST_DATABASE_URL,
 } from "../../access/test/backends.js";
 import { SolutionPacks, SolveQueue, SolveWorker, STALE_SECONDS, validateSolveRequest } from "../src/index.js";
-import { JAM_FOLD } from "./fixtures.js";
+import { HEADS_UP_JAM_FOLD, JAM_FOLD } from "./fixtures.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
 const schemas: string[] = [];
@@ -94,6 +94,50 @@ describe.each([
       expect(fold.weights["72o"]).toBeCloseTo(1, 3);
     },
   );
+
+  it.skipIf(!available)("a heads-up jam/fold spot solves and reads with the game's paths", async () => {
+    const { queue, solutions } = await setup(backend);
+    const job = await queue.enqueue("aaaaaaaaaaaa", validateSolveRequest(HEADS_UP_JAM_FOLD), 60);
+    const worker = new SolveWorker(queue, { pollMs: 50, heartbeatMs: 100 });
+    worker.start();
+    cleanup.push(() => worker.stop());
+    const done = await until("done", async () => {
+      const j = await queue.get("aaaaaaaaaaaa", job.id);
+      return j?.status === "done" || j?.status === "failed" ? j : undefined;
+    });
+    expect(done.error).toBeNull();
+    expect(done.summary!.worstPctPot).toBeLessThan(0.1);
+    const { store, game, stack } = await solutions.get("aaaaaaaaaaaa", job.id);
+    const read = async (history: string) =>
+      NodeSchema.parse(
+        JSON.parse(
+          (
+            await store.jsonAsync({
+              kind: "node",
+              game,
+              stack,
+              history,
+              minFreq: undefined,
+              hand: undefined,
+              full: true,
+            } as never)
+          ).bytes.toString(),
+        ),
+      );
+    // UTG is dealt out: it folds every hand.
+    const utg = await read("UTG");
+    expect(utg.actions.map((a) => a.kind)).toEqual(["fold"]);
+    const sb = await read("UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB");
+    expect(sb.actor).toBe("SB");
+    expect(sb.reach).toBeCloseTo(1, 9);
+    const jam = sb.actions.find((a) => a.kind === "allin")!;
+    // Heads-up at 10bb the SB jams far wider than UTG six-handed: every pair and ace, and most hands.
+    for (const hand of ["AA", "22", "A2o", "K5o", "T8o"]) expect(jam.weights[hand], hand).toBeCloseTo(1, 2);
+    const bb = await read("UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_AI_BB");
+    const call = bb.actions.find((a) => a.kind === "call")!;
+    expect(call.weights.AA).toBeCloseTo(1, 3);
+    expect(call.weights["72o"]).toBeCloseTo(0, 3);
+  });
 
   it.skipIf(!available)("cancels a queued job at once and a running one at its next heartbeat", async () => {
     const { queue } = await setup(backend);

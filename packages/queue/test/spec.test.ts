@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { treeConfigPath } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
 import { checkPlan, validateSolveRequest } from "../src/spec.js";
-import { JAM_FOLD } from "./fixtures.js";
+import { HEADS_UP_JAM_FOLD, JAM_FOLD } from "./fixtures.js";
 
 const nlmtt8 = JSON.parse(readFileSync(treeConfigPath("nlmtt8"), "utf8"));
 
@@ -18,6 +18,10 @@ describe("validateSolveRequest", () => {
     expect(changed.config.rake).toBeNull();
     expect(changed.config.profiles[0]!.maxRaises).toBe(2);
     expect(changed.decisions).toBeLessThan(validateSolveRequest({ game: "nl/v2", stack: 85 }).decisions);
+    // Heads-up: the four dealt-out seats' folds, the SB's jam or fold, the BB's call or fold.
+    const hu = validateSolveRequest(HEADS_UP_JAM_FOLD);
+    expect(hu.config.dealtIn).toEqual(["SB", "BB"]);
+    expect(hu.decisions).toBe(6);
   });
 
   it.each([
@@ -30,7 +34,10 @@ describe("validateSolveRequest", () => {
     [{ config: { ...nlmtt8, game: "plo" }, stack: 20 }, /cannot build this tree.*hold'em/],
     [{ config: { ...nlmtt8, limpSeats: ["XX"] }, stack: 20 }, /cannot build this tree.*limp seat XX/],
     [{ config: {}, stack: 20 }, /cannot build this tree/],
-    [{ config: { ...nlmtt8, seats: ["SB", "BB"] }, stack: 10 }, /keep the game's seats/],
+    [{ config: { ...nlmtt8, seats: ["SB", "BB"] }, stack: 10 }, /keep the game's seats.*dealtIn/],
+    [{ game: "nl", stack: 10, changes: { dealtIn: ["UTG", "BB"] } }, /dealtIn must list the last seats/],
+    [{ game: "nlmtt8", stack: 10, changes: { dealtIn: ["BB"] } }, /dealtIn must list the last seats/],
+    [{ game: "nl", stack: 10, changes: { dealtIn: "SB BB" } }, /dealtIn must list the last seats/],
   ])("refuses bad request %#", (raw, message) => {
     expect(() => validateSolveRequest(raw)).toThrow(message);
   });

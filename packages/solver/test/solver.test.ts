@@ -5,7 +5,7 @@ import { loadHeadsUpEquity } from "../src/equity/index.js";
 import { buildShareMatrices } from "../src/model/realization.js";
 import { treeConfigPath } from "../src/solve/files.js";
 import { buildEngineGame, solvePreflop, toPackData } from "../src/solve/preflop.js";
-import { loadTreeConfig } from "../src/tree/config.js";
+import { loadTreeConfig, validateTreeConfig } from "../src/tree/config.js";
 import { headsUpJamFold, threeHanded } from "./toys.js";
 
 const equity = loadHeadsUpEquity();
@@ -50,6 +50,64 @@ describe("heads-up jam/fold", () => {
     const call = solved[1]!.solver.decisionResults().find((x) => x.node.history === "SB_AI_BB")!;
     const c = call.node.actions.findIndex((a) => a.token === "Call");
     expect(call.strategy[c * 169 + holdemClassIndex("72o")!]).toBeLessThan(0.01);
+  });
+});
+
+describe("short-handed spots in the game's grammar (dealtIn)", () => {
+  // Simultaneous updates, so both games update the two players on every iteration.
+  const simultaneous = { ...headsUpJamFold, solve: { ...headsUpJamFold.solve, alternate: false } };
+  const { seats: _seats, ...rest } = simultaneous;
+  const dealt = { ...rest, dealtIn: ["SB", "BB"] };
+  const prefix = "UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold";
+
+  it("solves heads-up jam/fold inside the 6-max tree like the two-seat game", () => {
+    const two = solvePreflop({
+      config: simultaneous,
+      stack: 10,
+      equity,
+      maxIterations: 300,
+      now: fixedClock,
+    });
+    const six = solvePreflop({ config: dealt, stack: 10, equity, maxIterations: 300, now: fixedClock });
+    const byHistory = (r: typeof two) => new Map(r.solver.decisionResults().map((d) => [d.node.history, d]));
+    const a = byHistory(two);
+    const b = byHistory(six);
+    // The dealt-out seats have one decision each, folding everything, on the path to the SB.
+    expect(b.size).toBe(a.size + 4);
+    for (const [history, seat] of [
+      ["UTG", "UTG"],
+      ["UTG_Fold_HJ", "HJ"],
+      ["UTG_Fold_HJ_Fold_CO", "CO"],
+      ["UTG_Fold_HJ_Fold_CO_Fold_BTN", "BTN"],
+    ]) {
+      const d = b.get(history!)!;
+      expect(six.tree.seats[d.node.actor]).toBe(seat);
+      expect(d.node.actions.map((x) => x.token)).toEqual(["Fold"]);
+      expect(d.reach).toBeCloseTo(1, 12);
+    }
+    for (const [history, d] of a) {
+      const e = b.get(`${prefix}_${history}`)!;
+      expect(e, history).toBeDefined();
+      expect(e.node.actions.map((x) => x.token)).toEqual(d.node.actions.map((x) => x.token));
+      for (let i = 0; i < d.strategy.length; i++) expect(e.strategy[i]).toBeCloseTo(d.strategy[i]!, 6);
+    }
+    const seat = (r: typeof two, name: string) => r.seats.find((x) => x.seat === name)!;
+    expect(seat(six, "SB").value).toBeCloseTo(seat(two, "SB").value, 9);
+    expect(seat(six, "UTG").exploitability).toBe(0);
+  });
+
+  it("refuses dealt-in seats that are not the last to act, or fewer than two", () => {
+    for (const dealtIn of [["UTG", "BB"], ["BB"], ["BB", "SB"], ["CO", "SB", "BB"], "SB,BB", []]) {
+      expect(() => validateTreeConfig({ ...rest, dealtIn } as never), JSON.stringify(dealtIn)).toThrow(
+        /dealtIn must list the last seats/,
+      );
+    }
+    expect(() => validateTreeConfig({ ...headsUpJamFold, dealtIn: ["SB", "BB"] })).toThrow(/without "seats"/);
+    expect(validateTreeConfig({ ...rest, dealtIn: ["BTN", "SB", "BB"] }).dealtIn).toEqual([
+      "BTN",
+      "SB",
+      "BB",
+    ]);
   });
 });
 

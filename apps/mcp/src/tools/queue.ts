@@ -58,6 +58,14 @@ const CHANGES = closedObject("changes", {
     .max(1)
     .optional()
     .describe("A raise above this share of the stack becomes all-in."),
+  dealtIn: z
+    .array(z.string().max(6))
+    .min(2)
+    .max(10)
+    .optional()
+    .describe(
+      'Seats dealt a hand, the last to act preflop (["SB", "BB"]: heads-up; ["BTN", "SB", "BB"]: three-handed); the others fold first in, so paths keep the game\'s grammar.',
+    ),
 });
 
 function needQueue(ctx: ToolContext): SolveDeps {
@@ -140,7 +148,7 @@ export const enqueueSolve = defineTool({
   name: "enqueue_solve",
   title: "Queue a custom preflop solve",
   description:
-    'Use when the library lacks a spot: solves a preflop tree on this project\'s solver and keeps the result as your private pack. Give a library game and any stack with optional changes ({"game": "nl/v2", "stack": 85}, {"game": "nlmtt8", "stack": 40, "changes": {"open": [25]}}, changes among open, sbOpen, threeBetIp, threeBetOop, squeeze, fourBet, fiveBet, isoRaise, allInFrom, maxRaises, maxCallersToRaise, jamOrFold, coldFourBet, ante, rake, limpSeats, allInThreshold), or a whole tree `config` (see get_tree_docs). The tree is built and sized first: anything the solver cannot build, or a tree or time over your plan, is refused with the estimate. Needs a key; counted once. Returns the job; follow it with get_queued_solve.',
+    'Use when the library lacks a spot: solves a preflop tree on this project\'s solver and keeps the result as your private pack. Give a library game and any stack with optional changes ({"game": "nl/v2", "stack": 85}, {"game": "nlmtt8", "stack": 40, "changes": {"open": [25]}}, heads-up {"game": "nl", "stack": 10, "changes": {"dealtIn": ["SB", "BB"], "jamOrFold": true}}, changes among open, sbOpen, threeBetIp, threeBetOop, squeeze, fourBet, fiveBet, isoRaise, allInFrom, maxRaises, maxCallersToRaise, jamOrFold, coldFourBet, ante, rake, limpSeats, allInThreshold, dealtIn), or a whole tree `config` (see get_tree_docs). The tree is built and sized first: anything the solver cannot build, or a tree or time over your plan, is refused with the estimate. Needs a key; counted once. Returns the job; follow it with get_queued_solve.',
   input: {
     game: z
       .enum(["nl", "nl/v2", "nl9", "nlmtt8"])

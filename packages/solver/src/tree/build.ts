@@ -128,6 +128,8 @@ export function buildPreflopTree(
 
   const options = (st: State, actor: number): number[] => {
     const seat = seats[actor]!;
+    // A seat dealt out folds first in (only seats acting before every dealt-in seat can be dealt out).
+    if (config.dealtIn && !config.dealtIn.includes(seat)) return [CODE_FOLD];
     const toCall = st.pot.toCall(seat);
     const codes: number[] = [];
     if (toCall > 0) codes.push(CODE_FOLD);

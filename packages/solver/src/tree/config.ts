@@ -91,6 +91,14 @@ export interface TreeConfig {
   readonly game: GameId;
   /** Seats in acting order; defaults to the game's seats (a custom spot may name fewer). */
   readonly seats?: readonly string[];
+  /**
+   * The seats dealt a hand, for a short-handed spot read with the game's own action paths (default: every
+   * seat). The others fold first in without a choice, so every history keeps the game's grammar: with
+   * `"dealtIn": ["SB", "BB"]` in nl, the SB's first decision is `UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB`. The
+   * dealt-in seats must be the last ones to act preflop, blinds included (`["BTN", "SB", "BB"]` is a
+   * three-handed spot; `["UTG", "BB"]` is refused), so nobody who is dealt out ever faces a raise.
+   */
+  readonly dealtIn?: readonly string[];
   readonly description: string;
   readonly blinds: { readonly sb: number; readonly bb: number };
   readonly ante: number;
@@ -134,6 +142,22 @@ export function validateTreeConfig(raw: TreeConfig, where = "tree config"): Tree
   for (const p of raw.profiles) {
     if (p.maxRaises !== undefined && !(Number.isInteger(p.maxRaises) && p.maxRaises >= 1))
       throw new Error(`${where}: maxRaises must be an integer >= 1, got ${String(p.maxRaises)}`);
+  }
+  if (raw.dealtIn != null) {
+    const seats = GAMES[raw.game].seats;
+    const dealt = raw.dealtIn;
+    const suffix = seats.slice(seats.length - (Array.isArray(dealt) ? dealt.length : 0));
+    if (
+      raw.seats !== undefined ||
+      !Array.isArray(dealt) ||
+      dealt.length < 2 ||
+      dealt.length > seats.length ||
+      dealt.some((s, i) => s !== suffix[i])
+    ) {
+      throw new Error(
+        `${where}: dealtIn must list the last seats to act preflop in order, at least the blinds (${seats.slice(-2).join(", ")}; e.g. ${seats.slice(-3).join(", ")}), without "seats"; got ${JSON.stringify(dealt)?.slice(0, 80)}`,
+      );
+    }
   }
   for (const seat of raw.limpSeats) {
     if (!GAMES[raw.game].seats.includes(seat)) throw new Error(`${where}: limp seat ${seat} is not a seat`);
