@@ -90,7 +90,18 @@ try {
     await acc.waitForSelector('[data-testid="account-email"]');
     await acc.fill('input[name="keyName"]', "laptop");
     await acc.click('button:has-text("Create key")');
-    await acc.waitForSelector('[data-testid="new-key"]');
+    const secret = await acc.textContent('[data-testid="new-key"]');
+    // A few calls on the key, so its meter shows them once the list reloads (after the next key).
+    for (const history of ["UTG", "UTG_Fold_UTG1", "UTG_Fold_UTG1_Fold_LJ"]) {
+      await fetch(`${base}/api/v1/ranges/nlmtt8/node?stack=40&history=${history}`, {
+        headers: { authorization: `Bearer ${secret}` },
+      });
+    }
+    await acc.fill('input[name="keyName"]', "phone");
+    await acc.click('button:has-text("Create key")');
+    await acc.waitForFunction(
+      () => document.querySelectorAll('table[data-testid="keys"] tbody tr').length === 2,
+    );
     await acc.screenshot({ path: join(out, "account.png"), fullPage: true });
   }
   await browser.close();

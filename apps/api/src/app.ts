@@ -17,7 +17,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import cors from "@koa/cors";
 import Router from "@koa/router";
-import type { AccessStore } from "@ranges/access";
+import { type AccessStore, AccountStore } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
 import {
   checkPlan,
@@ -37,6 +37,7 @@ import {
   type RangeStore,
 } from "@ranges/store";
 import Koa from "koa";
+import { registerAccountRoutes } from "./account.js";
 import { clientAddress, compileTrustProxy } from "./client-ip.js";
 import { clip, ECHO_LIMIT, errorBody, mapError, type Redaction } from "./errors.js";
 import {
@@ -88,6 +89,11 @@ export interface AppOptions {
   solves?: SolveService;
   /** The built web site (apps/web's dist/) served at `/`; absent, only the API answers. */
   webRoot?: string;
+  /**
+   * The site's public URL (PUBLIC_URL, e.g. https://ranges.example): the one origin the account area takes
+   * changes from, and https makes its session cookie Secure. Unset: the request's own origin, plain http.
+   */
+  publicUrl?: string;
 }
 
 /** The solve queue as the API serves it: the records, the finished packs, and the in-process worker. */
@@ -559,6 +565,14 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     parseQuery(ctx.querystring, []);
     ctx.set("Cache-Control", "no-store");
     ctx.body = { schemaVersion: 1, requests: await access.listRequests(keyId) };
+  });
+
+  // The account area (sign-up, sign-in, keys, meters, the caller's requests and solves).
+  registerAccountRoutes(router as unknown as Router, {
+    access,
+    accounts: new AccountStore(access.database),
+    solves: o.solves,
+    publicUrl: o.publicUrl,
   });
 
   const mcpHandler = o.mcpHandler;

@@ -14,6 +14,8 @@
  *                `ranges worker` processes); SOLVE_THREADS threads per solve (default 1)
  *   PACKS_REFRESH_MS  how often the store looks for new, replaced and removed pack files (default 2000;
  *                0: never, packs are then read as they were at start-up or first use)
+ *   PUBLIC_URL   the URL users reach the site at (e.g. https://ranges.example): the account area's one allowed
+ *                origin, and https makes its session cookie Secure (unset: the request's own origin, http)
  * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
  *
  * `pnpm start` runs it as `node --max-old-space-size=$HEAP_MB` (default 256): without a heap cap V8 lets the
@@ -52,6 +54,11 @@ const accessDb = defaultAccessDb();
 const trustProxy = process.env.TRUST_PROXY ?? "";
 const cacheMb = envNumber("CACHE_MB", 64);
 const refreshMs = envNumber("PACKS_REFRESH_MS", 2000);
+const publicUrl = process.env.PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
+if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicUrl)) {
+  say(`PUBLIC_URL=${publicUrl} is not an http(s) origin such as https://ranges.example (no path).`);
+  process.exit(1);
+}
 
 const store = RangeStore.open({ packsDir, cacheBytes: Math.round(cacheMb * 1024 * 1024), refreshMs });
 const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
@@ -117,6 +124,7 @@ try {
     }),
     solves: { queue, solutions, worker: workers[0] },
     webRoot,
+    ...(publicUrl ? { publicUrl } : {}),
   });
 } catch (error) {
   say((error as Error).message);

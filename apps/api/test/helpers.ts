@@ -44,6 +44,7 @@ export interface StartOptions {
   http?: AppOptions["http"];
   solves?: AppOptions["solves"];
   webRoot?: AppOptions["webRoot"];
+  publicUrl?: AppOptions["publicUrl"];
 }
 
 /** Starts the real app on an ephemeral loopback port. */
@@ -63,6 +64,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.http ? { http: o.http } : {}),
     ...(o.solves ? { solves: o.solves } : {}),
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
+    ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
   });
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -1,10 +1,12 @@
 import { render } from "preact";
+import { AccountPage } from "./account.js";
 import { linkClick, useLocation } from "./router.js";
 import "./styles.css";
 import { Viewer } from "./viewer.js";
 
 function App() {
   const url = useLocation();
+  const page = url.pathname.startsWith("/account") ? "account" : "viewer";
   return (
     <>
       <a class="skip" href="#content">
@@ -15,15 +17,16 @@ function App() {
           Preflop ranges
         </a>
         <nav aria-label="Site">
-          <a href="/" onClick={linkClick} aria-current={url.pathname === "/" ? "page" : undefined}>
+          <a href="/" onClick={linkClick} aria-current={page === "viewer" ? "page" : undefined}>
             Ranges
+          </a>
+          <a href="/account" onClick={linkClick} aria-current={page === "account" ? "page" : undefined}>
+            Account
           </a>
           <a href="/api/v1/openapi.json">API</a>
         </nav>
       </header>
-      <div id="content">
-        <Viewer url={url} />
-      </div>
+      <div id="content">{page === "account" ? <AccountPage /> : <Viewer url={url} />}</div>
     </>
   );
 }

@@ -66,6 +66,8 @@ export interface CreateKeyInput {
   plan?: string;
   /** Calls per UTC day; null or omitted means unmetered (calls are still counted). */
   dailyQuota?: number | null;
+  /** The account that owns the key (keys made in the account area); omitted for CLI keys. */
+  accountId?: string | null;
 }
 
 export interface CreatedKey {
@@ -86,6 +88,16 @@ export interface ApiKeyInfo {
   revokedAt: string | null;
   /** Calls counted on the key's meter in the current UTC day. */
   usedToday: number;
+  /** The owning account, or null (a CLI key). */
+  accountId: string | null;
+}
+
+/** Calls counted on one key's meter on one UTC day. */
+export interface KeyUsageDay {
+  keyId: string;
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  count: number;
 }
 
 export interface AuthorizeInput {
@@ -297,23 +309,33 @@ export class AccessStore {
         key_hash: hashKey(key),
         created_at: this.clock().toISOString(),
         revoked_at: null,
+        account_id: input.accountId ?? null,
       })
       .execute();
     this.forgetKeys();
     return { id, key, prefix: `${API_KEY_PREFIX}${id}` };
   }
 
-  async listKeys(): Promise<ApiKeyInfo[]> {
+  /** Every key (the CLI), or the keys of one account (`{ accountId }`), oldest first. */
+  async listKeys(filter: { accountId?: string } = {}): Promise<ApiKeyInfo[]> {
     await this.flush();
-    const rows = await this.account.db
+    let query = this.account.db
       .selectFrom("api_keys as k")
       .leftJoin("usage as u", (join) =>
         join.on("u.subject", "=", sql<string>`${"key:"} || k.id`).on("u.day", "=", utcDay(this.clock())),
       )
-      .select(["k.id", "k.name", "k.plan", "k.daily_quota", "k.created_at", "k.revoked_at", "u.count"])
-      .orderBy("k.created_at")
-      .orderBy("k.id")
-      .execute();
+      .select([
+        "k.id",
+        "k.name",
+        "k.plan",
+        "k.daily_quota",
+        "k.created_at",
+        "k.revoked_at",
+        "k.account_id",
+        "u.count",
+      ]);
+    if (filter.accountId !== undefined) query = query.where("k.account_id", "=", filter.accountId);
+    const rows = await query.orderBy("k.created_at").orderBy("k.id").execute();
     return rows.map((r) => ({
       id: r.id,
       prefix: `${API_KEY_PREFIX}${r.id}`,
@@ -323,20 +345,45 @@ export class AccessStore {
       createdAt: r.created_at,
       revokedAt: r.revoked_at,
       usedToday: r.count === null ? 0 : Number(r.count),
+      accountId: r.account_id ?? null,
     }));
   }
 
-  /** Revokes a key by id (or by its `pr_<id>` prefix). True when a live key was revoked now. */
-  async revokeKey(id: string): Promise<boolean> {
+  /**
+   * Revokes a key by id (or by its `pr_<id>` prefix); with `accountId`, only a key of that account. True when a
+   * live key was revoked now.
+   */
+  async revokeKey(id: string, owner: { accountId?: string } = {}): Promise<boolean> {
     const bare = id.startsWith(API_KEY_PREFIX) ? id.slice(API_KEY_PREFIX.length) : id;
-    const result = await this.account.db
+    let update = this.account.db
       .updateTable("api_keys")
       .set({ revoked_at: this.clock().toISOString() })
       .where("id", "=", bare)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
+      .where("revoked_at", "is", null);
+    if (owner.accountId !== undefined) update = update.where("account_id", "=", owner.accountId);
+    const result = await update.executeTakeFirst();
     this.forgetKeys();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Calls per UTC day on these keys' meters over the last `days` days (today included), oldest first. */
+  async keyUsage(keyIds: readonly string[], days = 30): Promise<KeyUsageDay[]> {
+    if (keyIds.length === 0) return [];
+    await this.flush();
+    const since = utcDay(new Date(this.clock().getTime() - (Math.max(1, Math.floor(days)) - 1) * 86_400_000));
+    const rows = await this.account.db
+      .selectFrom("usage")
+      .select(["subject", "day", "count"])
+      .where(
+        "subject",
+        "in",
+        keyIds.map((id) => `key:${id}`),
+      )
+      .where("day", ">=", since)
+      .orderBy("day")
+      .orderBy("subject")
+      .execute();
+    return rows.map((r) => ({ keyId: r.subject.slice(4), day: r.day, count: Number(r.count) }));
   }
 
   /** Calls counted today for a key id or an IP (as the keyless meter groups it). */

@@ -5,6 +5,7 @@ export type {
   AuthorizeInput,
   CreatedKey,
   CreateKeyInput,
+  KeyUsageDay,
   RequestInput,
   RequestKind,
   StoredRequest,
@@ -16,6 +17,14 @@ export {
   DEFAULT_PLAN,
   REQUEST_KINDS,
 } from "./access-store.js";
+export type { Account, AccountStoreOptions, NewSession, SessionInfo } from "./accounts.js";
+export {
+  AccountStore,
+  DEFAULT_SESSION_SECONDS,
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  sameSecret,
+} from "./accounts.js";
 export type { TrustProxy } from "./client-ip.js";
 export { clientAddress, compileTrustProxy, normalizeAddress } from "./client-ip.js";
 export { secondsToUtcMidnight, utcDay } from "./clock.js";

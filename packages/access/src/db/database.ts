@@ -26,6 +26,8 @@ export interface AccountTables {
     key_hash: Uint8Array;
     created_at: string;
     revoked_at: string | null;
+    /** The account that owns the key; null for keys made with the CLI (`ranges keys create`). */
+    account_id: string | null;
   };
   usage: { subject: string; day: string; count: number | string };
   feature_requests: {
@@ -106,6 +108,19 @@ export interface AccountTables {
     created_at: string;
     expires_at: string;
     used_at: string | null;
+  };
+}
+
+/** The web site's accounts and their sign-in sessions (see `accounts.ts`). */
+export interface AccountTables {
+  accounts: { id: string; email: string; password_hash: string; created_at: string };
+  sessions: {
+    /** SHA-256 (hex) of the session cookie's value; the value itself is never stored. */
+    token_hash: string;
+    account_id: string;
+    csrf_token: string;
+    created_at: string;
+    expires_at: string;
   };
 }
 

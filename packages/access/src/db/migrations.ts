@@ -10,6 +10,9 @@
  *            finished pack of a job, as bytes, so workers on any machine can deliver it)
  * 2026-11-24 hands: `hands` (uploaded hands per key holder, deduplicated by site and hand number, with the
  *            columns the hand tools filter on) and `upload_links` (single-use, expiring upload links)
+ * 2026-11-24 accounts: `accounts` (sign-in by email and an argon2id password hash), `sessions` (the web
+ *            site's sign-in cookies, stored as SHA-256 hashes, with their CSRF tokens), and
+ *            `api_keys.account_id`, the account that owns a key (null for keys made with the CLI)
  */
 
 import type { Kysely } from "kysely";
@@ -149,6 +152,28 @@ function migrations(backend: Backend): Record<string, Migration> {
           .addColumn("expires_at", "text", (c) => c.notNull())
           .addColumn("used_at", "text")
           .execute();
+      },
+    },
+    "2026-11-24-accounts": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("accounts")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("email", "text", (c) => c.notNull().unique())
+          .addColumn("password_hash", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable("sessions")
+          .addColumn("token_hash", "text", (c) => c.primaryKey())
+          .addColumn("account_id", "text", (c) => c.notNull())
+          .addColumn("csrf_token", "text", (c) => c.notNull())
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("expires_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("sessions_by_account").on("sessions").column("account_id").execute();
+        await db.schema.alterTable("api_keys").addColumn("account_id", "text").execute();
+        await db.schema.createIndex("api_keys_by_account").on("api_keys").column("account_id").execute();
       },
     },
   };

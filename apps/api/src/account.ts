@@ -1,0 +1,277 @@
+/**
+ * The account area's JSON routes (`/api/v1/account/...`), used by the web site at /account:
+ *
+ *   GET    /api/v1/account                  the signed-in account and its CSRF token (401 when signed out)
+ *   POST   /api/v1/account/signup           {email, password}: creates the account and signs in (201)
+ *   POST   /api/v1/account/signin           {email, password}: signs in
+ *   POST   /api/v1/account/signout          ends the session (204)
+ *   GET    /api/v1/account/keys             the account's keys with their meters (today and 30 days)
+ *   POST   /api/v1/account/keys             {name}: a new key; its secret is in this answer only (201)
+ *   DELETE /api/v1/account/keys/{id}        revokes one of the account's keys
+ *   GET    /api/v1/account/requests         the feature requests filed with the account's keys
+ *   GET    /api/v1/account/solves           the queued solves of the account's keys
+ *
+ * Sessions: an HTTP-only, SameSite=Lax cookie holding a random token (only its hash is stored), marked Secure
+ * (and named with the `__Host-` prefix) when the site's public URL is https. Plain http is for a local
+ * server only (http://localhost:3000): browsers keep non-Secure cookies there, and nothing crosses a network.
+ *
+ * CSRF: every state-changing call (POST, DELETE) must be a request no cross-site form can send (a POST is
+ * JSON, `Content-Type: application/json`; a DELETE is not a form method), must not come from another origin (`Origin`, when the browser sends it, is
+ * this site's), and, once signed in, must carry the session's CSRF token in `X-CSRF-Token`.
+ */
+
+import type Router from "@koa/router";
+import type { AccessStore, AccountStore, SessionInfo } from "@ranges/access";
+import { sameSecret } from "@ranges/access";
+import { RangesError } from "@ranges/core";
+import type Koa from "koa";
+import type { SolveService } from "./app.js";
+import { readJsonBody } from "./mcp-body.js";
+
+export interface AccountRoutesOptions {
+  access: AccessStore;
+  accounts: AccountStore;
+  solves?: SolveService | undefined;
+  /** The site's public URL (e.g. https://ranges.example): its origin is the only one allowed to POST. */
+  publicUrl?: string | undefined;
+}
+
+/** Live keys one account may hold at a time. */
+export const MAX_KEYS_PER_ACCOUNT = 25;
+const BODY_LIMIT = 16 * 1024;
+
+export interface SessionCookie {
+  name: string;
+  secure: boolean;
+}
+
+/** The session cookie's name and flags for a public URL: `__Host-` and Secure over https. */
+export function sessionCookie(publicUrl: string | undefined): SessionCookie {
+  const secure = publicUrl?.startsWith("https://") === true;
+  return { name: secure ? "__Host-ranges_session" : "ranges_session", secure };
+}
+
+/** The value of one cookie of the request, or undefined. */
+export function readCookie(ctx: Koa.Context, name: string): string | undefined {
+  const header = ctx.get("cookie");
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function setSessionCookie(ctx: Koa.Context, c: SessionCookie, value: string, maxAgeSeconds: number): void {
+  const parts = [
+    `${c.name}=${value}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+  ];
+  if (c.secure) parts.push("Secure");
+  ctx.append("Set-Cookie", parts.join("; "));
+}
+
+/** The signed-in session of a request, or null. */
+export async function sessionOf(
+  ctx: Koa.Context,
+  accounts: AccountStore,
+  cookie: SessionCookie,
+): Promise<SessionInfo | null> {
+  return accounts.session(readCookie(ctx, cookie.name));
+}
+
+/** 400 unless a state-changing request is same-origin JSON (and carries the session's CSRF token). */
+export function checkSameOrigin(ctx: Koa.Context, publicUrl: string | undefined): void {
+  // A POST must be JSON; a DELETE has no body (and, like JSON, no cross-site form can send one).
+  if (ctx.method === "POST" && !ctx.is("application/json")) {
+    throw new RangesError(
+      "bad_request",
+      'Send the body as JSON with "Content-Type: application/json" (the account area refuses form posts).',
+    );
+  }
+  const origin = ctx.get("origin");
+  if (origin) {
+    const own = publicUrl ? new URL(publicUrl).origin : `${ctx.protocol}://${ctx.host}`;
+    if (origin !== own) {
+      throw new RangesError(
+        "bad_request",
+        "This request comes from another site (its Origin is not this site's): account changes are made from this site's own pages only.",
+      );
+    }
+  }
+}
+
+function checkCsrf(ctx: Koa.Context, session: SessionInfo): void {
+  const token = ctx.get("x-csrf-token");
+  if (!token || !sameSecret(token, session.csrfToken)) {
+    throw new RangesError(
+      "bad_request",
+      "The X-CSRF-Token header is missing or not this session's: reload the account page and try again.",
+    );
+  }
+}
+
+const notSignedIn = () =>
+  new RangesError("unauthorized", "You are not signed in: sign in at /account (or create an account there).");
+
+async function objectBody(ctx: Koa.Context, example: string): Promise<Record<string, unknown>> {
+  const body = await readJsonBody(ctx.req, BODY_LIMIT);
+  if (body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new RangesError("invalid_parameter", `The body must be a JSON object, e.g. ${example}.`);
+  }
+  return body as Record<string, unknown>;
+}
+
+export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): void {
+  const { access, accounts } = o;
+  const cookie = sessionCookie(o.publicUrl);
+
+  /** The session of a signed-in caller (401 otherwise); for POST and DELETE also checks origin and CSRF. */
+  async function signedIn(ctx: Koa.Context, changes: boolean): Promise<SessionInfo> {
+    if (changes) checkSameOrigin(ctx, o.publicUrl);
+    const session = await sessionOf(ctx, accounts, cookie);
+    if (!session) throw notSignedIn();
+    if (changes) checkCsrf(ctx, session);
+    return session;
+  }
+
+  const noStore = (ctx: Koa.Context) => ctx.set("Cache-Control", "no-store");
+  const sessionBody = (s: SessionInfo) => ({
+    schemaVersion: 1,
+    account: s.account,
+    csrfToken: s.csrfToken,
+    expiresAt: s.expiresAt,
+  });
+
+  router.get("/api/v1/account", async (ctx) => {
+    noStore(ctx);
+    const session = await signedIn(ctx, false);
+    ctx.body = sessionBody(session);
+  });
+
+  const CREDENTIALS = '{"email": "you@example.com", "password": "..."}';
+
+  router.post("/api/v1/account/signup", async (ctx) => {
+    noStore(ctx);
+    checkSameOrigin(ctx, o.publicUrl);
+    const body = await objectBody(ctx, CREDENTIALS);
+    const account = await accounts.signUp(body.email, body.password);
+    const session = await accounts.createSession(account);
+    setSessionCookie(ctx, cookie, session.token, (Date.parse(session.expiresAt) - Date.now()) / 1000);
+    ctx.status = 201;
+    ctx.body = sessionBody(session);
+  });
+
+  router.post("/api/v1/account/signin", async (ctx) => {
+    noStore(ctx);
+    checkSameOrigin(ctx, o.publicUrl);
+    const body = await objectBody(ctx, CREDENTIALS);
+    const account = await accounts.signIn(body.email, body.password);
+    const session = await accounts.createSession(account);
+    setSessionCookie(ctx, cookie, session.token, (Date.parse(session.expiresAt) - Date.now()) / 1000);
+    ctx.body = sessionBody(session);
+  });
+
+  router.post("/api/v1/account/signout", async (ctx) => {
+    noStore(ctx);
+    await signedIn(ctx, true);
+    await accounts.endSession(readCookie(ctx, cookie.name));
+    setSessionCookie(ctx, cookie, "", 0);
+    ctx.status = 204;
+  });
+
+  router.get("/api/v1/account/keys", async (ctx) => {
+    noStore(ctx);
+    const { account } = await signedIn(ctx, false);
+    const keys = await access.listKeys({ accountId: account.id });
+    const usage = await access.keyUsage(
+      keys.map((k) => k.id),
+      30,
+    );
+    ctx.body = {
+      schemaVersion: 1,
+      keys: keys.map((k) => ({
+        id: k.id,
+        prefix: k.prefix,
+        name: k.name,
+        plan: k.plan,
+        dailyQuota: k.dailyQuota,
+        createdAt: k.createdAt,
+        revokedAt: k.revokedAt,
+        usedToday: k.usedToday,
+        usage: usage.filter((u) => u.keyId === k.id).map((u) => ({ day: u.day, count: u.count })),
+      })),
+    };
+  });
+
+  router.post("/api/v1/account/keys", async (ctx) => {
+    noStore(ctx);
+    const { account } = await signedIn(ctx, true);
+    const body = await objectBody(ctx, '{"name": "laptop"}');
+    const live = (await access.listKeys({ accountId: account.id })).filter((k) => k.revokedAt === null);
+    if (live.length >= MAX_KEYS_PER_ACCOUNT) {
+      throw new RangesError(
+        "invalid_parameter",
+        `An account holds at most ${MAX_KEYS_PER_ACCOUNT} live keys: revoke one you no longer use first.`,
+      );
+    }
+    if (typeof body.name !== "string") {
+      throw new RangesError(
+        "invalid_parameter",
+        'A key needs a "name" of 1 to 100 characters, e.g. "laptop".',
+      );
+    }
+    const created = await access.createKey({ name: body.name, accountId: account.id });
+    const info = (await access.listKeys({ accountId: account.id })).find((k) => k.id === created.id)!;
+    ctx.status = 201;
+    ctx.body = {
+      schemaVersion: 1,
+      key: { ...info, accountId: undefined, usage: [] },
+      secret: created.key,
+    };
+  });
+
+  router.delete("/api/v1/account/keys/:id", async (ctx) => {
+    noStore(ctx);
+    const { account } = await signedIn(ctx, true);
+    const raw = ctx.params.id ?? "";
+    const id = raw.startsWith("pr_") ? raw.slice(3) : raw;
+    const mine = (await access.listKeys({ accountId: account.id })).find((k) => k.id === id);
+    if (!mine) {
+      throw new RangesError(
+        "not_found",
+        "No such key in this account: key ids are the 12 hex characters after pr_ in the key list.",
+      );
+    }
+    await access.revokeKey(id, { accountId: account.id });
+    const after = (await access.listKeys({ accountId: account.id })).find((k) => k.id === id)!;
+    ctx.body = { schemaVersion: 1, key: { ...after, accountId: undefined } };
+  });
+
+  router.get("/api/v1/account/requests", async (ctx) => {
+    noStore(ctx);
+    const { account } = await signedIn(ctx, false);
+    const keys = await access.listKeys({ accountId: account.id });
+    const lists = await Promise.all(
+      keys.map(async (k) => (await access.listRequests(k.id)).map((r) => ({ ...r, keyPrefix: k.prefix }))),
+    );
+    const requests = lists.flat().sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    ctx.body = { schemaVersion: 1, requests: requests.slice(0, 100) };
+  });
+
+  router.get("/api/v1/account/solves", async (ctx) => {
+    noStore(ctx);
+    if (!o.solves) throw new RangesError("not_found", "The solve queue is not enabled on this server.");
+    const { account } = await signedIn(ctx, false);
+    const queue = o.solves.queue;
+    const keys = await access.listKeys({ accountId: account.id });
+    const lists = await Promise.all(
+      keys.map(async (k) => (await queue.list(k.id, 100)).map((j) => ({ ...j, keyPrefix: k.prefix }))),
+    );
+    const solves = lists.flat().sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
+    ctx.body = { schemaVersion: 1, solves: solves.slice(0, 100) };
+  });
+}

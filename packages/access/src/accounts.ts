@@ -1,0 +1,261 @@
+/**
+ * Accounts of the web site: sign-up and sign-in by email and password, and sign-in sessions. Kept in the
+ * account database beside the keys (`accounts`, `sessions`; migration 2026-11-24-accounts).
+ *
+ * - Passwords are hashed with argon2id (`@node-rs/argon2`: 19 MiB, 2 passes, 1 lane, the OWASP baseline),
+ *   off the event loop. An unknown email costs a hash verification too, so timing does not tell which
+ *   emails have accounts.
+ * - A session is a random 256-bit token (the cookie's value, `base64url`) whose SHA-256 alone is stored, with
+ *   a CSRF token of its own and a fixed lifetime (30 days by default).
+ * - Failed sign-ins are counted per email and UTC day in the `usage` table (subject `signin:<email>`); past
+ *   `maxFailedSignIns` (default 20) the email's sign-ins are refused until the next UTC day (429).
+ */
+
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash, verify } from "@node-rs/argon2";
+import { RangesError } from "@ranges/core";
+import { sql } from "kysely";
+import { secondsToUtcMidnight, utcDay } from "./clock.js";
+import type { AccountDatabase } from "./db/database.js";
+
+export interface Account {
+  /** `acc_` and 16 hex characters. */
+  id: string;
+  email: string;
+  createdAt: string;
+}
+
+export interface SessionInfo {
+  account: Account;
+  /** Sent back by the site in `X-CSRF-Token` on every state-changing call. */
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export interface NewSession extends SessionInfo {
+  /** The cookie's value. Only its SHA-256 is stored. */
+  token: string;
+}
+
+export interface AccountStoreOptions {
+  clock?: () => Date;
+  /** Session lifetime in seconds (default 30 days). */
+  sessionSeconds?: number;
+  /** Failed sign-ins per email and UTC day before sign-in is refused for the day (default 20). */
+  maxFailedSignIns?: number;
+}
+
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 256;
+export const DEFAULT_SESSION_SECONDS = 30 * 86_400;
+
+/** argon2id with the OWASP baseline parameters (m = 19 MiB, t = 2, p = 1). */
+const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+
+// A shape check, not RFC 5322: one @, a dot in the domain, no spaces or control characters.
+const EMAIL = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]{2,}$/u;
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** Compares two strings in constant time (for equal lengths). */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export class AccountStore {
+  private readonly clock: () => Date;
+  private readonly sessionSeconds: number;
+  private readonly maxFailed: number;
+  /** Verified against for unknown emails, so a miss costs as much as a wrong password. */
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(
+    private readonly database: AccountDatabase,
+    o: AccountStoreOptions = {},
+  ) {
+    this.clock = o.clock ?? (() => new Date());
+    this.sessionSeconds = o.sessionSeconds ?? DEFAULT_SESSION_SECONDS;
+    this.maxFailed = o.maxFailedSignIns ?? 20;
+  }
+
+  private get db() {
+    return this.database.db;
+  }
+
+  /** Creates an account. 400 for a malformed email or a weak password, or when the email has an account. */
+  async signUp(emailInput: unknown, password: unknown): Promise<Account> {
+    const email = normalizeEmail(emailInput);
+    checkPassword(password);
+    const existing = await this.db
+      .selectFrom("accounts")
+      .select("id")
+      .where("email", "=", email)
+      .executeTakeFirst();
+    if (existing) throw emailTaken();
+    const account: Account = {
+      id: `acc_${randomBytes(8).toString("hex")}`,
+      email,
+      createdAt: this.clock().toISOString(),
+    };
+    const passwordHash = await hash(password as string, ARGON2);
+    try {
+      await this.db
+        .insertInto("accounts")
+        .values({ id: account.id, email, password_hash: passwordHash, created_at: account.createdAt })
+        .execute();
+    } catch (error) {
+      // Two sign-ups with one email at once: the unique index decides.
+      const again = await this.db
+        .selectFrom("accounts")
+        .select("id")
+        .where("email", "=", email)
+        .executeTakeFirst();
+      if (again) throw emailTaken();
+      throw error;
+    }
+    return account;
+  }
+
+  /** The account for an email and password; 401 when they do not match, 429 after too many failures. */
+  async signIn(emailInput: unknown, password: unknown): Promise<Account> {
+    const email = typeof emailInput === "string" ? emailInput.trim().toLowerCase() : "";
+    const pw = typeof password === "string" ? password : "";
+    const subject = `signin:${email.slice(0, 254)}`;
+    const now = this.clock();
+    const day = utcDay(now);
+    const failed = await this.db
+      .selectFrom("usage")
+      .select("count")
+      .where("subject", "=", subject)
+      .where("day", "=", day)
+      .executeTakeFirst();
+    if (failed && Number(failed.count) >= this.maxFailed) {
+      const reset = secondsToUtcMidnight(now);
+      throw new RangesError(
+        "rate_limited",
+        `Too many failed sign-ins for this email today; try again after 00:00 UTC (in ${reset} s).`,
+        { retryAfterSeconds: reset },
+      );
+    }
+    const row =
+      email.length > 0 && email.length <= 254 && pw.length <= MAX_PASSWORD_LENGTH
+        ? await this.db
+            .selectFrom("accounts")
+            .select(["id", "email", "password_hash", "created_at"])
+            .where("email", "=", email)
+            .executeTakeFirst()
+        : undefined;
+    const stored = row?.password_hash ?? (await this.dummy());
+    let ok = false;
+    try {
+      ok = await verify(stored, pw.length > 0 ? pw : "\u0000");
+    } catch {
+      ok = false;
+    }
+    if (!row || !ok) {
+      await this.db
+        .insertInto("usage")
+        .values({ subject, day, count: 1 })
+        .onConflict((oc) => oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + 1` }))
+        .execute();
+      throw new RangesError("unauthorized", "The email or the password is not right.");
+    }
+    return { id: row.id, email: row.email, createdAt: row.created_at };
+  }
+
+  async account(id: string): Promise<Account | null> {
+    const row = await this.db
+      .selectFrom("accounts")
+      .select(["id", "email", "created_at"])
+      .where("id", "=", id)
+      .executeTakeFirst();
+    return row ? { id: row.id, email: row.email, createdAt: row.created_at } : null;
+  }
+
+  /** Starts a session for an account: the cookie value and the session's CSRF token. */
+  async createSession(account: Account): Promise<NewSession> {
+    const token = randomBytes(32).toString("base64url");
+    const csrfToken = randomBytes(24).toString("base64url");
+    const now = this.clock();
+    const expiresAt = new Date(now.getTime() + this.sessionSeconds * 1000).toISOString();
+    await this.db
+      .insertInto("sessions")
+      .values({
+        token_hash: sha256(token),
+        account_id: account.id,
+        csrf_token: csrfToken,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      })
+      .execute();
+    return { token, account, csrfToken, expiresAt };
+  }
+
+  /** The live session of a cookie value, or null (unknown, malformed or expired). */
+  async session(token: string | undefined | null): Promise<SessionInfo | null> {
+    if (!token || !SESSION_TOKEN.test(token)) return null;
+    const row = await this.db
+      .selectFrom("sessions as s")
+      .innerJoin("accounts as a", "a.id", "s.account_id")
+      .select(["a.id", "a.email", "a.created_at", "s.csrf_token", "s.expires_at"])
+      .where("s.token_hash", "=", sha256(token))
+      .executeTakeFirst();
+    if (!row || row.expires_at <= this.clock().toISOString()) return null;
+    return {
+      account: { id: row.id, email: row.email, createdAt: row.created_at },
+      csrfToken: row.csrf_token,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  /** Ends a session (sign-out). Expired sessions of everyone are removed on the way. */
+  async endSession(token: string | undefined | null): Promise<void> {
+    if (token && SESSION_TOKEN.test(token)) {
+      await this.db.deleteFrom("sessions").where("token_hash", "=", sha256(token)).execute();
+    }
+    await this.db.deleteFrom("sessions").where("expires_at", "<=", this.clock().toISOString()).execute();
+  }
+
+  private dummy(): Promise<string> {
+    this.dummyHash ??= hash(randomBytes(16).toString("hex"), ARGON2);
+    return this.dummyHash;
+  }
+}
+
+function emailTaken(): RangesError {
+  return new RangesError("invalid_parameter", "An account with this email exists already: sign in instead.", {
+    field: "email",
+  });
+}
+
+/** The email as stored: trimmed, lower case; 400 when it does not look like an email address. */
+export function normalizeEmail(input: unknown): string {
+  const email = typeof input === "string" ? input.trim().toLowerCase() : "";
+  if (email.length === 0 || email.length > 254 || !EMAIL.test(email)) {
+    throw new RangesError("invalid_parameter", "Give an email address such as you@example.com.", {
+      field: "email",
+    });
+  }
+  return email;
+}
+
+/** 400 unless the password has MIN..MAX characters. */
+export function checkPassword(password: unknown): void {
+  if (typeof password !== "string" || password.length < MIN_PASSWORD_LENGTH) {
+    throw new RangesError(
+      "invalid_parameter",
+      `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters (a few words make a good one).`,
+      { field: "password" },
+    );
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    throw new RangesError(
+      "invalid_parameter",
+      `A password may have at most ${MAX_PASSWORD_LENGTH} characters.`,
+      { field: "password" },
+    );
+  }
+}

@@ -1,0 +1,154 @@
+import { isRangesError } from "@ranges/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { AccessStore, AccountStore, type AccountStoreOptions } from "../src/index.js";
+import { dropSchemas, freshSchema, POSTGRES_AVAILABLE, TEST_DATABASE_URL } from "./backends.js";
+
+const open: AccessStore[] = [];
+const schemas: string[] = [];
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+  await dropSchemas(schemas);
+});
+
+async function stores(
+  backend: "sqlite" | "postgres",
+  o: AccountStoreOptions = {},
+): Promise<{ access: AccessStore; accounts: AccountStore }> {
+  let access: AccessStore;
+  if (backend === "sqlite") {
+    access = await AccessStore.open(":memory:", o.clock ? { clock: o.clock } : {});
+  } else {
+    const schema = freshSchema();
+    schemas.push(schema);
+    access = await AccessStore.open(TEST_DATABASE_URL, { schema, ...(o.clock ? { clock: o.clock } : {}) });
+  }
+  open.push(access);
+  return { access, accounts: new AccountStore(access.database, o) };
+}
+
+async function rejection(p: Promise<unknown>): Promise<{ status: number; code: string; message: string }> {
+  try {
+    await p;
+  } catch (error) {
+    if (isRangesError(error)) return { status: error.status, code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error("expected a rejection");
+}
+
+const PASSWORD = "correct horse battery staple";
+
+describe.each([
+  { backend: "sqlite" as const, available: true },
+  { backend: "postgres" as const, available: POSTGRES_AVAILABLE },
+])("$backend", ({ backend, available }) => {
+  describe.skipIf(!available)("accounts", () => {
+    it("signs up with an email and a password stored as an argon2id hash", async () => {
+      const { access, accounts } = await stores(backend);
+      const a = await accounts.signUp("  Alice@Example.COM ", PASSWORD);
+      expect(a.id).toMatch(/^acc_[0-9a-f]{16}$/);
+      expect(a.email).toBe("alice@example.com");
+      const row = await access.database.db
+        .selectFrom("accounts")
+        .selectAll()
+        .where("id", "=", a.id)
+        .executeTakeFirstOrThrow();
+      expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(row.password_hash).not.toContain(PASSWORD);
+      expect(await accounts.account(a.id)).toEqual(a);
+    });
+
+    it("refuses a second account for an email, bad emails and weak passwords with 400s", async () => {
+      const { accounts } = await stores(backend);
+      await accounts.signUp("bob@example.com", PASSWORD);
+      const dup = await rejection(accounts.signUp("BOB@example.com", "another long password"));
+      expect(dup).toMatchObject({ status: 400, code: "invalid_parameter" });
+      expect(dup.message).toContain("exists already");
+      for (const email of ["", "bob", "bob@", "@example.com", "bob@example", "a b@example.com", 42, null]) {
+        expect((await rejection(accounts.signUp(email, PASSWORD))).status, String(email)).toBe(400);
+      }
+      for (const pw of ["short", "", "x".repeat(257), 1234567890123, undefined]) {
+        const r = await rejection(accounts.signUp("carol@example.com", pw));
+        expect(r.status).toBe(400);
+        expect(r.message).toMatch(/password/);
+      }
+    });
+
+    it("signs in with the right password only, and refuses an email after too many failures", async () => {
+      const { accounts } = await stores(backend, { maxFailedSignIns: 3 });
+      const a = await accounts.signUp("dan@example.com", PASSWORD);
+      expect(await accounts.signIn("Dan@example.com ", PASSWORD)).toEqual(a);
+      const wrong = await rejection(accounts.signIn("dan@example.com", "not the password"));
+      expect(wrong).toMatchObject({ status: 401, code: "unauthorized" });
+      // An unknown email reads the same as a wrong password.
+      expect((await rejection(accounts.signIn("nobody@example.com", PASSWORD))).message).toBe(wrong.message);
+      expect((await rejection(accounts.signIn("dan@example.com", ""))).status).toBe(401);
+      expect((await rejection(accounts.signIn("dan@example.com", { not: "a string" }))).status).toBe(401);
+      // Three failures: even the right password is refused for the rest of the UTC day.
+      const limited = await rejection(accounts.signIn("dan@example.com", PASSWORD));
+      expect(limited).toMatchObject({ status: 429, code: "rate_limited" });
+    });
+
+    it("keeps sessions as hashes with a CSRF token, expires and ends them", async () => {
+      let now = new Date("2026-03-10T12:00:00.000Z");
+      const { access, accounts } = await stores(backend, { clock: () => now, sessionSeconds: 3600 });
+      const a = await accounts.signUp("erin@example.com", PASSWORD);
+      const s = await accounts.createSession(a);
+      expect(s.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(s.csrfToken.length).toBeGreaterThanOrEqual(32);
+      expect(s.expiresAt).toBe("2026-03-10T13:00:00.000Z");
+      const rows = await access.database.db.selectFrom("sessions").selectAll().execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]!.token_hash).not.toContain(s.token);
+      expect(await accounts.session(s.token)).toEqual({
+        account: a,
+        csrfToken: s.csrfToken,
+        expiresAt: s.expiresAt,
+      });
+      for (const bad of [undefined, null, "", "x", `${s.token.slice(0, -1)}A`, `${s.token}x`]) {
+        expect(await accounts.session(bad)).toBeNull();
+      }
+      now = new Date("2026-03-10T13:00:00.000Z");
+      expect(await accounts.session(s.token)).toBeNull();
+      now = new Date("2026-03-10T12:30:00.000Z");
+      const other = await accounts.createSession(a);
+      await accounts.endSession(other.token);
+      expect(await accounts.session(other.token)).toBeNull();
+      expect(await accounts.session(s.token)).not.toBeNull();
+    });
+
+    it("gives keys an owning account: listed, revoked and metered per account", async () => {
+      const { access, accounts } = await stores(backend);
+      const a = await accounts.signUp("fay@example.com", PASSWORD);
+      const b = await accounts.signUp("gus@example.com", PASSWORD);
+      const ka = await access.createKey({ name: "laptop", accountId: a.id, dailyQuota: 100 });
+      const kb = await access.createKey({ name: "other", accountId: b.id });
+      const cli = await access.createKey({ name: "cli" });
+      expect((await access.listKeys({ accountId: a.id })).map((k) => [k.id, k.accountId])).toEqual([
+        [ka.id, a.id],
+      ]);
+      expect((await access.listKeys()).map((k) => k.id).sort()).toEqual([ka.id, kb.id, cli.id].sort());
+      for (let i = 0; i < 3; i++) {
+        const d = await access.authorize({
+          authorization: `Bearer ${ka.key}`,
+          ip: "203.0.113.9",
+          keyless: false,
+        });
+        expect(d.ok).toBe(true);
+      }
+      expect((await access.listKeys({ accountId: a.id }))[0]!.usedToday).toBe(3);
+      const usage = await access.keyUsage([ka.id, kb.id]);
+      expect(usage).toEqual([{ keyId: ka.id, day: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), count: 3 }]);
+      // Another account cannot revoke the key; its owner can, once.
+      expect(await access.revokeKey(ka.id, { accountId: b.id })).toBe(false);
+      expect(await access.revokeKey(ka.id, { accountId: a.id })).toBe(true);
+      expect(await access.revokeKey(ka.id, { accountId: a.id })).toBe(false);
+      const d = await access.authorize({
+        authorization: `Bearer ${ka.key}`,
+        ip: "203.0.113.9",
+        keyless: false,
+      });
+      expect(d.ok).toBe(false);
+    });
+  });
+});
