@@ -32,3 +32,22 @@ describe("CFR engine on Kuhn poker", () => {
     expect(again.evaluate()).toEqual(solver.evaluate());
   });
 });
+
+describe("predictive CFR+ on Kuhn poker", () => {
+  const solver = new CfrSolver(kuhnGame(), { ...DCFR_PARAMS, predictive: true });
+  for (let i = 0; i < 3000; i++) solver.iterate();
+  const [p1, p2] = solver.evaluate();
+
+  it("reaches the game value and is nearly unexploitable", () => {
+    expect(p1!.value).toBeCloseTo(-1 / 18, 3);
+    expect(p1!.exploitability + p2!.exploitability).toBeLessThan(1e-3);
+    const facingBet = solver.decisionResults().find((d) => d.node.history === "P1_Bet_P2")!;
+    expect(facingBet.strategy[1 * 3 + 1]).toBeCloseTo(1 / 3, 2);
+  });
+
+  it("refuses alternating updates", () => {
+    expect(() => new CfrSolver(kuhnGame(), { ...DCFR_PARAMS, predictive: true, alternate: true })).toThrow(
+      /simultaneous updates only/,
+    );
+  });
+});

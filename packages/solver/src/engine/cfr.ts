@@ -51,6 +51,8 @@ interface CDecision extends Base {
   actor: number;
   children: CChild[];
   regrets: Float64Array;
+  /** Predictive CFR+: the last instantaneous regrets, the prediction of the next ones (null otherwise). */
+  pred: Float64Array | null;
   stratSum: Float64Array;
   strategy: Float64Array;
   childReach: Float64Array[];
@@ -157,6 +159,14 @@ export interface CfrParams {
   readonly alternate?: boolean;
   /** Least probability of every action for every hand while iterating (trembling hand; 0 for none). */
   readonly tremble?: number;
+  /**
+   * Predictive CFR+ (Farina, Kroer and Sandholm, "Faster Game Solving via Predictive Blackwell
+   * Approachability", AAAI 2021) instead of DCFR's regret discounting: regrets are clipped at zero after
+   * every update (regret matching+), and each iteration plays regret matching on the regrets plus the last
+   * instantaneous regrets (the prediction). `alpha` and `beta` are then unused; `gamma` still weights the
+   * average. Simultaneous updates only.
+   */
+  readonly predictive?: boolean;
 }
 
 export const DCFR_PARAMS: CfrParams = { alpha: 1.5, beta: 0, gamma: 2 };
@@ -227,6 +237,8 @@ export class CfrSolver implements Solver {
    * the whole game.
    */
   constructor(game: EngineGame, params: CfrParams = DCFR_PARAMS, scope: CfrScope = {}) {
+    if (params.predictive && params.alternate)
+      throw new Error("predictive CFR+ runs with simultaneous updates only (alternate: false)");
     this.scope = scope;
     this.game = game;
     this.params = params;
@@ -328,6 +340,7 @@ export class CfrSolver implements Solver {
         actor: node.actor,
         children: [],
         regrets: new Float64Array(nA * n),
+        pred: this.params.predictive ? new Float64Array(nA * n) : null,
         stratSum: new Float64Array(nA * n),
         strategy: new Float64Array(nA * n).fill(1 / nA),
         childReach,
@@ -410,6 +423,13 @@ export class CfrSolver implements Solver {
       if (sum > 0) for (let a = 0; a < nA; a++) out[a * n + c] = Math.max(0, source[a * n + c]!) / sum;
       else for (let a = 0; a < nA; a++) out[a * n + c] = 1 / nA;
     }
+  }
+
+  private scratchBuf = new Float64Array(0);
+  /** A reused buffer of at least `size` doubles (its first `size` are handed out). */
+  private scratch(size: number): Float64Array {
+    if (this.scratchBuf.length < size) this.scratchBuf = new Float64Array(size);
+    return this.scratchBuf.subarray(0, size);
   }
 
   /** Pushes reaches down the tree (decisions in pre-order). */
@@ -667,7 +687,14 @@ export class CfrSolver implements Solver {
     const t = ++this.iterations;
     const seats = this.game.seats.length;
     if (!this.params.alternate) {
-      for (const d of this.decisions) this.fillStrategy(d, d.regrets, d.strategy);
+      if (this.params.predictive) {
+        for (const d of this.decisions) {
+          const sum = this.scratch(d.regrets.length);
+          const pred = d.pred!;
+          for (let i = 0; i < sum.length; i++) sum[i] = d.regrets[i]! + pred[i]!;
+          this.fillStrategy(d, sum, d.strategy);
+        }
+      } else for (const d of this.decisions) this.fillStrategy(d, d.regrets, d.strategy);
       // Pre-order: a node's reach is final before its tremble looks at it.
       this.pushReaches((d) => this.tremble(d, d.strategy, d.played));
       return;
@@ -722,9 +749,20 @@ export class CfrSolver implements Solver {
       for (let c = 0; c < n; c++) vp[c]! += node.played[i * n + c]! * cv[c]!;
     }
     const reach = node.reach[p]!;
+    const pred = node.pred;
     for (let i = 0; i < nA; i++) {
       const cv = this.childValue(node, i, "value", foldBuf);
       const off = i * n;
+      if (pred) {
+        for (let c = 0; c < n; c++) {
+          const inst = cv[c]! - vp[c]!;
+          const r = node.regrets[off + c]! + inst;
+          node.regrets[off + c] = r > 0 ? r : 0;
+          pred[off + c] = inst;
+          node.stratSum[off + c] = node.stratSum[off + c]! * w.avg + reach[c]! * node.strategy[off + c]!;
+        }
+        continue;
+      }
       for (let c = 0; c < n; c++) {
         const r = node.regrets[off + c]!;
         node.regrets[off + c] = (r > 0 ? r * w.pos : r * w.neg) + cv[c]! - vp[c]!;
