@@ -21,10 +21,11 @@ export type RangesErrorCode =
   | "unknown_stack"
   | "unknown_game"
   | "not_found"
-  // 400, 408, 413, 414, 431: the HTTP message itself (not its parameters) cannot be served.
+  // 400, 408, 413, 414, 415, 431: the HTTP message itself (not its parameters) cannot be served.
   | "bad_request"
   | "request_timeout"
   | "payload_too_large"
+  | "unsupported_media_type"
   | "uri_too_long"
   | "headers_too_large"
   // 503: a pack that exists but cannot be read.
@@ -61,6 +62,7 @@ const STATUS: Record<RangesErrorCode, number> = {
   bad_request: 400,
   request_timeout: 408,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   uri_too_long: 414,
   headers_too_large: 431,
   pack_unavailable: 503,

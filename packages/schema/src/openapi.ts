@@ -33,6 +33,7 @@ import {
   FeatureRequestBodySchema,
   FeatureRequestCreatedSchema,
   FeatureRequestListSchema,
+  HandUploadSchema,
   NodeSchema,
   RangeSchema,
   SolveJobAnswerSchema,
@@ -55,6 +56,7 @@ const COMPONENTS = {
   FeatureRequestList: FeatureRequestListSchema,
   SolveJob: SolveJobAnswerSchema,
   SolveJobList: SolveJobListSchema,
+  HandUpload: HandUploadSchema,
 } as const;
 
 const errorCodeSchema = (): JsonObject => ({
@@ -181,8 +183,15 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
     headers: { Allow: headerRef("Allow") },
   },
   "408": { name: "RequestTimeout", text: "The request was not received in time." },
-  "413": { name: "PayloadTooLarge", text: "The request body is larger than 1 MiB." },
+  "413": {
+    name: "PayloadTooLarge",
+    text: "The request body is larger than the operation takes: 1 MiB, or 8 MiB for an upload.",
+  },
   "414": { name: "UriTooLong", text: "The request URL is too long." },
+  "415": {
+    name: "UnsupportedMediaType",
+    text: "The body is not of a type the operation takes: an upload that is not text (invalid UTF-8, a NUL byte, a Content-Type other than text/plain or application/octet-stream).",
+  },
   "429": {
     name: "TooManyRequests",
     text: "The keyless daily allowance of the caller's IP (200 calls) or the key's daily quota is spent. Refused calls are not counted.",
@@ -587,6 +596,38 @@ function servicePaths(): JsonObject {
         },
       },
     },
+    "/api/v1/uploads/{token}": {
+      post: {
+        operationId: "uploadHandHistories",
+        tags: ["hands"],
+        summary:
+          "Upload a hand-history file through a single-use link (the MCP tool get_upload_link makes one)",
+        description:
+          "The link is the credential: no Authorization header. It takes one upload and expires (15 minutes unless the server says otherwise); a used, expired or unknown link is a 404 that says which. The body is the file itself, PokerStars or GGPoker hand histories as text (`Content-Type: text/plain` or `application/octet-stream`; UTF-8, or UTF-16 with a byte order mark), at most 8 MiB (413 beyond it, read no further). The hands are parsed off the request thread, deduplicated by site and hand number, and stored under the key that made the link: nobody else ever sees them. `curl --data-binary @HH20240518.txt -H 'Content-Type: text/plain' <url>`.",
+        parameters: [
+          {
+            name: "token",
+            in: "path",
+            required: true,
+            description: "The link's token (hul_ and 43 base64url characters).",
+            schema: { type: "string", pattern: "^hul_[A-Za-z0-9_-]{43}$" },
+          },
+          parameterRef("requestId"),
+        ],
+        security: NO_KEY,
+        requestBody: {
+          required: true,
+          content: {
+            "text/plain": { schema: { type: "string" } },
+            "application/octet-stream": { schema: { type: "string", format: "binary" } },
+          },
+        },
+        responses: {
+          "201": noStoreJson("HandUpload", "What the upload read and stored."),
+          ...errors(...TRANSPORT, "404", "413", "415"),
+        },
+      },
+    },
     "/api/v1/solves": {
       post: {
         operationId: "enqueueSolve",
@@ -773,6 +814,11 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
       {
         name: "solves",
         description: "The solve queue: custom preflop spots solved on this project's solver.",
+      },
+      {
+        name: "hands",
+        description:
+          "Hand-history uploads through single-use links; the hands are read with the MCP hand tools.",
       },
       { name: "service", description: "Health, readiness and this document." },
     ],

@@ -258,6 +258,45 @@ export const FeatureRequestListSchema = z.object({
   requests: z.array(FeatureRequestSchema),
 });
 
+/** What an upload of hand histories did (`POST /api/v1/uploads/{token}`, MCP `upload_hand_history`). */
+export const HandUploadReportSchema = z.object({
+  uploadId: z.string().describe("`up_` and 16 hex characters; find_hands takes it as uploadId."),
+  via: z.enum(["link", "inline"]).describe("An upload link (a file) or upload_hand_history (inline text)."),
+  bytes: z.number().int().describe("Size of the text in UTF-8 bytes."),
+  hands: z.number().int().describe("Hands read from the text."),
+  stored: z.number().int().describe("Hands stored now."),
+  duplicates: z.number().int().describe("Hands already stored under this key (same site and hand number)."),
+  refused: z.number().int().describe("Hands not stored: the key keeps at most maxHands."),
+  withHero: z
+    .number()
+    .int()
+    .describe("Hands whose hero is known (a `Dealt to` line, or the hero named with the upload)."),
+  errors: z.number().int().describe("Hands that could not be read."),
+  errorSamples: z
+    .array(
+      z.object({
+        handId: z.string().nullable(),
+        line: z.number().int().describe("1-based line of the problem in the text."),
+        message: z.string(),
+        text: z.string().describe("The offending line, cut to 80 characters."),
+      }),
+    )
+    .describe("The first unreadable hands (at most 20)."),
+  sites: z.record(z.string(), z.number().int()).describe("Hands read per site."),
+  from: z.string().nullable().describe("Time of the earliest hand read."),
+  to: z.string().nullable().describe("Time of the latest hand read."),
+  totalHands: z.number().int().describe("Hands this key keeps now."),
+  maxHands: z.number().int().describe("Most hands a key may keep."),
+  parseMs: z.number().int().describe("Milliseconds the parse thread took to read the hands."),
+  equityMs: z.number().int().describe("Milliseconds it took for the all-in equities."),
+});
+
+/** The answer of an upload (201). */
+export const HandUploadSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  upload: HandUploadReportSchema,
+});
+
 /** A job of the solve queue, as its owner sees it (`/api/v1/solves`, MCP `get_queued_solve`). */
 export const SolveJobSchema = z.object({
   id: z.string().describe("`sol_` and 16 hex characters; also the solution's id once done."),
@@ -325,6 +364,7 @@ export type SpotsRow = z.infer<typeof SpotsRowSchema>;
 export type Spots = z.infer<typeof SpotsSchema>;
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 export type ToolEnvelope = z.infer<typeof ToolEnvelopeSchema>;
+export type HandUploadReport = z.infer<typeof HandUploadReportSchema>;
 
 /** The units object for a response; `config` adds the config-only fields. */
 export function unitsFor(hasEvs: boolean, config = false): Units {

@@ -1,0 +1,55 @@
+/**
+ * What the parse thread does with an uploaded text: parse every hand (PokerStars and GGPoker, mixed), work
+ * out the all-in adjustment with the solver's equity code, summarize, and make the rows the hand store
+ * keeps. Runs in `parse-thread.ts`; importing it loads the solver's evaluator tables (about 16 MB), which
+ * is why the servers never import it themselves.
+ */
+
+import type { HandRow } from "@ranges/access";
+import { type HandParseError, parseHandHistories } from "@ranges/hand-history";
+import { allInAdjustment } from "./equity.js";
+import { heroOf, rowOf, summarizeHand } from "./summarize.js";
+
+/** Parse errors kept per upload (the count is always whole). */
+export const MAX_ERRORS_KEPT = 20;
+
+export interface ParsedUpload {
+  rows: HandRow[];
+  /** Hands read, hands whose hero is known, and hands that could not be read. */
+  hands: number;
+  withHero: number;
+  errors: number;
+  /** The first errors, with their line in the text. */
+  errorSamples: HandParseError[];
+  /** Milliseconds the parse and the equity work took. */
+  parseMs: number;
+  equityMs: number;
+}
+
+export function parseUpload(text: string, hero: string | null): ParsedUpload {
+  const t0 = performance.now();
+  const { hands, errors } = parseHandHistories(text);
+  const t1 = performance.now();
+  const rows: HandRow[] = [];
+  let withHero = 0;
+  let equityMs = 0;
+  for (const hand of hands) {
+    const who = heroOf(hand, hero);
+    if (who !== null) withHero++;
+    const e0 = performance.now();
+    const allIn = allInAdjustment(hand, who);
+    equityMs += performance.now() - e0;
+    rows.push(
+      rowOf(summarizeHand(hand, { hero, allIn: { adjustment: allIn.adjustment, note: allIn.note } }), hand),
+    );
+  }
+  return {
+    rows,
+    hands: hands.length,
+    withHero,
+    errors: errors.length,
+    errorSamples: errors.slice(0, MAX_ERRORS_KEPT),
+    parseMs: Math.round(t1 - t0),
+    equityMs: Math.round(equityMs),
+  };
+}
