@@ -122,6 +122,32 @@ const tokenHash = (token: string): string => createHash("sha256").update(token).
 
 type Row = Partial<AccountTables["hands"]>;
 
+const unknownLink = () =>
+  new RangesError(
+    "not_found",
+    "No such upload link: links come from the MCP tool get_upload_link and are used as given, once.",
+  );
+
+/** Throws the 404 of a used or expired link; returns for a usable one. */
+function refusal(row: { used_at: string | null; expires_at: string }, now: string): void {
+  if (row.used_at !== null) {
+    throw new RangesError(
+      "not_found",
+      `This upload link was already used (at ${row.used_at}); a link takes one upload. Ask get_upload_link for a new one.`,
+      { reason: "used" },
+    );
+  }
+  if (row.expires_at <= now) {
+    throw new RangesError(
+      "not_found",
+      `This upload link expired at ${row.expires_at}. Ask get_upload_link for a new one.`,
+      {
+        reason: "expired",
+      },
+    );
+  }
+}
+
 function fromRow(r: Row): StoredHand {
   return {
     site: r.site!,
@@ -213,16 +239,27 @@ export class HandStore {
   }
 
   /**
+   * Checks a link without using it up: a 404 that says why when it is unknown, used or expired. (An upload
+   * checks first, reads the file, then claims the link: a file refused for its size or type leaves the link
+   * usable.)
+   */
+  async checkLink(token: string): Promise<void> {
+    if (!TOKEN_SHAPE.test(token)) throw unknownLink();
+    const row = await this.db
+      .selectFrom("upload_links")
+      .select(["used_at", "expires_at"])
+      .where("token_hash", "=", tokenHash(token))
+      .executeTakeFirst();
+    if (!row) throw unknownLink();
+    refusal(row, this.clock().toISOString());
+  }
+
+  /**
    * Uses up a link: the key holder it was made for and the hero it names. A link that is unknown, used or
-   * expired is a 404 whose message says which.
+   * expired is a 404 whose message says which. One conditional UPDATE: of two claims at once, one wins.
    */
   async claimLink(token: string): Promise<{ keyId: string; hero: string | null }> {
-    const unknown = () =>
-      new RangesError(
-        "not_found",
-        "No such upload link: links come from the MCP tool get_upload_link and are used as given, once.",
-      );
-    if (!TOKEN_SHAPE.test(token)) throw unknown();
+    if (!TOKEN_SHAPE.test(token)) throw unknownLink();
     const hash = tokenHash(token);
     const now = this.clock().toISOString();
     const claimed = await this.db
@@ -239,19 +276,9 @@ export class HandStore {
       .select(["used_at", "expires_at"])
       .where("token_hash", "=", hash)
       .executeTakeFirst();
-    if (!row) throw unknown();
-    if (row.used_at !== null) {
-      throw new RangesError(
-        "not_found",
-        `This upload link was already used (at ${row.used_at}); a link takes one upload. Ask get_upload_link for a new one.`,
-        { reason: "used" },
-      );
-    }
-    throw new RangesError(
-      "not_found",
-      `This upload link expired at ${row.expires_at}. Ask get_upload_link for a new one.`,
-      { reason: "expired" },
-    );
+    if (!row) throw unknownLink();
+    refusal(row, now);
+    throw unknownLink();
   }
 
   /** Stores hands for a key holder; hands it already has are counted as duplicates, not stored again. */

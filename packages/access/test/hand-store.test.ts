@@ -143,17 +143,22 @@ describe.each([
       const link = await hands.createLink("alice", 60, "numbush");
       expect(link.token).toMatch(/^hul_[A-Za-z0-9_-]{43}$/);
       expect(link.expiresAt).toBe("2026-03-10T12:01:00.000Z");
+      // Checking does not use it up.
+      await hands.checkLink(link.token);
+      await hands.checkLink(link.token);
       expect(await hands.claimLink(link.token)).toEqual({ keyId: "alice", hero: "numbush" });
       await expect(hands.claimLink(link.token)).rejects.toMatchObject({
         status: 404,
         message: expect.stringMatching(/already used/),
       });
+      await expect(hands.checkLink(link.token)).rejects.toMatchObject({ hint: { reason: "used" } });
       const late = await hands.createLink("alice", 60);
       now = new Date("2026-03-10T12:01:00.000Z");
       await expect(hands.claimLink(late.token)).rejects.toMatchObject({
         status: 404,
         hint: { reason: "expired" },
       });
+      await expect(hands.checkLink(late.token)).rejects.toMatchObject({ hint: { reason: "expired" } });
       await expect(hands.claimLink("hul_nothing")).rejects.toMatchObject({ message: /No such upload link/ });
       await expect(hands.claimLink(`hul_${"A".repeat(43)}`)).rejects.toMatchObject({
         message: /No such upload link/,
