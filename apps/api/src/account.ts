@@ -34,6 +34,8 @@ export interface AccountRoutesOptions {
   solves?: SolveService | undefined;
   /** The site's public URL (e.g. https://ranges.example): its origin is the only one allowed to POST. */
   publicUrl?: string | undefined;
+  /** Called after a key is revoked (OAuth: the sign-in it stands for ends too). */
+  onKeyRevoked?: ((keyId: string) => Promise<void>) | undefined;
 }
 
 /** Live keys one account may hold at a time. */
@@ -246,7 +248,7 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
         "No such key in this account: key ids are the 12 hex characters after pr_ in the key list.",
       );
     }
-    await access.revokeKey(id, { accountId: account.id });
+    if (await access.revokeKey(id, { accountId: account.id })) await o.onKeyRevoked?.(id);
     const after = (await access.listKeys({ accountId: account.id })).find((k) => k.id === id)!;
     ctx.body = { schemaVersion: 1, key: { ...after, accountId: undefined } };
   });

@@ -49,10 +49,17 @@ import {
 } from "./http-server.js";
 import { createStdoutLogger } from "./logger.js";
 import { readJsonBody } from "./mcp-body.js";
+import { challengeKeylessPaidCalls } from "./mcp-challenge.js";
+import type { OAuthServer } from "./oauth.js";
 import { parseQuery } from "./query.js";
 import { serveWeb } from "./web.js";
 
-export type McpHandler = (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void>;
+export type McpHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: unknown,
+  signedIn?: { keyId: string },
+) => Promise<void>;
 
 /** One structured line per request (and one per internal error). */
 export interface LogLine {
@@ -94,6 +101,11 @@ export interface AppOptions {
    * changes from, and https makes its session cookie Secure. Unset: the request's own origin, plain http.
    */
   publicUrl?: string;
+  /**
+   * OAuth for MCP clients (`createOAuthServer`): the authorization server under /oauth/, the metadata
+   * documents, access tokens on POST /api/mcp, and a 401 challenge when a paid tool is called keyless.
+   */
+  oauth?: OAuthServer;
 }
 
 /** The solve queue as the API serves it: the records, the finished packs, and the in-process worker. */
@@ -573,19 +585,31 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     accounts: new AccountStore(access.database),
     solves: o.solves,
     publicUrl: o.publicUrl,
+    onKeyRevoked: o.oauth ? (keyId) => o.oauth!.revokeKey(keyId) : undefined,
   });
+
+  const oauth = o.oauth;
+  oauth?.registerRoutes(router as unknown as Router);
 
   const mcpHandler = o.mcpHandler;
   router.post("/api/mcp", async (ctx) => {
     if (!mcpHandler) throw new RangesError("not_found", "The MCP endpoint is not enabled on this server.");
+    // An OAuth access token (any bearer token that is not a pr_ key) stands for its account's key.
+    const bearer = /^Bearer +(\S+)$/i.exec(ctx.get("authorization").trim())?.[1];
+    let signedIn: { keyId: string } | undefined;
+    if (oauth && bearer !== undefined && !bearer.startsWith("pr_")) {
+      signedIn = { keyId: (await oauth.verify(ctx, bearer)).keyId };
+    }
     const body = await readJsonBody(ctx.req, MCP_BODY_LIMIT);
     ctx.state.via = "mcp";
+    // Without any credentials, a tool that needs a key answers 401 with the challenge that starts sign-in.
+    if (oauth && !ctx.get("authorization")) challengeKeylessPaidCalls(ctx.res, oauth.challenge(ctx));
     // The handler meters by X-Forwarded-For (it is created with trustProxy): it gets the one address
     // resolved here, so both doors meter the same client.
     ctx.req.headers["x-forwarded-for"] = ctx.ip;
     // The MCP transport writes the response itself.
     ctx.respond = false;
-    await mcpHandler(ctx.req, ctx.res, body);
+    await mcpHandler(ctx.req, ctx.res, body, signedIn);
   });
 
   // The data routes again, matched by plain string operations: these are the hot paths, and @koa/router
@@ -604,6 +628,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     }
     return next();
   });
+  // OAuth: the authorization server's endpoints and the metadata documents.
+  if (oauth) app.use(oauth.middleware);
   app.use(router.routes());
   // The web site: its files and pages (GET and HEAD of paths outside /api/ and /.well-known/).
   if (o.webRoot) app.use(serveWeb(o.webRoot));

@@ -15,7 +15,8 @@
  *   PACKS_REFRESH_MS  how often the store looks for new, replaced and removed pack files (default 2000;
  *                0: never, packs are then read as they were at start-up or first use)
  *   PUBLIC_URL   the URL users reach the site at (e.g. https://ranges.example): the account area's one allowed
- *                origin, and https makes its session cookie Secure (unset: the request's own origin, http)
+ *                origin, https makes its session cookie Secure, and it is the OAuth issuer and the origin of
+ *                the MCP resource (unset: the request's own origin, http, and the issuer http://localhost:PORT)
  * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
  *
  * `pnpm start` runs it as `node --max-old-space-size=$HEAP_MB` (default 256): without a heap cap V8 lets the
@@ -33,6 +34,7 @@ import { RangeStore } from "@ranges/store";
 import { webRoot } from "@ranges/web";
 import { createApp, type LogLine } from "./app.js";
 import { createStdoutLogger } from "./logger.js";
+import { createOAuthServer, type OAuthServer } from "./oauth.js";
 import { defaultAccessDb, defaultPacksDir } from "./paths.js";
 
 const say = (text: string) => process.stderr.write(`${text}\n`);
@@ -107,6 +109,21 @@ if (heapMb > 1024) {
   );
 }
 
+// OAuth for MCP clients: its records and keys live in the account database (see oauth.ts).
+let oauth: OAuthServer;
+try {
+  oauth = await createOAuthServer({
+    access,
+    issuer: publicUrl ?? `http://localhost:${port}`,
+    publicUrl,
+    behindProxy: trustProxy.trim() !== "",
+  });
+} catch (error) {
+  say(`The OAuth server could not start: ${(error as Error).message}`);
+  await access.close();
+  process.exit(1);
+}
+
 let app: ReturnType<typeof createApp>;
 try {
   app = createApp({
@@ -124,6 +141,7 @@ try {
     }),
     solves: { queue, solutions, worker: workers[0] },
     webRoot,
+    oauth,
     ...(publicUrl ? { publicUrl } : {}),
   });
 } catch (error) {
@@ -149,6 +167,7 @@ function shutdown(signal: string): void {
   server.close(() => {
     logger.flush();
     // A solve in progress goes back to the queue for the next worker (or this server's next start).
+    oauth.close();
     Promise.all(workers.map((w) => w.stop()))
       .then(() => queue.close())
       .then(() => solutions.close())

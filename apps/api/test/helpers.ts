@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccessStore } from "@ranges/access";
+import { createMcpHttpHandler } from "@ranges/mcp";
 import {
   CatalogSchema,
   ConfigSchema,
@@ -15,7 +16,7 @@ import {
 } from "@ranges/schema";
 import { RangeStore } from "@ranges/store";
 import { expect } from "vitest";
-import { type AppOptions, createApp, type LogLine } from "../src/index.js";
+import { type AppOptions, createApp, createOAuthServer, type LogLine } from "../src/index.js";
 import { writeFixturePacks } from "./fixtures.js";
 
 export interface TestServer {
@@ -45,6 +46,10 @@ export interface StartOptions {
   solves?: AppOptions["solves"];
   webRoot?: AppOptions["webRoot"];
   publicUrl?: AppOptions["publicUrl"];
+  /** Listen on this port (default: a free one). */
+  port?: number;
+  /** Mount OAuth (issuer http://127.0.0.1:<port>, so give `port`) and the MCP endpoint. */
+  oauth?: boolean;
 }
 
 /** Starts the real app on an ephemeral loopback port. */
@@ -55,18 +60,28 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.clock ? { clock: o.clock } : {}),
   });
   const logs: LogLine[] = [];
+  const oauth = o.oauth
+    ? await createOAuthServer({
+        access,
+        issuer: o.publicUrl ?? `http://127.0.0.1:${o.port}`,
+        publicUrl: o.publicUrl,
+      })
+    : undefined;
+  const mcpHandler =
+    o.mcpHandler ?? (o.oauth ? createMcpHttpHandler({ store, access, trustProxy: true }) : undefined);
   const app = createApp({
     store,
     access,
     logger: (line) => logs.push(line),
-    ...(o.mcpHandler ? { mcpHandler: o.mcpHandler } : {}),
+    ...(mcpHandler ? { mcpHandler } : {}),
+    ...(oauth ? { oauth } : {}),
     ...(o.trustProxy ? { trustProxy: o.trustProxy } : {}),
     ...(o.http ? { http: o.http } : {}),
     ...(o.solves ? { solves: o.solves } : {}),
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
   });
-  const server = app.listen(0, "127.0.0.1");
+  const server = app.listen(o.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -80,9 +95,19 @@ export async function start(o: StartOptions): Promise<TestServer> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      oauth?.close();
       await access.close();
     },
   };
+}
+
+/** A port that was free a moment ago (for servers that must know their URL before they listen). */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", () => resolve()));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
 }
 
 export interface JsonResponse {

@@ -1,6 +1,7 @@
 /** What every tool gets: the stores, the caller, and the access check. */
 
 import type { AccessStore, TrustProxy } from "@ranges/access";
+import type { HandUploads } from "@ranges/hand-analysis";
 import { GAME_IDS, GAMES, type GameId, parseHand, RangesError } from "@ranges/core";
 import type { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import type { RangeStore } from "@ranges/store";
@@ -25,6 +26,20 @@ export interface McpDeps {
   readonly trustProxy?: boolean | string | readonly string[] | TrustProxy | null;
   /** The solve queue; absent, the queue tools answer that it is not enabled. */
   readonly solves?: SolveDeps | undefined;
+  /** Uploaded hand histories; absent, the hand tools answer that they are not enabled. */
+  readonly hands?: HandDeps | undefined;
+}
+
+/** The hand tools' parts: the uploads (store of hands and parse thread) and where upload links point. */
+export interface HandDeps {
+  readonly uploads: HandUploads;
+  /**
+   * The base URL of the API that takes uploads (`POST /api/v1/uploads/{token}`), e.g.
+   * `https://ranges.example.com`; `"request"`: the origin of the MCP request itself (the MCP endpoint is
+   * mounted in that API); null: this server has no upload endpoint (get_upload_link says so, and
+   * upload_hand_history still works).
+   */
+  readonly linkBase: string | null;
 }
 
 /** The solve queue's parts the tools use (the records, the finished packs, the worker to wake). */
@@ -37,7 +52,14 @@ export interface SolveDeps {
 /** Who is calling: the HTTP request's `Authorization` header and client IP. */
 export interface Caller {
   readonly authorization?: string | undefined;
+  /**
+   * The key the caller was signed in as by the server in front (an OAuth access token that stands for an
+   * account's key, checked by apps/api): used in place of `authorization`.
+   */
+  readonly keyId?: string | undefined;
   readonly ip: string;
+  /** The request's origin (`http://host:port`), for links back to the server that was called. */
+  readonly origin?: string | undefined;
 }
 
 export interface ToolContext {
@@ -57,6 +79,7 @@ export interface ToolContext {
   /** A valid key, counted on its meter (paid operations on the caller's records); returns id and plan. */
   keyed(operation: string): Promise<{ keyId: string; plan: string }>;
   readonly solves: SolveDeps | undefined;
+  readonly hands: HandDeps | undefined;
 }
 
 export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
@@ -75,6 +98,7 @@ export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
       return { keyId: d.keyId!, plan: d.plan ?? "standard" };
     },
     solves: deps.solves,
+    hands: deps.hands,
   };
 
   /** Authorizes the call; the key id and plan when a key was used. */
@@ -84,9 +108,11 @@ export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
     operation?: string;
   }): Promise<{ keyId?: string | undefined; plan?: string | undefined }> {
     const input =
-      caller.authorization === undefined
-        ? { ip: caller.ip, ...o }
-        : { authorization: caller.authorization, ip: caller.ip, ...o };
+      caller.keyId !== undefined
+        ? { keyId: caller.keyId, ip: caller.ip, ...o }
+        : caller.authorization === undefined
+          ? { ip: caller.ip, ...o }
+          : { authorization: caller.authorization, ip: caller.ip, ...o };
     const decision = await deps.access.authorize(input);
     if (decision.ok) return { keyId: decision.keyId, plan: decision.plan };
     const retryAfter = decision.headers["Retry-After"];

@@ -16,7 +16,7 @@ import {
 } from "@ranges/access";
 import { RangesError } from "@ranges/core";
 import { RangeStore } from "@ranges/store";
-import type { Caller, McpDeps, SolveDeps } from "./context.js";
+import type { Caller, HandDeps, McpDeps, SolveDeps } from "./context.js";
 import { errorBody } from "./errors.js";
 import { clip, type Redactor, redactor, requestInputs } from "./redact.js";
 import { createMcpServer } from "./server.js";
@@ -96,18 +96,33 @@ export function methodNotAllowed(res: ServerResponse, method: string | undefined
   sendJson(res, 405, errorBody(error), { Allow: "POST" });
 }
 
+/**
+ * The origin a request was made to (`http://host:port`), for links back to this server: the Host header,
+ * and https when the connection is TLS or, behind trusted proxies, `X-Forwarded-Proto` says so.
+ */
+export function originOf(req: IncomingMessage, trustProxy: TrustProxyOption): string | undefined {
+  const host = req.headers.host;
+  if (typeof host !== "string" || !/^[A-Za-z0-9.:[\]-]{1,255}$/.test(host)) return undefined;
+  const forwarded = req.headers["x-forwarded-proto"];
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const https = tls || (Boolean(trustProxy) && typeof forwarded === "string" && /^https\b/i.test(forwarded));
+  return `${https ? "https" : "http"}://${host}`;
+}
+
 const PARSE_ERROR = "Parse error: the request body is empty or not JSON. Send a JSON-RPC message.";
 
 /**
  * The handler the API mounts at `POST /api/mcp` (and the standalone server at `/api/mcp` and `/mcp`).
  * `body` is the parsed JSON-RPC body, read by the caller; `undefined` (empty or not JSON) is answered with a
- * JSON-RPC parse error (400). Never rejects: failures become a JSON-RPC error response.
+ * JSON-RPC parse error (400). `signedIn`: the key the server in front authenticated the caller as (an OAuth
+ * access token), used instead of the `Authorization` header. Never rejects: failures become a JSON-RPC error
+ * response.
  */
 export function createMcpHttpHandler(
   deps: McpDeps,
-): (req: IncomingMessage, res: ServerResponse, body: unknown) => Promise<void> {
+): (req: IncomingMessage, res: ServerResponse, body: unknown, signedIn?: { keyId: string }) => Promise<void> {
   const resolveIp = clientIpResolver(deps.trustProxy);
-  return async (req, res, body) => {
+  return async (req, res, body, signedIn) => {
     if (req.method !== "POST") {
       methodNotAllowed(res, req.method);
       return;
@@ -120,7 +135,12 @@ export function createMcpHttpHandler(
     const authorization = req.headers.authorization;
     const caller: Caller = {
       ip: resolveIp(req),
-      ...(typeof authorization === "string" && authorization.trim() !== "" ? { authorization } : {}),
+      origin: originOf(req, deps.trustProxy),
+      ...(signedIn !== undefined
+        ? { keyId: signedIn.keyId }
+        : typeof authorization === "string" && authorization.trim() !== ""
+          ? { authorization }
+          : {}),
     };
     const server = createMcpServer(deps, caller);
     const transport = new StreamableHTTPServerTransport({
@@ -206,6 +226,8 @@ export interface StartOptions {
   readonly trustProxy?: string | readonly string[];
   /** The solve queue for the queue tools and `solution` reads (absent: those answer not enabled). */
   readonly solves?: SolveDeps;
+  /** Uploaded hand histories for the hand tools (absent: those answer not enabled). */
+  readonly hands?: HandDeps;
 }
 
 export interface RunningMcpServer {
@@ -237,7 +259,7 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
     if (ownStore) store.close();
     throw error;
   }
-  const deps: McpDeps = { store, access, trustProxy: trust, solves: options.solves };
+  const deps: McpDeps = { store, access, trustProxy: trust, solves: options.solves, hands: options.hands };
   const handle = createMcpHttpHandler(deps);
 
   const server = createServer((req, res) => {

@@ -10,11 +10,15 @@
  *   TRUST_PROXY   the reverse proxies to believe X-Forwarded-For from, as for the API: comma-separated
  *                 addresses, CIDR ranges and the names loopback, linklocal, uniquelocal (unset: none; the
  *                 peer is the client). 1/true, which trusted any peer, is refused.
+ *   UPLOAD_BASE_URL  the API that takes hand-history uploads (e.g. https://ranges.example), for the links
+ *                 get_upload_link makes (unset: this server makes none; upload_hand_history still works)
  */
 
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AccessStore, HandStore } from "@ranges/access";
+import { HandParser, HandUploads } from "@ranges/hand-analysis";
 import { startMcpServer } from "./http.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -25,17 +29,28 @@ const accessDb = databaseUrl || (process.env.ACCESS_DB ?? resolve(repoRoot, "var
 if (!databaseUrl && accessDb !== ":memory:") mkdirSync(dirname(accessDb), { recursive: true });
 
 let running: Awaited<ReturnType<typeof startMcpServer>>;
+let access: AccessStore;
+const parser = new HandParser();
+try {
+  access = await AccessStore.open(accessDb, { exclusive: true });
+} catch (error) {
+  console.error((error as Error).message);
+  process.exit(1);
+}
+const linkBase = process.env.UPLOAD_BASE_URL?.trim().replace(/\/+$/, "") || null;
 try {
   running = await startMcpServer({
     port,
     packsDir,
-    accessDb,
+    access,
+    hands: { uploads: new HandUploads(new HandStore(access.database), parser), linkBase },
     trustProxy: process.env.TRUST_PROXY ?? "",
     ...(process.env.MCP_HOST ? { host: process.env.MCP_HOST } : {}),
   });
 } catch (error) {
   // A bad TRUST_PROXY, a port in use or a database that cannot be used: the reason, no stack.
   console.error((error as Error).message);
+  await access.close();
   process.exit(1);
 }
 console.log(
@@ -47,10 +62,14 @@ const stop = (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: closing the MCP server`);
-  running.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
+  running
+    .close()
+    .then(() => parser.close())
+    .then(() => access.close())
+    .then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
 };
 process.on("SIGTERM", () => stop("SIGTERM"));
 process.on("SIGINT", () => stop("SIGINT"));

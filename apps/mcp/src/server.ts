@@ -10,6 +10,7 @@ import { register, type ToolSpec, toolListing } from "./tool.js";
 import { compareStrategies } from "./tools/compare.js";
 import { getExploitability, getRangeMetadata, getTreeDocs, listDatasets } from "./tools/datasets.js";
 import { getStarted, listGames } from "./tools/guide.js";
+import { HAND_TOOLS } from "./tools/hands.js";
 import { enqueueSolve, getQueuedSolve, listLibrarySolutions, listQueuedSolves } from "./tools/queue.js";
 import { listMyRequests, submitRequest } from "./tools/requests.js";
 import { getConfig, getNode, getRange, listSpots } from "./tools/retrieval.js";
@@ -36,6 +37,7 @@ export const TOOL_SPECS = [
   getQueuedSolve,
   listQueuedSolves,
   listLibrarySolutions,
+  ...HAND_TOOLS,
 ] as unknown as readonly ToolSpec<z.ZodRawShape>[];
 
 /** The registered tool names, in registration order. */
@@ -57,6 +59,16 @@ export const TOOL_NAMES = [
   "get_queued_solve",
   "list_queued_solves",
   "list_library_solutions",
+  "get_upload_link",
+  "upload_hand_history",
+  "find_hands",
+  "get_hand_results",
+  "list_my_sessions",
+  "get_session_summary",
+  "get_tournament_results",
+  "list_my_opponents",
+  "get_opponent_notes",
+  "get_opponent_limp_range",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];

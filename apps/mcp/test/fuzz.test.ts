@@ -1,7 +1,10 @@
 /** Whatever a caller sends within the input schemas, no tool throws or answers 500, and every answer validates. */
 
-import { AccessStore } from "@ranges/access";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AccessStore, HandStore } from "@ranges/access";
 import { GAME_IDS } from "@ranges/core";
+import { HandParser, HandUploads } from "@ranges/hand-analysis";
 import { ErrorBodySchema } from "@ranges/schema";
 import { RangeStore } from "@ranges/store";
 import fc from "fast-check";
@@ -14,14 +17,27 @@ import { writeFixturePacks } from "./fixtures.js";
 let store: RangeStore;
 let access: AccessStore;
 let key: string;
+let parser: HandParser;
+let uploads: HandUploads;
 
 beforeAll(async () => {
   store = RangeStore.open({ packsDir: (await writeFixturePacks()).dir });
   access = await AccessStore.open(":memory:", { keylessDailyLimit: 1_000_000 });
-  key = (await access.createKey({ name: "fuzz", dailyQuota: null })).key;
+  const created = await access.createKey({ name: "fuzz", dailyQuota: null });
+  key = created.key;
+  parser = new HandParser();
+  uploads = new HandUploads(new HandStore(access.database), parser);
+  // Hands to analyse, so the hand tools run their analysis on whatever filters the fuzzer sends.
+  const fixtures = join(import.meta.dirname, "../../../packages/hand-analysis/test/fixtures");
+  for (const f of ["hero-6max-cash.txt", "hero-8max-tournament.txt"]) {
+    await uploads.ingest(created.id, readFileSync(join(fixtures, f), "utf8"), null, "inline");
+  }
 });
 
-afterAll(() => access.close());
+afterAll(async () => {
+  await parser.close();
+  await access.close();
+});
 
 const seat = fc.constantFrom("UTG", "UTG1", "HJ", "CO", "BTN", "SB", "BB", "LJ", "XX");
 const token = fc.constantFrom(
@@ -72,6 +88,35 @@ const scope = {
   ),
   players: opt(fc.integer({ min: -2, max: 12 })),
 };
+
+/** The filters of the hand tools, mostly plausible values, plus `extra` fields. */
+function handFilters<T extends Record<string, fc.Arbitrary<unknown>>>(extra: T) {
+  return {
+    from: opt(
+      fc.oneof(
+        fc.constantFrom("2024-03-01", "2024-03-01T15:06", "2024-13-40", "yesterday"),
+        fc.string({ maxLength: 12 }),
+      ),
+    ),
+    to: opt(fc.constantFrom("2024-03-02", "2024-03-01T15:06Z", "2023-01-01", "")),
+    site: opt(fc.constantFrom("pokerstars", "ggpoker", "partypoker")),
+    game: opt(fc.constantFrom("nlhe", "plo", "", "NLHE")),
+    format: opt(fc.constantFrom("cash", "tournament", "sng")),
+    stakes: opt(fc.constantFrom("$0.50/$1", "$5+$0.50", "x")),
+    position: opt(fc.array(fc.constantFrom("BTN", "BB", "UTG", "XX"), { maxLength: 3 })),
+    holeCards: opt(fc.oneof(fc.constantFrom("AhKd", "AhAh", "Ah", "AsKsQsJs"), fc.string({ maxLength: 8 }))),
+    handClass: opt(
+      fc.oneof(fc.constantFrom("QQ+", "A2s-A5s", "KQ", "AXs", "(AK)QJ", ",,"), fc.string({ maxLength: 8 })),
+    ),
+    line: opt(fc.array(fc.constantFrom("limped", "three_bet", "walk", "x"), { maxLength: 3 })),
+    showdown: opt(fc.boolean()),
+    result: opt(fc.constantFrom("won", "lost", "even", "x")),
+    table: opt(fc.constantFrom("Alioth II", "")),
+    tournamentId: opt(fc.constantFrom("3300000001", "")),
+    uploadId: opt(fc.constantFrom("up_0123456789abcdef", "")),
+    ...extra,
+  };
+}
 
 const side = fc.record({
   game: opt(game),
@@ -151,6 +196,57 @@ const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
     limit: opt(fc.integer({ min: -1, max: 120 })),
   }),
   list_library_solutions: fc.record({}),
+  get_upload_link: fc.record({ hero: opt(fc.string({ maxLength: 60 })) }),
+  upload_hand_history: fc.record({
+    text: fc.oneof(
+      fc.string({ maxLength: 200 }),
+      fc.constantFrom(
+        "PokerStars Hand #1:  Hold'em No Limit ($0.50/$1 USD) - 2024/03/01 10:00:00 ET\n",
+        "Poker Hand #RC1: Hold'em No Limit ($0.02/$0.05) - 2024/03/15 10:20:30\nTable 'x' 6-max Seat #1 is the button\n",
+      ),
+    ),
+    hero: opt(fc.string({ maxLength: 60 })),
+  }),
+  find_hands: fc.record(
+    handFilters({
+      handId: opt(fc.oneof(fc.constantFrom("250000000001", "x"), fc.string({ maxLength: 12 }))),
+      detail: opt(fc.constantFrom("compact", "full")),
+      limit: opt(fc.integer({ min: -1, max: 120 })),
+      cursor: opt(fc.oneof(fc.string({ maxLength: 16 }), fc.constant("MTAwLmFiY2RlZmdoaWo"))),
+    }),
+  ),
+  get_hand_results: fc.record(handFilters({ equilibrium: opt(fc.boolean()) })),
+  list_my_sessions: fc.record(
+    handFilters({
+      gapMinutes: opt(fc.integer({ min: 0, max: 800 })),
+      limit: opt(fc.integer({ min: 0, max: 120 })),
+    }),
+  ),
+  get_session_summary: fc.record({
+    sessionId: fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom("ses_MzB8cG9rZXJzdGFyc3wyNTAwMDAwMDAwMDE", "ses_MHx4fHk", "ses_"),
+    ),
+  }),
+  get_tournament_results: fc.record(handFilters({ limit: opt(fc.integer({ min: 0, max: 120 })) })),
+  list_my_opponents: fc.record(
+    handFilters({
+      minHands: opt(fc.integer({ min: -1, max: 10 })),
+      limit: opt(fc.integer({ min: 0, max: 60 })),
+    }),
+  ),
+  get_opponent_notes: fc.record(
+    handFilters({
+      player: fc.oneof(fc.constantFrom("Vera88", "Gorm", "Hero1", "nobody"), fc.string({ maxLength: 10 })),
+      site: opt(fc.constantFrom("pokerstars", "ggpoker", "x")),
+    }),
+  ),
+  get_opponent_limp_range: fc.record(
+    handFilters({
+      player: fc.oneof(fc.constantFrom("Vera88", "Gorm", "Hero1"), fc.string({ maxLength: 10 })),
+      site: opt(fc.constantFrom("pokerstars", "ggpoker")),
+    }),
+  ),
 };
 
 describe("fuzz", () => {
@@ -162,7 +258,10 @@ describe("fuzz", () => {
     "%s never throws and never answers 500",
     async (_name, spec) => {
       for (const authorization of [undefined, `Bearer ${key}`]) {
-        const ctx = toolContext({ store, access }, { ip: "192.0.2.1", authorization });
+        const ctx = toolContext(
+          { store, access, hands: { uploads, linkBase: "http://127.0.0.1:3000" } },
+          { ip: "192.0.2.1", authorization },
+        );
         await fc.assert(
           fc.asyncProperty(ARGS[spec.name]!, async (raw) => {
             // As the SDK does: JSON on the wire, then the tool's input schema.
@@ -177,7 +276,7 @@ describe("fuzz", () => {
               expect(result.structuredContent).toBeDefined();
             }
           }),
-          { numRuns: 150 },
+          { numRuns: spec.name === "upload_hand_history" ? 40 : 150 },
         );
       }
     },

@@ -59,13 +59,19 @@ describe("tools/list", () => {
   it("lists exactly the registered tools, each described, read-only, with an output schema", async () => {
     const { tools } = await anon.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
-    expect(tools).toHaveLength(17);
+    expect(tools).toHaveLength(27);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
       // Every tool reads, except those that file a record or change one.
       expect(tool.annotations).toMatchObject({
-        readOnlyHint: !["submit_request", "enqueue_solve", "get_queued_solve"].includes(tool.name),
+        readOnlyHint: ![
+          "submit_request",
+          "enqueue_solve",
+          "get_queued_solve",
+          "get_upload_link",
+          "upload_hand_history",
+        ].includes(tool.name),
         openWorldHint: false,
       });
       expect(tool.inputSchema.type).toBe("object");

@@ -1,12 +1,14 @@
 import { render } from "preact";
 import { AccountPage } from "./account.js";
+import { ConsentPage } from "./consent.js";
 import { linkClick, useLocation } from "./router.js";
 import "./styles.css";
 import { Viewer } from "./viewer.js";
 
 function App() {
   const url = useLocation();
-  const page = url.pathname.startsWith("/account") ? "account" : "viewer";
+  const consent = /^\/oauth\/interaction\/([A-Za-z0-9_-]+)$/.exec(url.pathname)?.[1];
+  const page = consent ? "consent" : url.pathname.startsWith("/account") ? "account" : "viewer";
   return (
     <>
       <a class="skip" href="#content">
@@ -26,7 +28,15 @@ function App() {
           <a href="/api/v1/openapi.json">API</a>
         </nav>
       </header>
-      <div id="content">{page === "account" ? <AccountPage /> : <Viewer url={url} />}</div>
+      <div id="content">
+        {consent ? (
+          <ConsentPage uid={consent} />
+        ) : page === "account" ? (
+          <AccountPage />
+        ) : (
+          <Viewer url={url} />
+        )}
+      </div>
     </>
   );
 }

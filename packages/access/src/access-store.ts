@@ -68,6 +68,8 @@ export interface CreateKeyInput {
   dailyQuota?: number | null;
   /** The account that owns the key (keys made in the account area); omitted for CLI keys. */
   accountId?: string | null;
+  /** The OAuth grant the key stands for (an MCP client's sign-in); its secret is then never shown. */
+  oauthGrantId?: string | null;
 }
 
 export interface CreatedKey {
@@ -103,6 +105,11 @@ export interface KeyUsageDay {
 export interface AuthorizeInput {
   /** The raw `Authorization` header, if any. */
   authorization?: string | undefined;
+  /**
+   * A key the caller has already been authenticated as (an OAuth access token that stands for the key; see
+   * `keyIdForGrant`): used instead of `authorization`, checked to be live and metered like a presented key.
+   */
+  keyId?: string | undefined;
   /** Client address (already resolved through trusted proxies by the caller). */
   ip: string;
   /** Whether the operation accepts a missing key (then the IP allowance counts the call). */
@@ -310,6 +317,7 @@ export class AccessStore {
         created_at: this.clock().toISOString(),
         revoked_at: null,
         account_id: input.accountId ?? null,
+        oauth_grant_id: input.oauthGrantId ?? null,
       })
       .execute();
     this.forgetKeys();
@@ -386,6 +394,27 @@ export class AccessStore {
     return rows.map((r) => ({ keyId: r.subject.slice(4), day: r.day, count: Number(r.count) }));
   }
 
+  /** The live key that stands for an OAuth grant, or null (none, or revoked). */
+  async keyIdForGrant(grantId: string): Promise<string | null> {
+    const row = await this.account.db
+      .selectFrom("api_keys")
+      .select("id")
+      .where("oauth_grant_id", "=", grantId)
+      .where("revoked_at", "is", null)
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  /** The OAuth grant a key stands for, or null (a key made in the account area or with the CLI). */
+  async grantIdOfKey(keyId: string): Promise<string | null> {
+    const row = await this.account.db
+      .selectFrom("api_keys")
+      .select("oauth_grant_id")
+      .where("id", "=", keyId)
+      .executeTakeFirst();
+    return row?.oauth_grant_id ?? null;
+  }
+
   /** Calls counted today for a key id or an IP (as the keyless meter groups it). */
   async usedToday(who: { keyId: string } | { ip: string }): Promise<number> {
     const subject = "keyId" in who ? `key:${who.keyId}` : `ip:${ipSubject(who.ip)}`;
@@ -408,6 +437,16 @@ export class AccessStore {
     const now = this.clock();
     const header = input.authorization?.trim();
     const keyless = input.keyless && input.free !== true;
+    if (input.keyId !== undefined) {
+      const row = await this.keyRow(input.keyId);
+      if (!row || row.revoked_at !== null) {
+        return this.unauthorized(
+          "The sign-in this call was made with no longer has a live key (it was revoked in the account area): sign in again.",
+          true,
+        );
+      }
+      return this.keyDecision(input.keyId, row, now, input);
+    }
     if (!header) {
       if (!keyless) {
         const what = input.operation ? ` (${input.operation})` : "";

@@ -13,20 +13,10 @@ export const COMING_TOOLS = [
   "list_postflop_packs",
   "get_postflop_node",
   "get_postflop_range",
-  "find_hands",
-  "get_hand_results",
-  "list_my_sessions",
-  "get_session_summary",
-  "get_tournament_results",
-  "list_my_opponents",
-  "get_opponent_notes",
-  "get_opponent_limp_range",
-  "get_upload_link",
-  "upload_hand_history",
 ] as const;
 
 const ACCESS_NOTE =
-  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted). enqueue_solve queues a custom preflop solve (a key, counted once); get_queued_solve and list_queued_solves follow yours for free; a finished solve is read with get_node, get_range and list_spots and its id as solution.";
+  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted). enqueue_solve queues a custom preflop solve (a key, counted once); get_queued_solve and list_queued_solves follow yours for free; a finished solve is read with get_node, get_range and list_spots and its id as solution. Your own hand histories: get_upload_link (a single-use link for a file) or upload_hand_history (text inline), then find_hands, get_hand_results, list_my_sessions, get_session_summary, get_tournament_results, list_my_opponents, get_opponent_notes and get_opponent_limp_range; they need a key, are free, and read only the hands stored under that key.";
 
 export const getStarted = defineTool({
   name: "get_started",

@@ -28,6 +28,8 @@ export interface AccountTables {
     revoked_at: string | null;
     /** The account that owns the key; null for keys made with the CLI (`ranges keys create`). */
     account_id: string | null;
+    /** The OAuth grant the key stands for (an MCP client's sign-in); null for other keys. */
+    oauth_grant_id: string | null;
   };
   usage: { subject: string; day: string; count: number | string };
   feature_requests: {
@@ -121,6 +123,19 @@ export interface AccountTables {
     csrf_token: string;
     created_at: string;
     expires_at: string;
+  };
+  /** What the OAuth authorization server keeps, one row per (model, id); see `oauth-records.ts`. */
+  oauth_records: {
+    model: string;
+    id: string;
+    /** The record (JSON). */
+    payload: string;
+    grant_id: string | null;
+    uid: string | null;
+    user_code: string | null;
+    /** ISO 8601; null for records that do not expire. */
+    expires_at: string | null;
+    consumed_at: string | null;
   };
 }
 

@@ -13,6 +13,9 @@
  * 2026-11-24 accounts: `accounts` (sign-in by email and an argon2id password hash), `sessions` (the web
  *            site's sign-in cookies, stored as SHA-256 hashes, with their CSRF tokens), and
  *            `api_keys.account_id`, the account that owns a key (null for keys made with the CLI)
+ * 2026-11-24 oauth: `oauth_records` (everything the OAuth authorization server keeps: registered clients,
+ *            grants, codes, tokens, interactions, its signing keys; see `oauth-records.ts`) and
+ *            `api_keys.oauth_grant_id`, the OAuth grant a key stands for (an MCP client's sign-in)
  */
 
 import type { Kysely } from "kysely";
@@ -174,6 +177,35 @@ function migrations(backend: Backend): Record<string, Migration> {
         await db.schema.createIndex("sessions_by_account").on("sessions").column("account_id").execute();
         await db.schema.alterTable("api_keys").addColumn("account_id", "text").execute();
         await db.schema.createIndex("api_keys_by_account").on("api_keys").column("account_id").execute();
+      },
+    },
+    "2026-11-24-oauth": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("oauth_records")
+          .addColumn("model", "text", (c) => c.notNull())
+          .addColumn("id", "text", (c) => c.notNull())
+          .addColumn("payload", "text", (c) => c.notNull())
+          .addColumn("grant_id", "text")
+          .addColumn("uid", "text")
+          .addColumn("user_code", "text")
+          .addColumn("expires_at", "text")
+          .addColumn("consumed_at", "text")
+          .addPrimaryKeyConstraint("oauth_records_pk", ["model", "id"])
+          .execute();
+        await db.schema
+          .createIndex("oauth_records_by_grant")
+          .on("oauth_records")
+          .column("grant_id")
+          .execute();
+        await db.schema.createIndex("oauth_records_by_uid").on("oauth_records").column("uid").execute();
+        await db.schema
+          .createIndex("oauth_records_by_expiry")
+          .on("oauth_records")
+          .column("expires_at")
+          .execute();
+        await db.schema.alterTable("api_keys").addColumn("oauth_grant_id", "text").execute();
+        await db.schema.createIndex("api_keys_by_grant").on("api_keys").column("oauth_grant_id").execute();
       },
     },
   };

@@ -1,0 +1,400 @@
+/**
+ * OAuth for MCP clients, as the MCP authorization specification asks: the MCP endpoint is a protected
+ * resource (RFC 9728 metadata at `/.well-known/oauth-protected-resource[/api/mcp]`), and the authorization
+ * server is `oidc-provider` (an OpenID Certified implementation) mounted in this app under `/oauth/`, with its
+ * metadata at `/.well-known/oauth-authorization-server` (RFC 8414) and `/.well-known/openid-configuration`,
+ * dynamic client registration (RFC 7591, `/oauth/register`), the authorization code flow with PKCE (S256,
+ * required for every client), resource indicators (RFC 8707: tokens are for `<origin>/api/mcp`) and refresh
+ * tokens.
+ *
+ * Storage: every record of the provider (clients, grants, codes, tokens, sessions, interactions) and its own
+ * cookie and token signing keys live in the account database (`oauth_records`, @ranges/access), so sign-ins
+ * survive restarts and are shared by every API process on one PostgreSQL database. Nothing is kept in memory
+ * beyond oidc-provider's caches of the configuration.
+ *
+ * Sign-in: `/oauth/authorize` sends the browser to the site's page `/oauth/interaction/<uid>`, which signs
+ * the user in with their account (the site's session cookie) and asks them to allow the client. Allowing
+ * creates a grant and an API key of the account that stands for it ("MCP: <client name>", listed and
+ * revocable in the account area, metered like any key); an access token then acts as that key on
+ * `POST /api/mcp`. Revoking the key ends the client's access at once (its tokens answer 401 invalid_token).
+ */
+
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import type Router from "@koa/router";
+import { type AccessStore, AccountStore, OAuthRecords, sameSecret } from "@ranges/access";
+import { RangesError } from "@ranges/core";
+import type Koa from "koa";
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
+import { checkSameOrigin, sessionCookie, sessionOf } from "./account.js";
+import { readJsonBody } from "./mcp-body.js";
+
+/** The one scope of the MCP resource: use the tools with the account's plan. */
+export const MCP_SCOPE = "mcp";
+export const MCP_PATH = "/api/mcp";
+const PRM_PATH = "/.well-known/oauth-protected-resource";
+
+export interface OAuthOptions {
+  access: AccessStore;
+  /** The authorization server's issuer: PUBLIC_URL, or http://localhost:PORT for a local server. */
+  issuer: string;
+  /**
+   * PUBLIC_URL, when set: the MCP resource is `<PUBLIC_URL>/api/mcp` only. Unset (a local server), the
+   * resource is the MCP endpoint at whatever origin the client used (localhost or 127.0.0.1).
+   */
+  publicUrl?: string | undefined;
+  /** Believe X-Forwarded-Proto (a TLS-terminating proxy is in front; TRUST_PROXY is set). */
+  behindProxy?: boolean;
+  /** Lifetimes in seconds (tests shorten them). */
+  ttl?: { accessToken?: number; refreshToken?: number };
+}
+
+export interface OAuthServer {
+  readonly issuer: string;
+  readonly provider: Provider;
+  readonly records: OAuthRecords;
+  /** Serves the provider's endpoints and both metadata documents; everything else goes to `next`. */
+  readonly middleware: Koa.Middleware;
+  /** The sign-in page's JSON routes (`/oauth/interaction/:uid/...`). */
+  registerRoutes(router: Router): void;
+  /** The MCP resource as a request to it names it (`<origin>/api/mcp`). */
+  resourceOf(ctx: Koa.Context): string;
+  /** The `WWW-Authenticate` challenge that points a client at the resource metadata. */
+  challenge(ctx: Koa.Context, error?: { code: string; description: string }): string;
+  /** The key an access token stands for; a 401 `RangesError` (challenge set on ctx) when it is not valid. */
+  verify(ctx: Koa.Context, token: string): Promise<{ keyId: string; accountId: string; clientId: string }>;
+  /** Ends the sign-in a key stands for (its grant, tokens and refresh tokens); nothing for other keys. */
+  revokeKey(keyId: string): Promise<void>;
+  close(): void;
+}
+
+const originOf = (url: string): string => new URL(url).origin;
+
+export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
+  const issuer = o.issuer.replace(/\/+$/, "");
+  const { access } = o;
+  const accounts = new AccountStore(access.database);
+  const records = new OAuthRecords(access.database);
+  const cookie = sessionCookie(o.publicUrl);
+  const accessTokenTtl = o.ttl?.accessToken ?? 3600;
+  const refreshTokenTtl = o.ttl?.refreshToken ?? 30 * 86_400;
+
+  // Secrets made once and kept in the database: cookie signing keys and the RSA key that signs ID tokens.
+  const cookieKeys = JSON.parse(
+    await records.serverSecret("cookie-keys", () => JSON.stringify([randomBytes(32).toString("base64url")])),
+  ) as string[];
+  const signingKey = JSON.parse(
+    await records.serverSecret("signing-key", () =>
+      JSON.stringify(
+        generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }),
+      ),
+    ),
+  ) as Record<string, string>;
+  await records.pruneExpired();
+
+  const defaultResource = `${o.publicUrl ?? issuer}${MCP_PATH}`;
+
+  /** Whether a resource indicator names this server's MCP endpoint. */
+  const isOurResource = (indicator: string): boolean => {
+    let url: URL;
+    try {
+      url = new URL(indicator);
+    } catch {
+      return false;
+    }
+    if (url.pathname !== MCP_PATH || url.search || url.hash) return false;
+    if (o.publicUrl) return url.origin === originOf(o.publicUrl);
+    return url.protocol === "http:" || url.protocol === "https:";
+  };
+
+  const configuration: Configuration = {
+    adapter: (model: string) => records.adapterFor(model),
+    clients: [],
+    jwks: { keys: [{ ...signingKey, use: "sig", alg: "RS256" }] },
+    cookies: { keys: cookieKeys },
+    scopes: ["openid", "offline_access", MCP_SCOPE],
+    claims: { openid: ["sub"] },
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => defaultResource,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+          if (!isOurResource(indicator)) {
+            throw new errors.InvalidTarget(`the only resource here is the MCP endpoint, ${defaultResource}`);
+          }
+          return {
+            scope: MCP_SCOPE,
+            audience: indicator,
+            accessTokenTTL: accessTokenTtl,
+            accessTokenFormat: "opaque",
+          };
+        },
+      },
+    },
+    routes: {
+      authorization: "/oauth/authorize",
+      token: "/oauth/token",
+      registration: "/oauth/register",
+      jwks: "/oauth/jwks",
+      revocation: "/oauth/revoke",
+      end_session: "/oauth/session/end",
+      userinfo: "/oauth/userinfo",
+      introspection: "/oauth/introspect",
+      code_verification: "/oauth/device",
+      device_authorization: "/oauth/device/auth",
+      backchannel_authentication: "/oauth/backchannel",
+      pushed_authorization_request: "/oauth/par",
+      challenge: "/oauth/challenge",
+      credential: "/oauth/credential",
+    },
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => {
+      const account = await accounts.account(sub);
+      return account ? { accountId: account.id, claims: () => ({ sub: account.id }) } : undefined;
+    },
+    // Tokens belong to the grant, not to the browser's sign-in session; refresh tokens without offline_access.
+    expiresWithSession: () => false,
+    issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    ttl: {
+      AccessToken: accessTokenTtl,
+      AuthorizationCode: 120,
+      RefreshToken: refreshTokenTtl,
+      Grant: 365 * 86_400,
+      Interaction: 3600,
+      Session: 14 * 86_400,
+      IdToken: 3600,
+    },
+    // Browser-based MCP clients call the token endpoint from their own origin.
+    clientBasedCORS: () => true,
+  };
+
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = o.behindProxy === true;
+  const callback = provider.callback();
+  const prune = setInterval(() => void records.pruneExpired().catch(() => {}), 3600_000);
+  prune.unref();
+
+  const resourceOf = (ctx: Koa.Context): string =>
+    `${o.publicUrl ?? `${ctx.protocol}://${ctx.host}`}${MCP_PATH}`;
+  const metadataUrl = (ctx: Koa.Context): string =>
+    `${o.publicUrl ?? `${ctx.protocol}://${ctx.host}`}${PRM_PATH}${MCP_PATH}`;
+
+  const middleware: Koa.Middleware = async (ctx, next) => {
+    const path = ctx.path;
+    if (
+      (ctx.method === "GET" || ctx.method === "HEAD") &&
+      (path === PRM_PATH || path === `${PRM_PATH}${MCP_PATH}`)
+    ) {
+      ctx.set("Cache-Control", "public, max-age=300");
+      ctx.body = {
+        resource: resourceOf(ctx),
+        authorization_servers: [issuer],
+        scopes_supported: [MCP_SCOPE],
+        bearer_methods_supported: ["header"],
+        resource_name: "Preflop ranges MCP server",
+      };
+      return;
+    }
+    const wellKnownAs = path === "/.well-known/oauth-authorization-server";
+    if (
+      wellKnownAs ||
+      path === "/.well-known/openid-configuration" ||
+      (path.startsWith("/oauth/") && !path.startsWith("/oauth/interaction/"))
+    ) {
+      // The provider answers on the same request and response (RFC 8414 metadata is its discovery document).
+      if (wellKnownAs) ctx.req.url = `/.well-known/openid-configuration${ctx.search}`;
+      ctx.state.via = "oauth";
+      ctx.respond = false;
+      await callback(ctx.req, ctx.res);
+      return;
+    }
+    return next();
+  };
+
+  function challenge(ctx: Koa.Context, error?: { code: string; description: string }): string {
+    const parts = [
+      `Bearer realm="preflop-ranges"`,
+      `resource_metadata="${metadataUrl(ctx)}"`,
+      `scope="${MCP_SCOPE}"`,
+    ];
+    if (error)
+      parts.push(`error="${error.code}"`, `error_description="${error.description.replace(/"/g, "'")}"`);
+    return parts.join(", ");
+  }
+
+  async function verify(ctx: Koa.Context, token: string) {
+    const refuse = (description: string): never => {
+      ctx.set("WWW-Authenticate", challenge(ctx, { code: "invalid_token", description }));
+      throw new RangesError("unauthorized", `The access token is not valid: ${description} Sign in again.`);
+    };
+    if (token.length > 512) refuse("it is too long to be one of this server's tokens.");
+    const found = await provider.AccessToken.find(token);
+    if (!found) return refuse("it is unknown or expired.");
+    const audiences = Array.isArray(found.aud) ? found.aud : [found.aud];
+    if (!audiences.includes(resourceOf(ctx)))
+      refuse(`it was issued for another resource, not ${resourceOf(ctx)}.`);
+    if (!found.scope?.split(" ").includes(MCP_SCOPE)) refuse(`it lacks the "${MCP_SCOPE}" scope.`);
+    const keyId = found.grantId ? await access.keyIdForGrant(found.grantId) : null;
+    if (!keyId || !found.accountId) return refuse("the key of this sign-in was revoked in the account area.");
+    return { keyId, accountId: found.accountId, clientId: found.clientId ?? "" };
+  }
+
+  /** The interaction of a request, or 404 when it expired or is unknown. */
+  async function interactionOf(ctx: Koa.Context) {
+    try {
+      return await provider.interactionDetails(ctx.req, ctx.res);
+    } catch {
+      throw new RangesError(
+        "not_found",
+        "This sign-in request has expired or was already used: start the sign-in again from your MCP client.",
+      );
+    }
+  }
+
+  function checkUid(ctx: Koa.Context, uid: string): void {
+    if (ctx.params.uid !== uid) {
+      throw new RangesError(
+        "not_found",
+        "This sign-in request does not match this page: start the sign-in again.",
+      );
+    }
+  }
+
+  function registerRoutes(router: Router): void {
+    router.get("/oauth/interaction/:uid/details", async (ctx) => {
+      ctx.set("Cache-Control", "no-store");
+      const details = await interactionOf(ctx);
+      checkUid(ctx, details.uid);
+      const clientId = String(details.params.client_id ?? "");
+      const client = await provider.Client.find(clientId);
+      const session = await sessionOf(ctx, accounts, cookie);
+      const scope = String(details.params.scope ?? "");
+      const redirect = String(details.params.redirect_uri ?? "");
+      let redirectHost = "";
+      try {
+        redirectHost = new URL(redirect).host || redirect;
+      } catch {
+        redirectHost = redirect;
+      }
+      ctx.body = {
+        schemaVersion: 1,
+        uid: details.uid,
+        prompt: details.prompt.name,
+        client: {
+          id: clientId,
+          name: (client?.clientName as string | undefined) ?? null,
+          uri: (client?.clientUri as string | undefined) ?? null,
+        },
+        redirectHost,
+        scopes: scope.split(" ").filter(Boolean),
+        resource: typeof details.params.resource === "string" ? details.params.resource : defaultResource,
+        account: session?.account ?? null,
+        csrfToken: session?.csrfToken ?? null,
+      };
+    });
+
+    router.post("/oauth/interaction/:uid/confirm", async (ctx) => {
+      ctx.set("Cache-Control", "no-store");
+      checkSameOrigin(ctx, o.publicUrl);
+      const session = await sessionOf(ctx, accounts, cookie);
+      if (!session)
+        throw new RangesError("unauthorized", "Sign in first: this page signs you in with your account.");
+      const token = ctx.get("x-csrf-token");
+      if (!token || !sameSecret(token, session.csrfToken)) {
+        throw new RangesError(
+          "bad_request",
+          "The X-CSRF-Token header is missing or not this session's: reload the page.",
+        );
+      }
+      await readJsonBody(ctx.req, 1024);
+      const details = await interactionOf(ctx);
+      checkUid(ctx, details.uid);
+      const accountId = session.account.id;
+      const clientId = String(details.params.client_id ?? "");
+      const client = await provider.Client.find(clientId);
+      if (!client) throw new RangesError("not_found", "The client of this sign-in is no longer registered.");
+
+      // Reuse the grant of an earlier sign-in of this client while its key is live; otherwise a new one.
+      let grant = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
+      if (
+        grant &&
+        (grant.accountId !== accountId ||
+          grant.clientId !== clientId ||
+          !(await access.keyIdForGrant(details.grantId!)))
+      ) {
+        grant = undefined;
+      }
+      grant ??= new provider.Grant({ accountId, clientId });
+      // Requested scopes the server knows (openid, offline_access, mcp) are granted as asked; oidc-provider
+      // checks them as "OIDC" scopes because they are in its `scopes`, and the resource's scope below.
+      const requested = String(details.params.scope ?? "")
+        .split(" ")
+        .filter((s) => s === "openid" || s === "offline_access" || s === MCP_SCOPE);
+      if (requested.length > 0) grant.addOIDCScope(requested.join(" "));
+      const resources =
+        typeof details.params.resource === "string"
+          ? [details.params.resource]
+          : Array.isArray(details.params.resource)
+            ? (details.params.resource as string[])
+            : [defaultResource];
+      for (const resource of resources) {
+        if (isOurResource(resource)) grant.addResourceScope(resource, MCP_SCOPE);
+      }
+      const grantId = await grant.save();
+      if (!(await access.keyIdForGrant(grantId))) {
+        const name = `MCP: ${(client.clientName as string | undefined) ?? clientId}`.slice(0, 100);
+        await access.createKey({ name, accountId, oauthGrantId: grantId });
+      }
+      const redirectTo = await provider.interactionResult(
+        ctx.req,
+        ctx.res,
+        { login: { accountId }, consent: { grantId } },
+        { mergeWithLastSubmission: false },
+      );
+      ctx.body = { schemaVersion: 1, redirectTo };
+    });
+
+    router.post("/oauth/interaction/:uid/abort", async (ctx) => {
+      ctx.set("Cache-Control", "no-store");
+      checkSameOrigin(ctx, o.publicUrl);
+      await readJsonBody(ctx.req, 1024);
+      const details = await interactionOf(ctx);
+      checkUid(ctx, details.uid);
+      const redirectTo = await provider.interactionResult(
+        ctx.req,
+        ctx.res,
+        { error: "access_denied", error_description: "The account holder did not allow this client." },
+        { mergeWithLastSubmission: false },
+      );
+      ctx.body = { schemaVersion: 1, redirectTo };
+    });
+  }
+
+  return {
+    issuer,
+    provider,
+    records,
+    middleware,
+    registerRoutes,
+    resourceOf,
+    challenge,
+    verify,
+    async revokeKey(keyId: string) {
+      const grantId = await access.grantIdOfKey(keyId);
+      if (!grantId) return;
+      await records.adapterFor("AccessToken").revokeByGrantId(grantId);
+      await records.adapterFor("Grant").destroy(grantId);
+    },
+    close: () => clearInterval(prune),
+  };
+}

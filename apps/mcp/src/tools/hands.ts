@@ -1,0 +1,1253 @@
+/**
+ * Uploaded hand histories: get_upload_link, upload_hand_history, find_hands, get_hand_results,
+ * list_my_sessions, get_session_summary, get_tournament_results, list_my_opponents, get_opponent_notes,
+ * get_opponent_limp_range.
+ *
+ * Every tool needs the caller's key (not counted on its meter) and reads only the hands stored under that
+ * key. The analysis is @ranges/hand-analysis's; this file checks arguments, pages, and shapes answers. The
+ * analysis tools answer in the envelope `{ schemaVersion "1.0", coverage, context, result, warnings }`.
+ */
+
+import { createHash } from "node:crypto";
+import type { HandQuery, StoredHand } from "@ranges/access";
+import { RangesError } from "@ranges/core";
+import {
+  byPosition,
+  type Comparison,
+  compareHand,
+  DEFAULT_SESSION_GAP_MINUTES,
+  equilibriumProfile,
+  equilibriumTotals,
+  type HandFilters,
+  type HandSummary,
+  handQueryOf,
+  handResults,
+  handsOf,
+  heroName,
+  INLINE_UPLOAD_MAX_CHARS,
+  LINK_UPLOAD_MAX_BYTES,
+  type Loaded,
+  limpRange,
+  NodeCache,
+  opponentStats,
+  PREFLOP_LINES,
+  parseSessionId,
+  sessionHands,
+  shownHands,
+  tournamentResults,
+  tournamentTotals,
+  unitOf,
+} from "@ranges/hand-analysis";
+import { HandUploadSchema } from "@ranges/schema";
+import { z } from "zod";
+import type { HandDeps, ToolContext } from "../context.js";
+import { invalidParameter } from "../errors.js";
+import { defineTool, type Outcome } from "../tool.js";
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared parts.
+
+function needHands(ctx: ToolContext): HandDeps {
+  if (!ctx.hands) throw new RangesError("not_found", "Hand-history uploads are not enabled on this server.");
+  return ctx.hands;
+}
+
+const POSITIONS = ["UTG", "UTG1", "UTG2", "UTG3", "LJ", "HJ", "CO", "BTN", "SB", "BB"] as const;
+
+/** The filters every hand tool takes (all optional; every given one must match). */
+const filterFields = {
+  from: z
+    .string()
+    .max(32)
+    .optional()
+    .describe(
+      "First day (2024-05-01) or time (2024-05-01T18:00), inclusive. Times are UTC for PokerStars, the local time as written for GGPoker.",
+    ),
+  to: z.string().max(32).optional().describe("Last day (2024-05-31, inclusive) or a time (exclusive)."),
+  site: z.enum(["pokerstars", "ggpoker"]).optional().describe("Only hands of this site."),
+  game: z
+    .string()
+    .max(16)
+    .optional()
+    .describe("Game key: nlhe (no-limit hold'em), plhe, flhe, plo, plo5, plo6, plo-hilo, ..."),
+  format: z.enum(["cash", "tournament"]).optional().describe("Cash games or tournaments."),
+  stakes: z
+    .string()
+    .max(40)
+    .optional()
+    .describe("Cash blinds as the tools write them ($0.50/$1) or a tournament buy-in ($10+$1, freeroll)."),
+  position: z
+    .array(z.enum(POSITIONS))
+    .min(1)
+    .max(10)
+    .optional()
+    .describe('The hero\'s positions, any of them, e.g. ["BTN", "CO"].'),
+  holeCards: z
+    .string()
+    .max(20)
+    .optional()
+    .describe("The hero's exact cards in any order, e.g. AhKd (Omaha: four cards)."),
+  handClass: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "The hero's classes, comma-separated: AKs, AKo, QQ, TT+, ATs+, 22-55, A2s-A5s, KQ (both); PLO (AK)QJ.",
+    ),
+  line: z
+    .array(z.enum(PREFLOP_LINES as unknown as [string, ...string[]]))
+    .min(1)
+    .max(5)
+    .optional()
+    .describe(
+      "Preflop lines, any of them: walk (folded to the big blind), limped, single_raised, three_bet, four_bet_plus.",
+    ),
+  showdown: z.boolean().optional().describe("true: the hero saw the showdown; false: did not."),
+  result: z.enum(["won", "lost", "even"]).optional().describe("The hero's result in the hand."),
+  table: z.string().max(100).optional().describe("Only hands at this table (its name as written)."),
+  tournamentId: z.string().max(40).optional().describe("Only hands of this tournament."),
+  uploadId: z
+    .string()
+    .max(40)
+    .optional()
+    .describe("Only hands of this upload (up_..., as the upload answered)."),
+};
+
+type FilterArgs = {
+  from?: string | undefined;
+  to?: string | undefined;
+  site?: "pokerstars" | "ggpoker" | undefined;
+  game?: string | undefined;
+  format?: "cash" | "tournament" | undefined;
+  stakes?: string | undefined;
+  position?: string[] | undefined;
+  holeCards?: string | undefined;
+  handClass?: string | undefined;
+  line?: string[] | undefined;
+  showdown?: boolean | undefined;
+  result?: "won" | "lost" | "even" | undefined;
+  table?: string | undefined;
+  tournamentId?: string | undefined;
+  uploadId?: string | undefined;
+};
+
+function filtersOf(a: FilterArgs): HandFilters {
+  return {
+    from: a.from,
+    to: a.to,
+    site: a.site,
+    game: a.game,
+    format: a.format,
+    stakes: a.stakes,
+    positions: a.position,
+    holeCards: a.holeCards,
+    handClass: a.handClass,
+    lines: a.line as HandFilters["lines"],
+    showdown: a.showdown,
+    result: a.result,
+    table: a.table,
+    tournamentId: a.tournamentId,
+    uploadId: a.uploadId,
+  };
+}
+
+/** The filters as given, for the answer's context (undefined ones left out). */
+function givenFilters(a: FilterArgs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(filterFields)) {
+    const v = (a as Record<string, unknown>)[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+const limitField = (max: number, fallback: number) =>
+  z
+    .number()
+    .int()
+    .min(1, { error: `limit must be 1 to ${max}` })
+    .max(max, { error: `limit must be 1 to ${max}` })
+    .optional()
+    .describe(`Rows per page, 1 to ${max}; default ${fallback}.`);
+
+const cursorField = z
+  .string()
+  .max(64)
+  .optional()
+  .describe("nextCursor of the previous page, unchanged, with the same other arguments.");
+
+const fingerprint = (what: string, args: unknown): string =>
+  createHash("sha256")
+    .update(`${what}|${JSON.stringify(args)}`)
+    .digest("base64url")
+    .slice(0, 10);
+
+/** Opaque cursor: the offset of the next page, bound to the tool and its other arguments. */
+function encodeCursor(offset: number, what: string, args: unknown): string {
+  return Buffer.from(`${offset}.${fingerprint(what, args)}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string | undefined, what: string, args: unknown): number {
+  if (cursor === undefined) return 0;
+  const m = /^(\d{1,9})\.([A-Za-z0-9_-]{10})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+  if (!m || m[2] !== fingerprint(what, args)) {
+    throw invalidParameter(
+      "cursor is not a cursor of this listing: pass the nextCursor of the previous page unchanged, with the same other arguments (or leave cursor out to start again).",
+      { parameter: "cursor" },
+    );
+  }
+  return Number(m[1]);
+}
+
+/** The arguments a cursor is bound to: all but the cursor itself. */
+const pageKey = (args: Record<string, unknown>): Record<string, unknown> => {
+  const { cursor: _cursor, ...rest } = args;
+  return rest;
+};
+
+const CoverageSchema = z.object({
+  status: z.enum(["exact", "aggregated_report"]),
+  dataClass: z.literal("uploaded_hands"),
+  objective: z.literal("observed_results"),
+});
+
+const coverage = (status: "exact" | "aggregated_report") => ({
+  status,
+  dataClass: "uploaded_hands" as const,
+  objective: "observed_results" as const,
+});
+
+const envelope = <R extends z.ZodRawShape, C extends z.ZodRawShape>(context: C, result: R) =>
+  z.object({
+    schemaVersion: z.literal("1.0"),
+    coverage: CoverageSchema,
+    context: z.object({ filters: z.record(z.string(), z.unknown()), ...context }),
+    result: z.object(result),
+    warnings: z.array(z.string()),
+  });
+
+const MoneySchema = z.object({
+  unit: z.string().describe("USD, EUR, GBP, chips (tournaments) or play money."),
+  amount: z.number(),
+});
+
+const RateSchema = z.object({
+  n: z.number().int().describe("Chances."),
+  k: z.number().int().describe("Times taken."),
+  freq: z.number().nullable().describe("k / n; null without chances."),
+});
+
+const ResultLineSchema = z.object({
+  key: z.string(),
+  hands: z.number().int(),
+  net: z.array(MoneySchema).describe("Net per unit (never added across units)."),
+  netBb: z.number(),
+  bbPer100: z.number(),
+  adjustedBb: z.number().describe("Net with every all-in hand replaced by its expectation at the all-in."),
+  adjustedBbPer100: z.number(),
+  allInHands: z.number().int(),
+  allInLuckBb: z.number().describe("netBb less adjustedBb over the all-in hands: what the run-outs gave."),
+  won: z.number().int(),
+  showdowns: z.number().int(),
+});
+
+const EquilibriumTotalsSchema = z.object({
+  comparableHands: z.number().int(),
+  notComparableHands: z.number().int(),
+  notComparableReasons: z.array(z.object({ reason: z.string(), hands: z.number().int() })),
+  decisions: z.number().int(),
+  neverPlayed: z.number().int().describe("Decisions whose action the strategy never takes with that class."),
+  rarelyPlayed: z.number().int().describe("Decisions whose action the strategy takes under 10% of the time."),
+  meanFreq: z.number().nullable(),
+  evLossBb: z.number().describe("EV given up against the best action, bb, over decisions with EVs."),
+  evLossBbPerDecision: z.number().nullable(),
+  costliest: z.array(
+    z.object({
+      site: z.string(),
+      handId: z.string(),
+      game: z.string(),
+      stack: z.number(),
+      history: z.string(),
+      handClass: z.string().nullable(),
+      action: z.string(),
+      freq: z.number().nullable(),
+      bestAction: z.string().nullable(),
+      evLossBb: z.number(),
+    }),
+  ),
+});
+
+/** The most hands an aggregate compares with the equilibrium in one call (the newest). */
+const MAX_COMPARED = 5000;
+
+function loadedOf(rows: StoredHand[]): Loaded[] {
+  return rows.map((r) => ({ ...r, s: JSON.parse(r.summary) as HandSummary }));
+}
+
+async function allRows(
+  ctx: ToolContext,
+  keyId: string,
+  query: HandQuery,
+  fields: "columns" | "summary",
+): Promise<{ rows: StoredHand[]; capped: boolean }> {
+  const { uploads } = needHands(ctx);
+  const max = uploads.hands.maxHandsPerKey;
+  const rows = await uploads.hands.list(keyId, query, { limit: max + 1, fields });
+  return { rows: rows.slice(0, max), capped: rows.length > max };
+}
+
+function equilibriumOf(ctx: ToolContext, rows: Loaded[], warnings: string[]) {
+  const cache = new NodeCache(ctx.store);
+  const compared = rows.slice(0, MAX_COMPARED);
+  if (rows.length > MAX_COMPARED) {
+    warnings.push(`The equilibrium comparison covers the newest ${MAX_COMPARED} of ${rows.length} hands.`);
+  }
+  return equilibriumTotals(
+    compared.map((r) => ({
+      site: r.site,
+      handId: r.handId,
+      hero: r.s.hero,
+      comparison: compareHand(r.s, cache),
+    })),
+  );
+}
+
+const EQUILIBRIUM_NOTE =
+  "Against the equilibrium: only hands whose game, table size, forced bets and effective stack match a published pack, and only along lines the pack's tree holds (raise sizes within 25%); EVs in sb as the packs store them, losses in bb.";
+
+// ---------------------------------------------------------------------------------------------------------
+// Uploads.
+
+const UploadLinkSchema = z.object({
+  schemaVersion: z.literal(1),
+  link: z.object({
+    url: z.string().describe("POST the file here, once, before expiresAt."),
+    method: z.literal("POST"),
+    expiresAt: z.string(),
+    maxBytes: z.number().int(),
+    contentType: z.string().describe("Send the file as the raw body with this Content-Type."),
+    hero: z.string().nullable().describe("The screen name named for histories without a `Dealt to` line."),
+    example: z.string().describe("A curl command that uploads a file."),
+  }),
+  next: z.string(),
+});
+
+export const getUploadLink = defineTool({
+  name: "get_upload_link",
+  title: "A single-use link to upload a hand-history file",
+  description: `Use to upload a hand-history file (PokerStars or GGPoker .txt export, up to ${LINK_UPLOAD_MAX_BYTES / 1024 / 1024} MiB): returns a URL on the API that takes one POST of the file as the raw body (Content-Type text/plain) and expires after 15 minutes. The hands are stored under your key only, deduplicated by site and hand number; then use find_hands, get_hand_results and the other hand tools. \`hero\`: your screen name, for histories without a "Dealt to" line. For a few hands, upload_hand_history takes the text inline. Needs a key; free.`,
+  input: {
+    hero: z
+      .string()
+      .max(50)
+      .optional()
+      .describe("Your screen name as the histories write it, for histories that do not say who you are."),
+  },
+  variants: [UploadLinkSchema],
+  outputDescription: "The upload link, or an error body.",
+  annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
+  async run(args, ctx): Promise<Outcome> {
+    const hands = needHands(ctx);
+    const keyId = await ctx.keyHolder("get_upload_link");
+    const hero = heroName(args.hero);
+    const base = hands.linkBase === "request" ? (ctx.caller.origin ?? null) : hands.linkBase;
+    if (base === null) {
+      throw new RangesError(
+        "not_found",
+        "This MCP server has no upload endpoint (it runs without the API): use upload_hand_history with the text inline, or the MCP endpoint of the API (/api/mcp).",
+      );
+    }
+    const link = await hands.uploads.hands.createLink(keyId, hands.uploads.linkTtlSeconds, hero);
+    const url = `${base.replace(/\/+$/, "")}/api/v1/uploads/${link.token}`;
+    return {
+      schema: UploadLinkSchema,
+      value: {
+        schemaVersion: 1,
+        link: {
+          url,
+          method: "POST",
+          expiresAt: link.expiresAt,
+          maxBytes: LINK_UPLOAD_MAX_BYTES,
+          contentType: "text/plain",
+          hero,
+          example: `curl --data-binary @HH.txt -H 'Content-Type: text/plain' '${url}'`,
+        },
+        next: "After the upload, its answer has an uploadId; find_hands with uploadId lists those hands.",
+      },
+    };
+  },
+});
+
+export const uploadHandHistory = defineTool({
+  name: "upload_hand_history",
+  title: "Upload hand histories as text",
+  description: `Use to upload a few hands given as text (at most ${INLINE_UPLOAD_MAX_CHARS.toLocaleString("en-US")} characters; larger files go through get_upload_link): PokerStars or GGPoker hand histories, one or many, mixed. Parsed off the request thread; stored under your key only, deduplicated by site and hand number. Returns what was read and stored, with the first unreadable hands and their line numbers. \`hero\`: your screen name for histories without a "Dealt to" line. Needs a key; free.`,
+  input: {
+    text: z
+      .string()
+      .min(1)
+      .max(INLINE_UPLOAD_MAX_CHARS, {
+        error: `text is over ${INLINE_UPLOAD_MAX_CHARS} characters: upload larger files with get_upload_link`,
+      })
+      .describe("The hand histories as the sites export them."),
+    hero: z
+      .string()
+      .max(50)
+      .optional()
+      .describe("Your screen name, for histories without a `Dealt to` line."),
+  },
+  variants: [HandUploadSchema],
+  outputDescription: "What the upload read and stored, or an error body.",
+  annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
+  async run(args, ctx): Promise<Outcome> {
+    const hands = needHands(ctx);
+    const keyId = await ctx.keyHolder("upload_hand_history");
+    if (args.text.includes("\u0000")) {
+      throw invalidParameter("text holds a NUL character: send the text of hand-history files.", {
+        parameter: "text",
+      });
+    }
+    const upload = await hands.uploads.ingest(keyId, args.text, heroName(args.hero), "inline");
+    return { schema: HandUploadSchema, value: { schemaVersion: 1, upload } };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// find_hands.
+
+const DecisionSchema = z.object({
+  position: z.string(),
+  history: z.string().describe("The node: the action path before the decision."),
+  situation: z.string(),
+  action: z.string().describe("The tree's action the hand's action maps to."),
+  actualToBb: z.number().nullable(),
+  treeSizeBb: z.number().nullable(),
+  freq: z.number().nullable().describe("Frequency the strategy gives the hero's class for this action."),
+  evSb: z.number().nullable(),
+  bestAction: z.string().nullable(),
+  bestEvSb: z.number().nullable(),
+  evLossBb: z.number().nullable(),
+  rangeShare: z.object({ fold: z.number(), call: z.number(), raise: z.number() }),
+});
+
+const VsEquilibriumSchema = z.object({
+  status: z.enum(["compared", "not_comparable"]),
+  reason: z.string().optional(),
+  game: z.string().optional(),
+  stack: z.number().optional(),
+  effectiveBb: z.number().optional(),
+  heroDecisions: z.number().int().optional(),
+  lowestFreq: z.number().nullable().optional().describe("The lowest frequency among the hero's decisions."),
+  evLossBb: z.number().nullable().optional(),
+  stoppedAt: z.string().nullable().optional().describe("Where the hand left the tree, when it did."),
+  decisions: z.array(DecisionSchema).optional().describe("detail full: every decision of the hero."),
+});
+
+const HandRowSchema = z.object({
+  site: z.string(),
+  handId: z.string(),
+  playedAt: z.string(),
+  game: z.string(),
+  format: z.string(),
+  stakes: z.string(),
+  table: z.string(),
+  position: z.string().nullable(),
+  cards: z.array(z.string()).nullable(),
+  handClass: z.string().nullable(),
+  line: z.string(),
+  showdown: z.boolean(),
+  net: MoneySchema,
+  netBb: z.number(),
+  adjustedBb: z
+    .number()
+    .nullable()
+    .describe("All-in adjusted net in bb; null when the hand had no all-in to adjust."),
+  vsEquilibrium: VsEquilibriumSchema,
+  detail: z
+    .object({
+      players: z.array(
+        z.object({
+          name: z.string(),
+          position: z.string().nullable(),
+          stackBb: z.number(),
+          cards: z.array(z.string()).nullable(),
+          netBb: z.number(),
+        }),
+      ),
+      preflop: z.array(z.string()).describe("Preflop actions in order, e.g. `BTN raise 2.5bb`."),
+      boards: z.array(z.array(z.string())),
+      allIn: z
+        .object({
+          street: z.string(),
+          players: z.number().int(),
+          equity: z.number(),
+          adjustedNet: z.number(),
+          adjustedBb: z.number(),
+          method: z.string(),
+          standardError: z.number(),
+          runouts: z.number().int(),
+        })
+        .nullable(),
+      allInNote: z.string().nullable(),
+      tournament: z
+        .object({ id: z.string(), name: z.string().nullable(), level: z.string().nullable() })
+        .nullable(),
+      rake: z.number(),
+    })
+    .optional()
+    .describe("detail full only."),
+});
+
+const FindHandsSchema = envelope(
+  {
+    total: z.number().int(),
+    count: z.number().int(),
+    limit: z.number().int(),
+    nextCursor: z.string().optional(),
+    detail: z.enum(["compact", "full"]),
+  },
+  { hands: z.array(HandRowSchema) },
+);
+
+const r2 = (x: number): number => Math.round(x * 100) / 100;
+
+function vsEquilibrium(
+  c: Comparison,
+  hero: number | null,
+  full: boolean,
+): z.infer<typeof VsEquilibriumSchema> {
+  if (c.status !== "compared") return { status: "not_comparable", reason: c.reason };
+  const mine = c.decisions.filter((d) => d.player === hero);
+  const freqs = mine.map((d) => d.freq).filter((f): f is number => f !== null);
+  const losses = mine.map((d) => d.evLossBb).filter((x): x is number => x !== null);
+  return {
+    status: "compared",
+    game: c.game,
+    stack: c.stack,
+    effectiveBb: c.effectiveBb,
+    heroDecisions: mine.length,
+    lowestFreq: freqs.length > 0 ? Math.min(...freqs) : null,
+    evLossBb: losses.length > 0 ? Math.round(losses.reduce((s, x) => s + x, 0) * 1e4) / 1e4 : null,
+    stoppedAt: c.stoppedAt,
+    ...(full
+      ? {
+          decisions: mine.map((d) => ({
+            position: d.position,
+            history: d.history,
+            situation: d.situation,
+            action: d.action,
+            actualToBb: d.actualToBb,
+            treeSizeBb: d.treeSizeBb,
+            freq: d.freq,
+            evSb: d.evSb,
+            bestAction: d.bestAction,
+            bestEvSb: d.bestEvSb,
+            evLossBb: d.evLossBb,
+            rangeShare: d.rangeShare,
+          })),
+        }
+      : {}),
+  };
+}
+
+export const findHands = defineTool({
+  name: "find_hands",
+  title: "Find your uploaded hands",
+  description:
+    "Use to list your uploaded hands, newest first, filtered by date range, site, game, stakes, your position, hole cards or class (AKs, TT+), preflop line (walk, limped, single_raised, three_bet, four_bet_plus), showdown, result, table, tournament or upload. Each hand: position, cards, line, result (also all-in adjusted) and, where the hand's game and stack match a published pack, your preflop decisions against our equilibrium (frequency of your action for your class, EV lost to the best action) or why it is not comparable. detail full adds players, actions, board and every decision. Paginated: limit (default 20, max 100) and nextCursor. Needs a key; free.",
+  input: {
+    ...filterFields,
+    handId: z
+      .string()
+      .max(40)
+      .optional()
+      .describe("One hand by its number (with site when two sites share it)."),
+    detail: z.enum(["compact", "full"]).optional().describe("compact (default) or full."),
+    limit: limitField(100, 20),
+    cursor: cursorField,
+  },
+  variants: [FindHandsSchema],
+  outputDescription: "A page of hands in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    const { uploads } = needHands(ctx);
+    const keyId = await ctx.keyHolder("find_hands");
+    const query = handQueryOf(filtersOf(args), false);
+    const limit = args.limit ?? 20;
+    const full = args.detail === "full";
+    const offset = decodeCursor(args.cursor, "find_hands", pageKey(args));
+    let rows: StoredHand[];
+    let total: number;
+    if (args.handId !== undefined) {
+      // One hand by its number: the other filters do not apply.
+      const sites = args.site ? [args.site] : ["pokerstars", "ggpoker"];
+      const found = await Promise.all(sites.map((site) => uploads.hands.get(keyId, site, args.handId!)));
+      rows = found.filter((h): h is StoredHand => h !== null).slice(offset, offset + limit);
+      total = found.filter((h) => h !== null).length;
+    } else {
+      total = await uploads.hands.count(keyId, query);
+      rows = await uploads.hands.list(keyId, query, { offset, limit, fields: full ? "hand" : "summary" });
+    }
+    const cache = new NodeCache(ctx.store);
+    const hands = rows.map((r) => {
+      const s = JSON.parse(r.summary) as HandSummary;
+      const hero = s.hero === null ? null : s.players[s.hero]!;
+      const row: z.infer<typeof HandRowSchema> = {
+        site: r.site,
+        handId: r.handId,
+        playedAt: r.playedAt,
+        game: r.game,
+        format: r.format,
+        stakes: r.stakes,
+        table: r.tableName,
+        position: r.position,
+        cards: hero?.cards ?? null,
+        handClass: r.handClass,
+        line: r.line,
+        showdown: r.showdown,
+        net: { unit: unitOf(r), amount: r2(r.net) },
+        netBb: r2(r.netBb),
+        adjustedBb: r.adjustedBb === null ? null : r2(r.adjustedBb),
+        vsEquilibrium: vsEquilibrium(compareHand(s, cache), s.hero, full),
+      };
+      if (full) {
+        const hand = JSON.parse(r.hand) as { boards: string[][] };
+        row.detail = {
+          players: s.players.map((p) => ({
+            name: p.name,
+            position: p.position,
+            stackBb: p.stackBb,
+            cards: p.cards,
+            netBb: r2(p.net / s.bb),
+          })),
+          preflop: s.preflop.map((p) => {
+            const who = s.players[p.i]!;
+            const size = p.toBb !== null ? ` ${r2(p.toBb)}bb` : "";
+            return `${who.position ?? who.name} ${p.a}${size}${p.allIn ? " all-in" : ""}`;
+          }),
+          boards: hand.boards,
+          allIn: s.allIn,
+          allInNote: s.allInNote,
+          tournament: s.tournament
+            ? { id: s.tournament.id, name: s.tournament.name, level: s.tournament.level }
+            : null,
+          rake: s.rake,
+        };
+      }
+      return row;
+    });
+    const warnings: string[] = [];
+    if (total === 0) {
+      warnings.push(
+        (await uploads.hands.countAll(keyId)) === 0
+          ? "You have no uploaded hands yet: use get_upload_link or upload_hand_history."
+          : "No hand matches these filters.",
+      );
+    }
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("exact"),
+      context: {
+        filters: givenFilters(args),
+        total,
+        count: hands.length,
+        limit,
+        detail: full ? "full" : "compact",
+        ...(offset + limit < total
+          ? { nextCursor: encodeCursor(offset + limit, "find_hands", pageKey(args)) }
+          : {}),
+      },
+      result: { hands },
+      warnings,
+    };
+    return { schema: FindHandsSchema, value };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// get_hand_results.
+
+const HandResultsSchema = envelope(
+  { hands: z.number().int(), capped: z.boolean() },
+  {
+    total: ResultLineSchema,
+    byFormat: z.array(ResultLineSchema),
+    byPosition: z.array(ResultLineSchema),
+    byGame: z.array(ResultLineSchema),
+    vsEquilibrium: EquilibriumTotalsSchema.nullable(),
+  },
+);
+
+export const getHandResults = defineTool({
+  name: "get_hand_results",
+  title: "Your results: totals and bb/100 by position and game",
+  description:
+    "Use for your results over your uploaded hands (any filters of find_hands): hands, net per currency (chips for tournaments), bb/100, all-in adjusted bb/100 (each all-in replaced by its expectation from our own equity code; luck = actual less adjusted), by format, position and game. vsEquilibrium (default on) sums your preflop decisions against our equilibrium where hands map onto a published pack: how often your action was one the strategy never or rarely takes with your class, and the EV given up, with the costliest decisions. Needs a key; free.",
+  input: {
+    ...filterFields,
+    equilibrium: z.boolean().optional().describe("Compare with the equilibrium (default true)."),
+  },
+  variants: [HandResultsSchema],
+  outputDescription: "Results in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("get_hand_results");
+    const query = handQueryOf(filtersOf(args), true);
+    const withEq = args.equilibrium !== false;
+    const { rows, capped } = await allRows(ctx, keyId, query, withEq ? "summary" : "columns");
+    const warnings: string[] = [];
+    if (capped) warnings.push("Only the newest hands up to the per-key maximum are counted.");
+    if (rows.length === 0)
+      warnings.push("No hand with a known hero matches: results need hands whose hero is known.");
+    const r = handResults(rows);
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: { filters: givenFilters(args), hands: rows.length, capped },
+      result: {
+        total: r.total,
+        byFormat: r.byFormat,
+        byPosition: r.byPosition,
+        byGame: r.byGame,
+        vsEquilibrium: withEq ? equilibriumOf(ctx, loadedOf(rows), warnings) : null,
+      },
+      warnings: withEq ? [...warnings, EQUILIBRIUM_NOTE] : warnings,
+    };
+    return { schema: HandResultsSchema, value };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Sessions.
+
+const SessionTableSchema = z.object({
+  table: z.string(),
+  game: z.string(),
+  format: z.string(),
+  stakes: z.string(),
+  hands: z.number().int(),
+  net: z.array(MoneySchema),
+  netBb: z.number(),
+});
+
+const SessionSchema = z.object({
+  id: z.string().describe("ses_...: get_session_summary takes it."),
+  start: z.string(),
+  end: z.string(),
+  minutes: z.number().int(),
+  hands: z.number().int(),
+  tables: z.array(SessionTableSchema),
+  net: z.array(MoneySchema),
+  netBb: z.number(),
+  bbPer100: z.number(),
+  adjustedBbPer100: z.number(),
+  allInHands: z.number().int(),
+});
+
+const gapField = z
+  .number()
+  .int()
+  .min(5, { error: "gapMinutes must be 5 to 720" })
+  .max(720, { error: "gapMinutes must be 5 to 720" })
+  .optional()
+  .describe(
+    `A pause longer than this many minutes starts a new session (default ${DEFAULT_SESSION_GAP_MINUTES}).`,
+  );
+
+const SessionListSchema = envelope(
+  {
+    gapMinutes: z.number().int(),
+    total: z.number().int(),
+    count: z.number().int(),
+    limit: z.number().int(),
+    nextCursor: z.string().optional(),
+  },
+  { sessions: z.array(SessionSchema) },
+);
+
+const sessionView = (s: ReturnType<typeof sessionHands>[number]["session"]) => {
+  const { first: _first, ...rest } = s;
+  return rest;
+};
+
+export const listMySessions = defineTool({
+  name: "list_my_sessions",
+  title: "Your sessions",
+  description:
+    "Use to list your playing sessions, newest first: your hands in time order split where you paused longer than gapMinutes (default 30), across tables; each with start, end, hands, tables (hands and net each), net per currency, bb/100 and all-in adjusted bb/100. Takes the filters of find_hands. Paginated (limit default 20, max 100; nextCursor). get_session_summary gives one in depth. Needs a key; free.",
+  input: { ...filterFields, gapMinutes: gapField, limit: limitField(100, 20), cursor: cursorField },
+  variants: [SessionListSchema],
+  outputDescription: "A page of sessions in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("list_my_sessions");
+    const gap = args.gapMinutes ?? DEFAULT_SESSION_GAP_MINUTES;
+    const limit = args.limit ?? 20;
+    const offset = decodeCursor(args.cursor, "list_my_sessions", pageKey(args));
+    const { rows, capped } = await allRows(ctx, keyId, handQueryOf(filtersOf(args), true), "columns");
+    const sessions = sessionHands(rows, gap)
+      .map((x) => x.session)
+      .reverse();
+    const page = sessions.slice(offset, offset + limit);
+    const warnings = capped ? ["Only the newest hands up to the per-key maximum are grouped."] : [];
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: {
+        filters: givenFilters(args),
+        gapMinutes: gap,
+        total: sessions.length,
+        count: page.length,
+        limit,
+        ...(offset + limit < sessions.length
+          ? { nextCursor: encodeCursor(offset + limit, "list_my_sessions", pageKey(args)) }
+          : {}),
+      },
+      result: { sessions: page.map(sessionView) },
+      warnings,
+    };
+    return { schema: SessionListSchema, value };
+  },
+});
+
+const BigHandSchema = z.object({
+  site: z.string(),
+  handId: z.string(),
+  playedAt: z.string(),
+  position: z.string().nullable(),
+  handClass: z.string().nullable(),
+  line: z.string(),
+  netBb: z.number(),
+  adjustedBb: z.number().nullable(),
+});
+
+const SessionSummarySchema = envelope(
+  { sessionId: z.string(), gapMinutes: z.number().int() },
+  {
+    session: SessionSchema,
+    byPosition: z.array(ResultLineSchema),
+    biggestWins: z.array(BigHandSchema),
+    biggestLosses: z.array(BigHandSchema),
+    vsEquilibrium: EquilibriumTotalsSchema,
+  },
+);
+
+export const getSessionSummary = defineTool({
+  name: "get_session_summary",
+  title: "One session in depth",
+  description:
+    "Use after list_my_sessions: one session (by its id) with its tables, results by position, all-in luck, the biggest wins and losses (hand numbers for find_hands), and your preflop decisions against our equilibrium. Needs a key; free.",
+  input: {
+    sessionId: z.string().max(300).describe("A session id from list_my_sessions (ses_...)."),
+  },
+  variants: [SessionSummarySchema],
+  outputDescription: "The session in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("get_session_summary");
+    const { gapMinutes, site, handId } = parseSessionId(args.sessionId);
+    const { rows } = await allRows(ctx, keyId, { heroOnly: true }, "summary");
+    const found = sessionHands(rows, gapMinutes).find(
+      (x) => x.session.first.site === site && x.session.first.handId === handId,
+    );
+    if (!found) {
+      throw new RangesError(
+        "not_found",
+        "No session of yours starts with that hand now (hands uploaded since may have joined it to an earlier one): list_my_sessions gives the current ids.",
+      );
+    }
+    const loaded = loadedOf(found.hands);
+    const big = (sorted: Loaded[]) =>
+      sorted.slice(0, 3).map((h) => ({
+        site: h.site,
+        handId: h.handId,
+        playedAt: h.playedAt,
+        position: h.position,
+        handClass: h.handClass,
+        line: h.line,
+        netBb: r2(h.netBb),
+        adjustedBb: h.adjustedBb === null ? null : r2(h.adjustedBb),
+      }));
+    const warnings: string[] = [];
+    const vs = equilibriumOf(ctx, loaded, warnings);
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: { filters: {}, sessionId: args.sessionId, gapMinutes },
+      result: {
+        session: sessionView(found.session),
+        byPosition: handResults(found.hands).byPosition,
+        biggestWins: big([...loaded].filter((h) => h.netBb > 0).sort((a, b) => b.netBb - a.netBb)),
+        biggestLosses: big([...loaded].filter((h) => h.netBb < 0).sort((a, b) => a.netBb - b.netBb)),
+        vsEquilibrium: vs,
+      },
+      warnings: [...warnings, EQUILIBRIUM_NOTE],
+    };
+    return { schema: SessionSummarySchema, value };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Tournaments.
+
+const TournamentSchema = z.object({
+  site: z.string(),
+  id: z.string(),
+  name: z.string().nullable(),
+  buyIn: z.array(z.number()).nullable().describe("Buy-in parts as written ($10+$1 is [10, 1])."),
+  buyInTotal: z.number().nullable(),
+  currency: z.string().nullable(),
+  freeroll: z.boolean(),
+  hands: z.number().int(),
+  first: z.string(),
+  last: z.string(),
+  levels: z.object({ first: z.string().nullable(), last: z.string().nullable() }),
+  chipsNet: z.number(),
+  finish: z.object({ place: z.number().int(), prize: z.number().nullable() }).nullable(),
+  profit: z.number().nullable(),
+  roi: z.number().nullable().describe("profit / buy-in; null unless both are known."),
+  unknown: z.array(z.string()).describe("What the histories do not show (never filled in)."),
+});
+
+const TournamentListSchema = envelope(
+  {
+    total: z.number().int(),
+    count: z.number().int(),
+    limit: z.number().int(),
+    nextCursor: z.string().optional(),
+  },
+  {
+    tournaments: z.array(TournamentSchema),
+    totals: z.object({
+      tournaments: z.number().int(),
+      finished: z.number().int(),
+      byCurrency: z.array(
+        z.object({
+          currency: z.string(),
+          buyIns: z.number(),
+          prizes: z.number(),
+          profit: z.number(),
+          roi: z.number().nullable(),
+        }),
+      ),
+    }),
+  },
+);
+
+export const getTournamentResults = defineTool({
+  name: "get_tournament_results",
+  title: "Your tournament results",
+  description:
+    "Use for your tournaments from uploaded hands, newest first: buy-in as written, your finish and prize when a hand records them, chips won over the hands, profit and return on investment when buy-in and prize are known; `unknown` lists what the histories do not show (a finish not recorded, re-entries, bounties) instead of guessing. Totals per currency over tournaments with a known finish. Takes the filters of find_hands. Paginated (limit default 20, max 100). Needs a key; free.",
+  input: { ...filterFields, limit: limitField(100, 20), cursor: cursorField },
+  variants: [TournamentListSchema],
+  outputDescription: "Tournaments in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("get_tournament_results");
+    if (args.format === "cash")
+      throw invalidParameter("get_tournament_results reads tournaments: leave format out.");
+    const limit = args.limit ?? 20;
+    const offset = decodeCursor(args.cursor, "get_tournament_results", pageKey(args));
+    const query = { ...handQueryOf(filtersOf(args), true), formats: ["tournament"] };
+    const { rows, capped } = await allRows(ctx, keyId, query, "summary");
+    const all = tournamentResults(loadedOf(rows));
+    const page = all.slice(offset, offset + limit);
+    const warnings = capped ? ["Only the newest hands up to the per-key maximum are counted."] : [];
+    if (all.length === 0) warnings.push("No tournament hand with a known hero matches.");
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: {
+        filters: givenFilters(args),
+        total: all.length,
+        count: page.length,
+        limit,
+        ...(offset + limit < all.length
+          ? { nextCursor: encodeCursor(offset + limit, "get_tournament_results", pageKey(args)) }
+          : {}),
+      },
+      result: { tournaments: page, totals: tournamentTotals(all) },
+      warnings,
+    };
+    return { schema: TournamentListSchema, value };
+  },
+});
+
+// ---------------------------------------------------------------------------------------------------------
+// Opponents.
+
+const ActionShareSchema = z.object({ fold: z.number(), call: z.number(), raise: z.number() });
+
+const GapSchema = z
+  .object({
+    situation: z.string(),
+    position: z.string().nullable(),
+    action: z.string(),
+    observed: z.number(),
+    equilibrium: z.number(),
+    decisions: z.number().int(),
+  })
+  .nullable();
+
+const OpponentRowSchema = z.object({
+  site: z.string(),
+  player: z.string(),
+  hands: z.number().int(),
+  handsWithHero: z.number().int(),
+  vpip: RateSchema,
+  pfr: RateSchema,
+  rfi: RateSchema,
+  limp: RateSchema,
+  threeBet: RateSchema,
+  foldToThreeBet: RateSchema,
+  showdowns: z.number().int(),
+  netBb: z.number(),
+  lastSeen: z.string(),
+  vsEquilibrium: z.object({
+    decisions: z.number().int(),
+    largestGap: GapSchema.describe(
+      "Where their choices differ most from the equilibrium's range in the same spots (at least 5 decisions).",
+    ),
+  }),
+});
+
+const OpponentListSchema = envelope(
+  {
+    total: z.number().int(),
+    count: z.number().int(),
+    limit: z.number().int(),
+    minHands: z.number().int(),
+    nextCursor: z.string().optional(),
+  },
+  { opponents: z.array(OpponentRowSchema) },
+);
+
+const OPPONENT_NOTE =
+  "Rates: vpip and pfr per hand they acted in; rfi per first-in chance; limp per chance in an unraised pot (not the big blind); threeBet facing one raise; foldToThreeBet after opening and facing a re-raise. vsEquilibrium compares the share of folds, calls and raises they chose with the share the equilibrium's range reaching the same nodes takes, over hands that map onto a published pack.";
+
+export const listMyOpponents = defineTool({
+  name: "list_my_opponents",
+  title: "Your opponents",
+  description:
+    "Use to list the players in your uploaded hands, most hands first: hands together, VPIP, PFR, raise first in, limp, 3-bet, fold to 3-bet (each with its count of chances), showdowns, their net in bb, and where their preflop play differs most from our published equilibrium in the same spots. Takes the filters of find_hands (hero filters such as position apply to your seat); minHands drops rare opponents. Paginated (limit default 20, max 50). get_opponent_notes gives one player in depth. Needs a key; free.",
+  input: {
+    ...filterFields,
+    minHands: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .optional()
+      .describe("Only players with at least this many hands (default 1)."),
+    limit: limitField(50, 20),
+    cursor: cursorField,
+  },
+  variants: [OpponentListSchema],
+  outputDescription: "A page of opponents in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("list_my_opponents");
+    const limit = args.limit ?? 20;
+    const minHands = args.minHands ?? 1;
+    const offset = decodeCursor(args.cursor, "list_my_opponents", pageKey(args));
+    const { rows, capped } = await allRows(ctx, keyId, handQueryOf(filtersOf(args), false), "summary");
+    const loaded = loadedOf(rows);
+    const all = opponentStats(loaded).filter((o) => o.hands >= minHands);
+    const page = all.slice(offset, offset + limit);
+    const cache = new NodeCache(ctx.store);
+    const opponents = page.map((o) => {
+      const p = equilibriumProfile(handsOf(loaded, o.site, o.player), cache);
+      return { ...o, vsEquilibrium: { decisions: p.decisions, largestGap: p.largestGap } };
+    });
+    const warnings = capped ? ["Only the newest hands up to the per-key maximum are read."] : [];
+    if (all.length === 0) warnings.push("No opponent in the hands that match.");
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: {
+        filters: givenFilters(args),
+        total: all.length,
+        count: opponents.length,
+        limit,
+        minHands,
+        ...(offset + limit < all.length
+          ? { nextCursor: encodeCursor(offset + limit, "list_my_opponents", pageKey(args)) }
+          : {}),
+      },
+      result: { opponents },
+      warnings: [...warnings, OPPONENT_NOTE],
+    };
+    return { schema: OpponentListSchema, value };
+  },
+});
+
+const playerFields = {
+  player: z.string().min(1).max(60).describe("The player's screen name exactly as the histories write it."),
+  site: z
+    .enum(["pokerstars", "ggpoker"])
+    .optional()
+    .describe("The player's site, when names repeat across sites."),
+};
+
+const ShownHandSchema = z.object({
+  site: z.string(),
+  handId: z.string(),
+  playedAt: z.string(),
+  position: z.string().nullable(),
+  cards: z.array(z.string()),
+  handClass: z.string().nullable(),
+  line: z.string(),
+  preflop: z.array(z.string()),
+  netBb: z.number(),
+});
+
+async function playerHands(
+  ctx: ToolContext,
+  keyId: string,
+  args: FilterArgs & { player: string; site?: string | undefined },
+) {
+  const { rows } = await allRows(ctx, keyId, handQueryOf(filtersOf(args), false), "summary");
+  const loaded = loadedOf(rows);
+  const hands = handsOf(loaded, args.site ?? null, args.player);
+  if (hands.length === 0) {
+    throw new RangesError(
+      "not_found",
+      `No hands with a player "${args.player.slice(0, 40)}" among your uploaded hands${args.site ? ` on ${args.site}` : ""} (the hero of a hand is not an opponent). list_my_opponents lists the names.`,
+    );
+  }
+  const sites = new Set(hands.map((h) => h.r.site));
+  if (sites.size > 1) {
+    throw invalidParameter(`"${args.player.slice(0, 40)}" plays on ${[...sites].join(" and ")}: give site.`, {
+      parameter: "site",
+    });
+  }
+  return { hands, site: [...sites][0]! };
+}
+
+const OpponentNotesSchema = envelope(
+  { player: z.string(), site: z.string() },
+  {
+    stats: OpponentRowSchema.omit({ vsEquilibrium: true }),
+    byPosition: z.array(
+      z.object({
+        position: z.string(),
+        hands: z.number().int(),
+        vpip: RateSchema,
+        pfr: RateSchema,
+        rfi: RateSchema,
+      }),
+    ),
+    vsEquilibrium: z.object({
+      comparableHands: z.number().int(),
+      notComparableHands: z.number().int(),
+      decisions: z.number().int(),
+      situations: z.array(
+        z.object({
+          situation: z.string(),
+          position: z.string().nullable(),
+          decisions: z.number().int(),
+          observed: ActionShareSchema,
+          equilibrium: ActionShareSchema,
+        }),
+      ),
+      largestGap: GapSchema,
+    }),
+    shownHands: z.array(ShownHandSchema),
+  },
+);
+
+export const getOpponentNotes = defineTool({
+  name: "get_opponent_notes",
+  title: "Notes on one opponent",
+  description:
+    "Use to study one opponent from your uploaded hands: their statistics (VPIP, PFR, raise first in, limp, 3-bet, fold to 3-bet, with chances), the same by position, how their preflop play differs from our published equilibrium situation by situation (unopened pot per position, facing a raise, a 3-bet, a 4-bet: their fold/call/raise shares beside the equilibrium range's at the same nodes), and the hands where their cards were shown (newest 10). Takes the filters of find_hands. Needs a key; free.",
+  input: { ...filterFields, ...playerFields },
+  variants: [OpponentNotesSchema],
+  outputDescription: "Notes in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("get_opponent_notes");
+    const { hands, site } = await playerHands(ctx, keyId, args);
+    const stats = opponentStats(hands.map((h) => h.r)).find(
+      (o) => o.player === args.player && o.site === site,
+    )!;
+    const cache = new NodeCache(ctx.store);
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: { filters: givenFilters(args), player: args.player, site },
+      result: {
+        stats,
+        byPosition: byPosition(hands),
+        vsEquilibrium: equilibriumProfile(hands, cache),
+        shownHands: shownHands(hands, 10),
+      },
+      warnings: [OPPONENT_NOTE],
+    };
+    return { schema: OpponentNotesSchema, value };
+  },
+});
+
+const LimpRangeSchema = envelope(
+  { player: z.string(), site: z.string() },
+  {
+    byPosition: z.array(
+      z.object({
+        position: z.string(),
+        chances: z.number().int(),
+        limps: z.number().int(),
+        freq: z.number().nullable(),
+        equilibrium: z
+          .number()
+          .nullable()
+          .describe("The equilibrium range's call (limp) share at the same nodes, over comparedChances."),
+        comparedChances: z.number().int(),
+      }),
+    ),
+    shownClasses: z.array(
+      z.object({ handClass: z.string(), times: z.number().int(), positions: z.array(z.string()) }),
+    ),
+    shown: z.array(ShownHandSchema),
+  },
+);
+
+export const getOpponentLimpRange = defineTool({
+  name: "get_opponent_limp_range",
+  title: "An opponent's limps and limping hands",
+  description:
+    "Use to see how one opponent limps: per position, how often they call when nobody has raised (first in or over limpers; not the big blind) beside the equilibrium range's call share at the same nodes where the hand maps onto a published pack, and the classes they showed after limping (most often first, with the hands). Takes the filters of find_hands. Needs a key; free.",
+  input: { ...filterFields, ...playerFields },
+  variants: [LimpRangeSchema],
+  outputDescription: "The limp profile in the analysis envelope, or an error body.",
+  async run(args, ctx): Promise<Outcome> {
+    needHands(ctx);
+    const keyId = await ctx.keyHolder("get_opponent_limp_range");
+    const { hands, site } = await playerHands(ctx, keyId, args);
+    const limps = limpRange(hands, new NodeCache(ctx.store), 10);
+    const warnings: string[] = [];
+    if (limps.byPosition.every((p) => p.limps === 0))
+      warnings.push(`${args.player} never limped in these hands.`);
+    else if (limps.shownClasses.length === 0) warnings.push("No limping hand of theirs was shown.");
+    const value = {
+      schemaVersion: "1.0",
+      coverage: coverage("aggregated_report"),
+      context: { filters: givenFilters(args), player: args.player, site },
+      result: limps,
+      warnings,
+    };
+    return { schema: LimpRangeSchema, value };
+  },
+});
+
+export const HAND_TOOLS = [
+  getUploadLink,
+  uploadHandHistory,
+  findHands,
+  getHandResults,
+  listMySessions,
+  getSessionSummary,
+  getTournamentResults,
+  listMyOpponents,
+  getOpponentNotes,
+  getOpponentLimpRange,
+] as const;
