@@ -1,8 +1,8 @@
 /** What every tool gets: the stores, the caller, and the access check. */
 
 import type { AccessStore, TrustProxy } from "@ranges/access";
-import type { HandUploads } from "@ranges/hand-analysis";
 import { GAME_IDS, GAMES, type GameId, parseHand, RangesError } from "@ranges/core";
+import type { HandUploads } from "@ranges/hand-analysis";
 import type { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import type { RangeStore } from "@ranges/store";
 import { parseGameParam } from "@ranges/store";
