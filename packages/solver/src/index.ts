@@ -29,9 +29,13 @@ export type {
 } from "./solve/preflop.js";
 export {
   algorithmName,
+  algorithmOf,
   buildEngineGame,
   exploitabilityOf,
   PARALLEL_MIN_DECISIONS,
+  recordedInputHash,
+  SOLVER_MODEL_VERSION,
+  solveInputHash,
   solvePreflop,
   solverThreads,
   toPackData,
@@ -39,5 +43,11 @@ export {
 export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, DuelKind } from "./tree/build.js";
 export { buildPreflopTree, postflopRank } from "./tree/build.js";
-export type { RakeConfig, RealizationModel, StackProfile, TreeConfig } from "./tree/config.js";
+export type {
+  RakeConfig,
+  RealizationModel,
+  SolverAlgorithm,
+  StackProfile,
+  TreeConfig,
+} from "./tree/config.js";
 export { configStacks, loadTreeConfig, profileFor, rakeOf, validateTreeConfig } from "./tree/config.js";

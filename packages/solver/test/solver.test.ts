@@ -111,6 +111,52 @@ describe("short-handed spots in the game's grammar (dealtIn)", () => {
   });
 });
 
+describe("the regret minimizer per profile", () => {
+  const profile = headsUpJamFold.profiles[0]!;
+  const withAlgorithm = (algorithm: unknown, alternate: boolean) =>
+    ({
+      ...headsUpJamFold,
+      profiles: [{ ...profile, algorithm }],
+      solve: { ...headsUpJamFold.solve, alternate },
+    }) as never;
+
+  it("takes dcfr or pcfr+ (simultaneous updates only) and refuses anything else", () => {
+    expect(() => validateTreeConfig(withAlgorithm("pcfr+", false))).not.toThrow();
+    expect(() => validateTreeConfig(withAlgorithm("dcfr", true))).not.toThrow();
+    expect(() => validateTreeConfig(withAlgorithm("cfr", false))).toThrow(
+      /algorithm must be "dcfr" or "pcfr\+"/,
+    );
+    expect(() => validateTreeConfig(withAlgorithm("pcfr+", true))).toThrow(/simultaneous updates/);
+  });
+
+  it("solves heads-up jam/fold with predictive CFR+ like DCFR and names it in the pack", () => {
+    const config = withAlgorithm("pcfr+", false) as typeof headsUpJamFold;
+    const pcfr = solvePreflop({ config, stack: 10, equity, targetPctPot: 0.01, now: fixedClock });
+    const dcfr = solvePreflop({
+      config: headsUpJamFold,
+      stack: 10,
+      equity,
+      targetPctPot: 0.01,
+      now: fixedClock,
+    });
+    for (const s of pcfr.seats) expect(s.pctPot).toBeLessThanOrEqual(0.01);
+    const jams = (r: typeof pcfr) => {
+      const d = r.solver.decisionResults().find((x) => x.node.history === "SB")!;
+      const i = d.node.actions.findIndex((a) => a.token === "AI");
+      return d.strategy.subarray(i * 169, (i + 1) * 169);
+    };
+    const a = jams(pcfr);
+    const b = jams(dcfr);
+    // Pure equilibrium choices agree; mixed ones sit on a hand or two at the margin.
+    let differ = 0;
+    for (let c = 0; c < 169; c++) if (Math.abs(a[c]! - b[c]!) > 0.5) differ++;
+    expect(differ).toBeLessThanOrEqual(2);
+    expect(rangePct(a)).toBeCloseTo(rangePct(b), 2);
+    const pack = toPackData(pcfr, config, { createdAt: "2026-11-24T00:00:00Z", configPath: null, seed: 0 });
+    expect(pack.header.provenance.algorithm).toMatch(/^Predictive CFR\+/);
+  });
+});
+
 describe("three-handed toy tree", () => {
   const result = solvePreflop({ config: threeHanded, stack: 25, equity, now: fixedClock });
 

@@ -757,7 +757,7 @@ export class CfrSolver implements Solver {
         for (let c = 0; c < n; c++) {
           const inst = cv[c]! - vp[c]!;
           const r = node.regrets[off + c]! + inst;
-          node.regrets[off + c] = r > 0 ? r : 0;
+          node.regrets[off + c] = Math.max(r, 0);
           pred[off + c] = inst;
           node.stratSum[off + c] = node.stratSum[off + c]! * w.avg + reach[c]! * node.strategy[off + c]!;
         }

@@ -13,10 +13,14 @@ import { ParallelCfrSolver } from "../engine/parallel.js";
 import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
 import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
-import { profileFor, rakeOf, type TreeConfig } from "../tree/config.js";
+import { profileFor, rakeOf, type SolverAlgorithm, type TreeConfig } from "../tree/config.js";
 
-export const algorithmName = (alternate: boolean): string =>
-  `DCFR (alpha 1.5, beta 0, gamma 2), ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over 169 classes; trembling hand (every action at least ${PREFLOP_TREMBLE} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+export const algorithmName = (alternate: boolean, algorithm: SolverAlgorithm = "dcfr"): string =>
+  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over 169 classes; trembling hand (every action at least ${PREFLOP_TREMBLE} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+
+/** The regret minimizer of a (config, stack): the profile's `algorithm`, DCFR by default. */
+export const algorithmOf = (config: TreeConfig, stack: number): SolverAlgorithm =>
+  profileFor(config, stack).algorithm ?? "dcfr";
 
 /**
  * Version of the solver's game model and engine semantics: part of every pack's input hash, so changing the
@@ -193,6 +197,7 @@ export function solvePreflop(options: SolveOptions): SolveResult {
     ...DCFR_PARAMS,
     alternate: config.solve.alternate,
     tremble: options.tremble ?? PREFLOP_TREMBLE,
+    ...(algorithmOf(config, stack) === "pcfr+" ? { predictive: true } : {}),
   };
   const threads = solverThreads(nodes.decisions, options.threads);
   const solver: Solver =
@@ -399,7 +404,7 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
       config: packConfig(config, result.tree),
       provenance: {
         source: "solver",
-        algorithm: algorithmName(config.solve.alternate),
+        algorithm: algorithmName(config.solve.alternate, algorithmOf(config, result.tree.stack)),
         iterations: result.iterations,
         exploitability: result.seats.map((s) => ({
           seat: s.seat,
