@@ -19,6 +19,7 @@ import cors from "@koa/cors";
 import Router from "@koa/router";
 import { type AccessStore, AccountStore } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
+import type { HandUploads } from "@ranges/hand-analysis";
 import {
   checkPlan,
   limitsOf,
@@ -52,6 +53,7 @@ import { readJsonBody } from "./mcp-body.js";
 import { challengeKeylessPaidCalls } from "./mcp-challenge.js";
 import type { OAuthServer } from "./oauth.js";
 import { parseQuery } from "./query.js";
+import { readsUploadBody, registerUploadRoutes } from "./uploads.js";
 import { serveWeb } from "./web.js";
 
 export type McpHandler = (
@@ -94,6 +96,8 @@ export interface AppOptions {
   mcpHandler?: McpHandler;
   /** The solve queue (`/api/v1/solves`); absent, those routes answer 404. */
   solves?: SolveService;
+  /** Hand-history uploads (`POST /api/v1/uploads/{token}`, links made by get_upload_link); absent: 404. */
+  hands?: HandUploads;
   /** The built web site (apps/web's dist/) served at `/`; absent, only the API answers. */
   webRoot?: string;
   /**
@@ -591,6 +595,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   const oauth = o.oauth;
   oauth?.registerRoutes(router as unknown as Router);
 
+  registerUploadRoutes(router, o.hands);
+
   const mcpHandler = o.mcpHandler;
   router.post("/api/mcp", async (ctx) => {
     if (!mcpHandler) throw new RangesError("not_found", "The MCP endpoint is not enabled on this server.");
@@ -671,6 +677,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       app.callback(),
       {
         readsBody: (req) => {
+          if (readsUploadBody(req)) return true;
           if (req.method !== "POST" || mcpHandler === undefined) return false;
           if ((req.url ?? "").split("?")[0] !== "/api/mcp") return false;
           const declared = Number(req.headers["content-length"]);

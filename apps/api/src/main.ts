@@ -27,7 +27,8 @@ import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
-import { AccessStore } from "@ranges/access";
+import { AccessStore, HandStore } from "@ranges/access";
+import { HandParser, HandUploads } from "@ranges/hand-analysis";
 import { createMcpHttpHandler } from "@ranges/mcp";
 import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import { RangeStore } from "@ranges/store";
@@ -78,6 +79,10 @@ const logger = createStdoutLogger<LogLine>();
 // The solve queue: records in the account database, finished packs unpacked under var/solutions, and
 // (unless SOLVE_WORKERS=0) one in-process worker that solves in a worker thread.
 const queue = await SolveQueue.open(access.database);
+// Uploaded hand histories: stored in the account database, parsed in a worker thread (started on the first
+// upload, stopped when idle). Links point at PUBLIC_URL, else at the origin the MCP request came to.
+const handParser = new HandParser();
+const handUploads = new HandUploads(new HandStore(access.database), handParser);
 const solutions = new SolutionPacks(queue, resolve(dirname(accessDb), "solutions", String(process.pid)));
 const solveWorkers = envNumber("SOLVE_WORKERS", 1);
 const workers = Array.from(
@@ -138,8 +143,10 @@ try {
       access,
       trustProxy: true,
       solves: { queue, solutions, worker: workers[0] },
+      hands: { uploads: handUploads, linkBase: publicUrl ?? "request" },
     }),
     solves: { queue, solutions, worker: workers[0] },
+    hands: handUploads,
     webRoot,
     oauth,
     ...(publicUrl ? { publicUrl } : {}),
@@ -171,6 +178,7 @@ function shutdown(signal: string): void {
     Promise.all(workers.map((w) => w.stop()))
       .then(() => queue.close())
       .then(() => solutions.close())
+      .then(() => handParser.close())
       .then(() => access.close())
       .then(
         () => {
