@@ -160,17 +160,28 @@ export function stackFor(
   return { stack: best };
 }
 
-/** Full nodes (every class's weight and EV) of one call, by game, stack and history. */
+/** A node with its actions' weights as vectors over the class table, and its shares before any reach. */
+export interface PreparedNode {
+  readonly node: Node;
+  /** Per action, the weight of every class (table order). */
+  readonly weights: readonly Float64Array[];
+  /** Per action, its kind. */
+  readonly kinds: readonly ActionKind[];
+  /** Combo mass per kind when every class reaches the node (a player's first decision). */
+  readonly totals: Readonly<Record<ActionKind, number>>;
+}
+
+/** Full nodes (every class's weight and EV) of one call, by game, stack and history, prepared once. */
 export class NodeCache {
-  private readonly nodes = new Map<string, Node | Error>();
+  private readonly nodes = new Map<string, PreparedNode | Error>();
   constructor(readonly store: RangeStore) {}
 
-  node(game: GameId, stack: number, history: string): Node {
+  node(game: GameId, stack: number, history: string): PreparedNode {
     const key = `${game}|${stack}|${history}`;
     let hit = this.nodes.get(key);
     if (hit === undefined) {
       try {
-        hit = this.store.node(game, stack, history);
+        hit = prepare(this.store.node(game, stack, history), classTable(game));
       } catch (error) {
         if (!isRangesError(error)) throw error;
         hit = error;
@@ -182,18 +193,41 @@ export class NodeCache {
   }
 }
 
+function prepare(node: Node, table: ClassTable): PreparedNode {
+  const totals: Record<ActionKind, number> = { fold: 0, call: 0, raise: 0 };
+  const kinds = node.actions.map((a) => kindOf(a.kind));
+  const weights = node.actions.map((a, j) => {
+    const v = new Float64Array(table.names.length);
+    for (const name in a.weights) {
+      const c = table.index.get(name);
+      if (c === undefined) continue;
+      const w = a.weights[name]!;
+      v[c] = w;
+      totals[kinds[j]!] += w * table.combos[c]!;
+    }
+    return v;
+  });
+  return { node, weights, kinds, totals };
+}
+
 interface ClassTable {
   names: readonly string[];
+  index: ReadonlyMap<string, number>;
   combos: ArrayLike<number>;
 }
 let holdemTable: ClassTable | null = null;
 let ploTable: ClassTable | null = null;
 function classTable(game: GameId): ClassTable {
+  const make = (names: readonly string[], combos: ArrayLike<number>): ClassTable => ({
+    names,
+    index: new Map(names.map((n, i) => [n, i])),
+    combos,
+  });
   if (GAMES[game].classSet === "holdem169") {
-    holdemTable ??= { names: HOLDEM_CLASSES, combos: HOLDEM_CLASS_COMBOS };
+    holdemTable ??= make(HOLDEM_CLASSES, HOLDEM_CLASS_COMBOS);
     return holdemTable;
   }
-  ploTable ??= { names: ploClasses(), combos: ploClassComboCounts() };
+  ploTable ??= make(ploClasses(), ploClassComboCounts());
   return ploTable;
 }
 
@@ -254,8 +288,7 @@ function walk(
   effectiveBb: number,
 ): Comparison {
   const table = classTable(game);
-  const classIndex = new Map<string, number>();
-  // Each player's reach: the product of their own earlier actions' frequencies, per class (null: all 1).
+  // Each player's reach: the product of their own earlier actions' frequencies, per class (absent: all 1).
   const reach = new Map<number, Float64Array>();
   const decisions: Decision[] = [];
   let prefix = "";
@@ -264,34 +297,35 @@ function walk(
   for (const step of s.preflop) {
     const p: PlayerSummary = s.players[step.i]!;
     const history = prefix ? `${prefix}_${p.position}` : p.position!;
-    let node: Node;
+    let prepared: PreparedNode;
     try {
-      node = cache.node(game, stack, history);
+      prepared = cache.node(game, stack, history);
     } catch (error) {
       stoppedAt = `${history}: ${(error as Error).message}`;
       break;
     }
+    const node = prepared.node;
     const action = mapAction(node, step, p.stackBb);
     if (typeof action === "string") {
       stoppedAt = action;
       break;
     }
+    const chosenIndex = node.actions.indexOf(action);
+    const chosen = prepared.weights[chosenIndex]!;
     const before = reach.get(step.i);
-    const totals: Record<ActionKind, number> = { fold: 0, call: 0, raise: 0 };
-    const chosen = new Float64Array(table.names.length);
-    for (const a of node.actions) {
-      const kind = kindOf(a.kind);
-      for (const [name, w] of Object.entries(a.weights)) {
-        let c = classIndex.get(name);
-        if (c === undefined) {
-          c = table.names.indexOf(name);
-          classIndex.set(name, c);
-        }
-        if (c < 0) continue;
-        const mass = w * table.combos[c]! * (before ? before[c]! : 1);
-        totals[kind] += mass;
-        if (a === action) chosen[c] = w;
-      }
+    let totals: Record<ActionKind, number>;
+    const next = new Float64Array(table.names.length);
+    if (before === undefined) {
+      totals = prepared.totals;
+      next.set(chosen);
+    } else {
+      totals = { fold: 0, call: 0, raise: 0 };
+      prepared.weights.forEach((w, j) => {
+        let mass = 0;
+        for (let c = 0; c < w.length; c++) mass += w[c]! * table.combos[c]! * before[c]!;
+        totals[prepared.kinds[j]!] += mass;
+      });
+      for (let c = 0; c < next.length; c++) next[c] = chosen[c]! * before[c]!;
     }
     const sum = totals.fold + totals.call + totals.raise;
     const share: Record<ActionKind, number> = {
@@ -299,16 +333,13 @@ function walk(
       call: sum > 0 ? r4(totals.call / sum) : 0,
       raise: sum > 0 ? r4(totals.raise / sum) : 0,
     };
-    // The player's reach after this action.
-    const next = new Float64Array(table.names.length);
-    for (let c = 0; c < next.length; c++) next[c] = chosen[c]! * (before ? before[c]! : 1);
     reach.set(step.i, next);
     const cls = p.handClass;
     let freq: number | null = null;
     let evSb: number | null = null;
     let bestAction: string | null = null;
     let bestEvSb: number | null = null;
-    if (cls !== null && classIndex.get(cls) !== -1 && table.names.includes(cls)) {
+    if (cls !== null && table.index.has(cls)) {
       freq = r4(action.weights[cls] ?? 0);
       evSb = action.evs[cls] ?? null;
       for (const a of node.actions) {
