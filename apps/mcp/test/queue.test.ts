@@ -107,6 +107,41 @@ describe("the solve queue tools", () => {
     expect((await ok(bob, "list_library_solutions", {})).mine).toEqual([]);
   });
 
+  it("a heads-up jam-or-fold spot (dealtIn) reads with the game's own paths", async () => {
+    const started = Date.now();
+    const queued = (
+      await ok(alice, "enqueue_solve", {
+        game: "nl",
+        stack: 10,
+        changes: { jamOrFold: true, allInFrom: 1, dealtIn: ["SB", "BB"] },
+      })
+    ).solve as Job;
+    let job = queued;
+    while (job.status === "queued" || job.status === "running") {
+      await new Promise((r) => setTimeout(r, 200));
+      job = (await ok(alice, "get_queued_solve", { id: queued.id })).solve as typeof job;
+    }
+    expect(job.error).toBeNull();
+    expect(job.status).toBe("done");
+    process.stderr.write(
+      `enqueue to result, heads-up 10bb jam or fold: ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+    const history = "UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB";
+    const sb = await ok(alice, "get_node", { solution: queued.id, history, hand: "K5o" });
+    expect(sb).toMatchObject({ game: "nl", stack: 10, history, actor: "SB" });
+    // Heads-up at 10bb the SB jams K5o, which UTG folds six-handed.
+    expect((sb.actions as { kind: string; freq: number }[]).find((a) => a.kind === "allin")!.freq).toBe(1);
+    const utg = await ok(alice, "get_node", { solution: queued.id, history: "UTG", hand: "AA" });
+    expect((utg.actions as { kind: string }[]).map((a) => a.kind)).toEqual(["fold"]);
+    const bad = await fails(alice, "enqueue_solve", {
+      game: "nl",
+      stack: 10,
+      changes: { dealtIn: ["UTG", "BB"] },
+    });
+    expect(bad).toMatchObject({ status: 400, code: "invalid_parameter" });
+    expect(bad.message).toMatch(/dealtIn must list the last seats to act preflop/);
+  });
+
   it("needs a key, refuses what the solver cannot build, and a tree over the plan with its estimate", async () => {
     expect(await fails(anon, "enqueue_solve", { game: "nl", stack: 10 })).toMatchObject({ status: 401 });
     expect(await fails(anon, "list_queued_solves", {})).toMatchObject({ status: 401 });
