@@ -738,7 +738,7 @@ function servicePaths(): JsonObject {
         tags: ["mcp"],
         summary: "Model Context Protocol tool server (stateless streamable HTTP, JSON responses)",
         description:
-          "JSON-RPC 2.0 messages by POST; no sessions and no SSE stream (GET and DELETE are 405). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`. Without a key the free 6-max NL cash preflop tools work; other tools need a Bearer key, and tools refuse in their result (`isError`), not with an HTTP status.",
+          "JSON-RPC 2.0 messages by POST; no sessions and no SSE stream (GET and DELETE are 405). Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`. Without a key the free 6-max NL cash preflop tools work; other tools need a Bearer key (an API key `pr_...`, or an OAuth access token from this server's authorization server, which stands for the account's key), and tools refuse in their result (`isError`). One exception starts OAuth sign-in: a call made without any `Authorization` header that a tool refuses for want of a key is answered 401 with `WWW-Authenticate: Bearer resource_metadata=\"<origin>/.well-known/oauth-protected-resource/api/mcp\", scope=\"mcp\"` (the JSON-RPC answer stays in the body). An OAuth token that is unknown, expired, for another resource or whose key was revoked is a 401 with `error=\"invalid_token\"`.",
         parameters: [parameterRef("requestId")],
         security: API_KEY_OPTIONAL,
         requestBody: {
@@ -760,6 +760,19 @@ function servicePaths(): JsonObject {
           "400": jsonRpcResponse(
             "JSON-RPC parse error (-32700: the body is empty or not JSON) or invalid request (-32600).",
           ),
+          "401": {
+            description:
+              "Sign-in needed: a keyless call of a tool that needs a key (the JSON-RPC answer, with the tool's 401 error result, is the body), or an OAuth access token that is not valid (the error body). `WWW-Authenticate` points at the protected resource metadata.",
+            headers: {
+              "WWW-Authenticate": headerRef("WWWAuthenticate"),
+              "X-Request-Id": headerRef("XRequestId"),
+            },
+            content: {
+              "application/json": {
+                schema: { anyOf: [schemaRef("JsonRpcResponse"), schemaRef("Error")] },
+              },
+            },
+          },
           "404": responseRef("NotFound"),
           "405": responseRef("MethodNotAllowed"),
           "406": jsonRpcResponse("`Accept` lacks application/json or text/event-stream (-32000)."),
