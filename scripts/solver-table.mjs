@@ -21,9 +21,12 @@ for (const s of packs) {
   const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
   bytes += meta.fileBytes;
   const model = (p.model ?? "").split(":")[0];
+  const algorithm = p.algorithm.startsWith("Predictive CFR+") ? "PCFR+" : p.algorithm.split(" ")[0];
+  const checkpoint = (p.notes ?? []).map((n) => /^Checkpoint: .* iteration (\d+),/.exec(n)).find(Boolean);
+  const iterations = checkpoint ? `${checkpoint[1]} of ${p.iterations}` : `${p.iterations}`;
   if (model.startsWith("realization-v3")) v3++;
   rows.push(
-    `| ${s.game} | ${s.stack} | ${model} | ${meta.nodeCount} | ${p.iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
+    `| ${s.game} | ${s.stack} | ${model} | ${algorithm} | ${meta.nodeCount} | ${iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
   );
 }
 const section = `<!-- solver-table:start -->
@@ -34,12 +37,12 @@ Read from the pack headers by \`node scripts/solver-table.mjs\`; regenerate the 
 (${cpus().length} cores), Node ${process.version}, one pack per core while other work shared the two cores, so
 times are upper bounds. Exploitability is each seat's best-response gain against the published strategies, in
 percent of the starting pot (1.5bb cash, 2.5bb nlmtt8) and mbb/hand. Model v3 (\`realization-v3\`, see
-docs/solver-model.md): target 0.4% of the pot (0.05% for jam/fold), requirement 0.5% (0.1%). Packs still
-marked \`hu-realization-v2\` are the previous model (two players per pot, no rake), awaiting re-solve:
-${v3} of ${rows.length} packs are v3.
+docs/solver-model.md): target 0.4% of the pot (0.05% for jam/fold), requirement 0.5% (0.1%). ${v3} of
+${rows.length} packs are v3. Algorithm: DCFR, or predictive CFR+ (PCFR+) for the deep profiles. Iterations "a of
+b": the run went to b and the least exploitable check, at a, is published.
 
-| game | stack | model | decision nodes | iterations | solve s | worst seat | best seat | pack |
-|---|---|---|---|---|---|---|---|---|
+| game | stack | model | algorithm | decision nodes | iterations | solve s | worst seat | best seat | pack |
+|---|---|---|---|---|---|---|---|---|---|
 ${rows.join("\n")}
 
 All packs together: ${(bytes / 1024 / 1024).toFixed(1)} MiB.
