@@ -103,6 +103,34 @@ try {
       () => document.querySelectorAll('table[data-testid="keys"] tbody tr').length === 2,
     );
     await acc.screenshot({ path: join(out, "account.png"), fullPage: true });
+
+    // The OAuth sign-in page an MCP client opens: register a client, start an authorization with PKCE.
+    const reg = await fetch(`${base}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "Example MCP client",
+        redirect_uris: ["http://127.0.0.1:6274/oauth/callback"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    const { client_id } = await reg.json();
+    const { createHash, randomBytes } = await import("node:crypto");
+    const challenge = createHash("sha256").update(randomBytes(32).toString("base64url")).digest("base64url");
+    const q = new URLSearchParams({
+      client_id,
+      response_type: "code",
+      redirect_uri: "http://127.0.0.1:6274/oauth/callback",
+      scope: "mcp",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      resource: `${base}/api/mcp`,
+      state: "screenshot",
+    });
+    await acc.goto(`${base}/oauth/authorize?${q}`);
+    await acc.waitForSelector('[data-testid="consent-client"]', { timeout: 60_000 });
+    await acc.setViewportSize({ width: 900, height: 460 });
+    await acc.screenshot({ path: join(out, "oauth-consent.png") });
   }
   await browser.close();
   console.log(`screenshots written to ${out}`);
