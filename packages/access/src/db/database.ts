@@ -193,6 +193,10 @@ async function migrate(
     db,
     provider: migrationProvider(backend),
     ...(schema ? { migrationTableSchema: schema } : {}),
+    // Migrations run in name order, but two written the same day may land in the other order (2026-11-24:
+    // hands was applied on databases before accounts existed, and sorts after it). They touch different
+    // tables, so a database that ran a later name first still takes the earlier one.
+    allowUnorderedMigrations: true,
   });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
