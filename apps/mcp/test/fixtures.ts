@@ -7,7 +7,7 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { GAMES, type GameId, HOLDEM_CLASS_COUNT, PLO_CLASS_COUNT } from "@ranges/core";
+import { GAMES, type GameId, HOLDEM_CLASS_COUNT, PLO_CLASS_COUNT, seededRandom } from "@ranges/core";
 import {
   LineReplay,
   PACK_FORMAT,
@@ -21,18 +21,6 @@ import {
   potSetupFor,
   writePack,
 } from "@ranges/store";
-
-/** mulberry32 */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Options {
   readonly source?: "solver" | "import";
@@ -73,7 +61,7 @@ function codesAt(game: GameId, line: LineReplay, actor: string, allIn: boolean):
 
 export function buildPack(game: GameId, stack: number, o: Options = {}): PackData {
   const info = GAMES[game];
-  const random = rng(o.seed ?? 7);
+  const random = seededRandom(o.seed ?? 7);
   const hasEvs = info.hasEvs;
   const classCount = info.classSet === "holdem169" ? HOLDEM_CLASS_COUNT : PLO_CLASS_COUNT;
   const nodes: PackNode[] = [];

@@ -62,3 +62,4 @@ export {
   raiseTo,
   roundBb,
 } from "./pot.js";
+export { seededRandom } from "./random.js";

@@ -16,6 +16,7 @@
  *   cards not shown, an incomplete board.
  */
 
+import { seededRandom } from "@ranges/core";
 import type { Hand } from "@ranges/hand-history";
 import { evaluate7, evaluateOmaha, exactHeadsUpEquity, omahaEquity } from "@ranges/solver";
 import { cardNumbers } from "./cards.js";
@@ -36,18 +37,6 @@ export interface AllInResult {
 
 const NONE: AllInResult = { adjustment: null, note: null };
 const round = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
-
-/** mulberry32, [0, 1). */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Shares {
   /** The hero's share of each contender set. */
@@ -122,7 +111,7 @@ function sample(
   const used = new Set<number>([...board, ...hands.flat()]);
   const deck: number[] = [];
   for (let c = 0; c < 52; c++) if (!used.has(c)) deck.push(c);
-  const random = generator(SEED);
+  const random = seededRandom(SEED);
   const full = [...board, 0, 0, 0, 0, 0].slice(0, 5);
   const need = 5 - board.length;
   const values = new Array<number>(hands.length).fill(0);

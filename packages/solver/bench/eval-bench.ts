@@ -9,24 +9,14 @@
  */
 
 import { cpus } from "node:os";
+import { seededRandom } from "@ranges/core";
 import { evaluate5, evaluate7, evaluateWith2, partialHand } from "../src/eval/evaluator.ts";
 
 const RANDOM_HANDS = 1 << 21;
 const ROUNDS = 5;
 
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function dealRandomHands(count: number): Uint8Array {
-  const random = seeded(42);
+  const random = seededRandom(42);
   const hands = new Uint8Array(count * 7);
   const deck = new Uint8Array(52);
   for (let hand = 0; hand < count; hand++) {
@@ -95,7 +85,7 @@ measure("evaluate7, all 133,784,560 hands in order", 1, () => {
 });
 
 measure("evaluateWith2, 1,081 hole pairs per board", ROUNDS, () => {
-  const random = seeded(7);
+  const random = seededRandom(7);
   let count = 0;
   let sum = 0;
   const onBoard = new Uint8Array(52);

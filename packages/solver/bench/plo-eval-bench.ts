@@ -12,19 +12,9 @@
  */
 
 import { cpus } from "node:os";
+import { seededRandom } from "@ranges/core";
 // The built library (`pnpm bench` builds first): its modules import each other as `.js`.
 import { evaluateOmaha, OmahaBoard } from "../dist/index.js";
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomBoard(random: () => number): number[] {
   const cards = new Set<number>();
@@ -47,7 +37,7 @@ let checksum = 0;
 console.log(`node ${process.version}, ${cpus()[0]?.model ?? "unknown cpu"}, one core`);
 
 measure("OmahaBoard, all 178,365 hands per board", 3, () => {
-  const random = seeded(11);
+  const random = seededRandom(11);
   let count = 0;
   let sum = 0;
   const rest = new Int32Array(47);
@@ -69,7 +59,7 @@ measure("OmahaBoard, all 178,365 hands per board", 3, () => {
 
 /** Pre-dealt boards, each with `hands` four-card hands of the cards left (dealing is not timed). */
 function predeal(boards: number, hands: number, seed: number): { board: number[]; cards: Uint8Array }[] {
-  const random = seeded(seed);
+  const random = seededRandom(seed);
   return Array.from({ length: boards }, () => {
     const board = randomBoard(random);
     const cards = new Uint8Array(hands * 4);

@@ -32,7 +32,7 @@
 
 import { registerHooks } from "node:module";
 import { parseArgs } from "node:util";
-import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, holdemComboCards } from "@ranges/core";
+import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, holdemComboCards, seededRandom } from "@ranges/core";
 import { evaluate7 } from "../src/eval/evaluator.ts";
 
 // The sources import each other as `./x.js` (NodeNext style); run from source, those files are `./x.ts`.
@@ -79,17 +79,6 @@ function classOf(name: string): number {
 }
 
 // ---- Random numbers and combo pools ----
-
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Concrete combos a player may hold: two cards and the class of each. */
 interface Pool {
@@ -481,7 +470,7 @@ const MATCHUPS: readonly string[][] = [
 ];
 
 function fixedHands(): void {
-  const random = seeded(SEED);
+  const random = seededRandom(SEED);
   print("## 1. Fixed hands: direct simulation vs independent duels");
   print();
   print(
@@ -785,7 +774,7 @@ print(
 );
 print();
 fixedHands();
-const random = seeded(SEED + 1);
+const random = seededRandom(SEED + 1);
 const results = SCENARIOS.map((scenario) => {
   const res = runScenario(scenario, random);
   progress(`ranges: ${scenario.name}`);

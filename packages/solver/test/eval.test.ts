@@ -1,4 +1,4 @@
-import { parseCards } from "@ranges/core";
+import { parseCards, seededRandom } from "@ranges/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -21,18 +21,6 @@ const cards = (text: string): number[] => {
   return parsed;
 };
 const value = (text: string): number => evaluateCards(cards(text));
-
-/** Deterministic generator for the random samples (mulberry32). */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function randomHand(random: () => number, size: number, deck: Uint8Array): Uint8Array {
   for (let i = 0; i < 52; i++) deck[i] = i;
@@ -130,7 +118,7 @@ describe("five-card hands", () => {
 
 describe("seven-card hands", () => {
   it("agree with the best of 21 five-card hands on 200,000 random hands", () => {
-    const random = seeded(20_240_601);
+    const random = seededRandom(20_240_601);
     const deck = new Uint8Array(52);
     const categories = new Array<number>(9).fill(0);
     for (let sample = 0; sample < 200_000; sample++) {

@@ -13,6 +13,7 @@
  * independent-duels model, which is exact for a strict strength order with ties split (`strengthShare`).
  */
 
+import { seededRandom } from "@ranges/core";
 import type { ActionInfo, EngineGame, ShowdownPot, TreeNode } from "../src/engine/game.js";
 
 export const SEATS = ["BTN", "SB", "BB"] as const;
@@ -38,17 +39,7 @@ export function strengthShare(strength: readonly number[]): ThreeHandedSpec["sha
   return (_i, _j, a, b) => (strength[a]! > strength[b]! ? 1 : strength[a] === strength[b] ? 0.5 : 0);
 }
 
-/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const rng = seededRandom;
 
 /**
  * Random heads-up shares, different for every pair of seats and not a strict order: seat i < j wins with

@@ -16,6 +16,7 @@ import {
   isRangesError,
   PLO_CLASS_COUNT,
   type RangesError,
+  seededRandom,
 } from "@ranges/core";
 import { expect } from "vitest";
 import { finalTokens, type LineAction, LineReplay } from "../src/line.js";
@@ -28,17 +29,7 @@ import {
   type PackNode,
 } from "../src/pack-types.js";
 
-/** mulberry32: a small deterministic PRNG. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;
 
 export interface NodeContext {
   readonly game: GameId;

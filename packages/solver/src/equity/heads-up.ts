@@ -14,6 +14,7 @@
  * depend on how many parts there are or in which order they are combined.
  */
 
+import { seededRandom } from "@ranges/core";
 import { evaluate7 } from "../eval/evaluator.js";
 import { BoardSweep } from "./board-sweep.js";
 import { CLASS_COUNT, CLASS_PAIR_COUNT, headsUpPairWeights } from "./combos.js";
@@ -100,18 +101,6 @@ export function canonicalBoards(): { boards: Uint8Array; weights: Uint8Array } {
     weights[index++] = size;
   }
   return { boards, weights };
-}
-
-/** Small fast seeded generator (mulberry32); `next()` is uniform in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Seed of a Monte Carlo block: mixes the run seed with the block number. */

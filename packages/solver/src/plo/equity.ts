@@ -15,7 +15,7 @@
  * hands are all equally likely.
  */
 
-import { PLO_CLASS_COUNT, ploClasses, ploClassIndex, ploClassNameOfCards } from "@ranges/core";
+import { PLO_CLASS_COUNT, ploClasses, ploClassIndex, ploClassNameOfCards, seededRandom } from "@ranges/core";
 import { evaluate5 } from "../eval/evaluator.js";
 
 /** Concrete hands of every class: `cards[4 * i ..]` for i in [start[c], start[c + 1]). */
@@ -160,18 +160,6 @@ export interface OmahaEquityResult {
   readonly redraws: number;
 }
 
-/** A small, fast deterministic generator (mulberry32) returning [0, 1). */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** A sampler of one player's hand: writes four cards into `out` (conflicts are the caller's to check). */
 type Dealer = (random: () => number, out: number[]) => void;
 
@@ -255,7 +243,7 @@ export function omahaEquity(o: OmahaEquityOptions): OmahaEquityResult {
   if (o.opponents.length < 1 || o.opponents.length > 2) throw new RangeError("one or two opponents");
   const dealers = [dealerOf(o.hero, "hero"), ...o.opponents.map((p, i) => dealerOf(p, `opponent ${i + 1}`))];
   const players = dealers.length;
-  const random = generator(o.seed ?? 1);
+  const random = seededRandom(o.seed ?? 1);
   const hands = dealers.map(() => [0, 0, 0, 0]);
   const board = [0, 0, 0, 0, 0];
   const used = new Uint8Array(52);

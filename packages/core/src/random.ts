@@ -1,0 +1,19 @@
+/**
+ * A small, fast, seeded pseudo-random generator (mulberry32): the same seed gives the same sequence on
+ * every platform, so Monte Carlo estimates, samples and generated tests can be rerun exactly.
+ *
+ * ```ts
+ * const next = seededRandom(42);
+ * next(); // uniform in [0, 1)
+ * ```
+ */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
