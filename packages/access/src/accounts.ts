@@ -9,6 +9,11 @@
  *   a CSRF token of its own and a fixed lifetime (30 days by default).
  * - Failed sign-ins are counted per email and UTC day in the `usage` table (subject `signin:<email>`); past
  *   `maxFailedSignIns` (default 20) the email's sign-ins are refused until the next UTC day (429).
+ * - Sign-ups are counted per client address and UTC day, grouped as the keyless allowance groups them (IPv4
+ *   per address, IPv6 per /64; subject `signup:<address>`), when the caller passes the address: past
+ *   `maxSignUpsPerIp` (default 10) a sign-up is refused until the next UTC day (429). Only accounts made
+ *   are counted (input refused with a 400 is not), by one atomic conditional increment on both back ends, so
+ *   the limit is exact across processes.
  */
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
@@ -17,6 +22,7 @@ import { RangesError } from "@ranges/core";
 import { sql } from "kysely";
 import { secondsToUtcMidnight, utcDay } from "./clock.js";
 import type { AccountDatabase } from "./db/database.js";
+import { ipSubject } from "./ip.js";
 
 export interface Account {
   /** `acc_` and 16 hex characters. */
@@ -43,7 +49,12 @@ export interface AccountStoreOptions {
   sessionSeconds?: number;
   /** Failed sign-ins per email and UTC day before sign-in is refused for the day (default 20). */
   maxFailedSignIns?: number;
+  /** Sign-ups per client address (IPv6: per /64) and UTC day (default 10); a positive integer. */
+  maxSignUpsPerIp?: number;
 }
+
+/** Sign-ups per client address and UTC day unless configured (`maxSignUpsPerIp`, SIGNUP_DAILY_LIMIT). */
+export const DEFAULT_SIGNUPS_PER_IP = 10;
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -69,6 +80,7 @@ export class AccountStore {
   private readonly clock: () => Date;
   private readonly sessionSeconds: number;
   private readonly maxFailed: number;
+  private readonly maxSignUps: number;
   /** Verified against for unknown emails, so a miss costs as much as a wrong password. */
   private dummyHash: Promise<string> | null = null;
 
@@ -79,14 +91,26 @@ export class AccountStore {
     this.clock = o.clock ?? (() => new Date());
     this.sessionSeconds = o.sessionSeconds ?? DEFAULT_SESSION_SECONDS;
     this.maxFailed = o.maxFailedSignIns ?? 20;
+    this.maxSignUps = o.maxSignUpsPerIp ?? DEFAULT_SIGNUPS_PER_IP;
+    if (!Number.isSafeInteger(this.maxSignUps) || this.maxSignUps < 1) {
+      throw new RangeError(`maxSignUpsPerIp must be a positive integer, got ${o.maxSignUpsPerIp}`);
+    }
+  }
+
+  /** The sign-ups one client address may make per UTC day. */
+  get signUpsPerIp(): number {
+    return this.maxSignUps;
   }
 
   private get db() {
     return this.database.db;
   }
 
-  /** Creates an account. 400 for a malformed email or a weak password, or when the email has an account. */
-  async signUp(emailInput: unknown, password: unknown): Promise<Account> {
+  /**
+   * Creates an account. 400 for a malformed email or a weak password, or when the email has an account;
+   * with `from.ip` (the client address), 429 once that address has made `maxSignUpsPerIp` accounts today.
+   */
+  async signUp(emailInput: unknown, password: unknown, from: { ip?: string } = {}): Promise<Account> {
     const email = normalizeEmail(emailInput);
     checkPassword(password);
     const existing = await this.db
@@ -95,6 +119,7 @@ export class AccountStore {
       .where("email", "=", email)
       .executeTakeFirst();
     if (existing) throw emailTaken();
+    if (from.ip !== undefined) await this.countSignUp(from.ip);
     const account: Account = {
       id: `acc_${randomBytes(8).toString("hex")}`,
       email,
@@ -137,7 +162,12 @@ export class AccountStore {
       throw new RangesError(
         "rate_limited",
         `Too many failed sign-ins for this email today; try again after 00:00 UTC (in ${reset} s).`,
-        { retryAfterSeconds: reset },
+        {
+          limit: this.maxFailed,
+          meter: "signin",
+          retryAfterSeconds: reset,
+          resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
+        },
       );
     }
     const row =
@@ -164,6 +194,39 @@ export class AccountStore {
       throw new RangesError("unauthorized", "The email or the password is not right.");
     }
     return { id: row.id, email: row.email, createdAt: row.created_at };
+  }
+
+  /**
+   * Counts one sign-up of a client address, or throws 429 when the address made its `maxSignUpsPerIp` today
+   * (a refused sign-up is not counted). One conditional upsert: exact with any number of processes.
+   */
+  private async countSignUp(ip: string): Promise<void> {
+    const now = this.clock();
+    const day = utcDay(now);
+    const limit = this.maxSignUps;
+    const row = await this.db
+      .insertInto("usage")
+      .values({ subject: `signup:${ipSubject(ip)}`, day, count: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(["subject", "day"])
+          .doUpdateSet({ count: sql`usage.count + 1` })
+          .where("usage.count", "<", limit),
+      )
+      .returning("count")
+      .executeTakeFirst();
+    if (row !== undefined) return;
+    const reset = secondsToUtcMidnight(now);
+    throw new RangesError(
+      "rate_limited",
+      `This network address has made ${limit} accounts today, the most one address may make per day. It resets at 00:00 UTC (in ${reset} s); sign in to an account you made instead.`,
+      {
+        limit,
+        meter: "signup",
+        retryAfterSeconds: reset,
+        resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
+      },
+    );
   }
 
   async account(id: string): Promise<Account | null> {

@@ -21,6 +21,7 @@ export type { Account, AccountStoreOptions, NewSession, SessionInfo } from "./ac
 export {
   AccountStore,
   DEFAULT_SESSION_SECONDS,
+  DEFAULT_SIGNUPS_PER_IP,
   MAX_PASSWORD_LENGTH,
   MIN_PASSWORD_LENGTH,
   sameSecret,

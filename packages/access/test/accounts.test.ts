@@ -26,11 +26,15 @@ async function stores(
   return { access, accounts: new AccountStore(access.database, o) };
 }
 
-async function rejection(p: Promise<unknown>): Promise<{ status: number; code: string; message: string }> {
+async function rejection(
+  p: Promise<unknown>,
+): Promise<{ status: number; code: string; message: string; hint?: Record<string, unknown> }> {
   try {
     await p;
   } catch (error) {
-    if (isRangesError(error)) return { status: error.status, code: error.code, message: error.message };
+    if (isRangesError(error)) {
+      return { status: error.status, code: error.code, message: error.message, hint: error.hint };
+    }
     throw error;
   }
   throw new Error("expected a rejection");
@@ -87,6 +91,46 @@ describe.each([
       // Three failures: even the right password is refused for the rest of the UTC day.
       const limited = await rejection(accounts.signIn("dan@example.com", PASSWORD));
       expect(limited).toMatchObject({ status: 429, code: "rate_limited" });
+    });
+
+    it("limits sign-ups per client address and UTC day, counting only accounts made", async () => {
+      let now = new Date("2026-03-10T23:00:00.000Z");
+      const { access, accounts } = await stores(backend, { clock: () => now, maxSignUpsPerIp: 3 });
+      expect(accounts.signUpsPerIp).toBe(3);
+      const ip = "203.0.113.7";
+      await accounts.signUp("s1@example.com", PASSWORD, { ip });
+      // Refused input and a taken email are not counted.
+      expect((await rejection(accounts.signUp("s2@example.com", "short", { ip }))).status).toBe(400);
+      expect((await rejection(accounts.signUp("S1@example.com", PASSWORD, { ip }))).status).toBe(400);
+      // Racing sign-ups: exactly the remaining two get through.
+      const raced = await Promise.allSettled(
+        ["r1", "r2", "r3", "r4"].map((n) =>
+          accounts.signUp(`${n}@example.com`, PASSWORD, { ip: `::ffff:${ip}` }),
+        ),
+      );
+      expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+      const limited = await rejection(accounts.signUp("s3@example.com", PASSWORD, { ip }));
+      expect(limited).toMatchObject({ status: 429, code: "rate_limited" });
+      expect(limited.message).toContain("3 accounts today");
+      expect(limited.hint).toEqual({
+        limit: 3,
+        meter: "signup",
+        retryAfterSeconds: 3600,
+        resetsAt: "2026-03-11T00:00:00.000Z",
+      });
+      // Another address has its own count; an IPv6 /64 counts as one address; no address, no limit.
+      await accounts.signUp("s4@example.com", PASSWORD, { ip: "203.0.113.8" });
+      for (const n of [1, 2, 3])
+        await accounts.signUp(`v${n}@example.com`, PASSWORD, { ip: `2001:db8::${n}` });
+      expect(
+        (await rejection(accounts.signUp("v4@example.com", PASSWORD, { ip: "2001:db8::ff" }))).status,
+      ).toBe(429);
+      await accounts.signUp("v5@example.com", PASSWORD, { ip: "2001:db8:0:1::1" });
+      await accounts.signUp("cli@example.com", PASSWORD);
+      // The next UTC day starts a new count.
+      now = new Date("2026-03-11T00:00:01.000Z");
+      await accounts.signUp("s5@example.com", PASSWORD, { ip });
+      expect(() => new AccountStore(access.database, { maxSignUpsPerIp: 0 })).toThrow(RangeError);
     });
 
     it("keeps sessions as hashes with a CSRF token, expires and ends them", async () => {
