@@ -10,8 +10,9 @@ export type RangesErrorCode =
   | "invalid_parameter"
   | "missing_parameter"
   | "invalid_hand"
-  // 401, 429, 405: access and method.
+  // 401, 403, 429, 405: access and method.
   | "unauthorized"
+  | "forbidden"
   | "rate_limited"
   | "method_not_allowed"
   // 404: well formed, but not held.
@@ -51,6 +52,7 @@ const STATUS: Record<RangesErrorCode, number> = {
   missing_parameter: 400,
   invalid_hand: 400,
   unauthorized: 401,
+  forbidden: 403,
   rate_limited: 429,
   method_not_allowed: 405,
   missing_folds: 404,

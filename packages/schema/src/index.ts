@@ -1,3 +1,35 @@
+export type {
+  Account,
+  AccountKey,
+  AccountKeyAnswer,
+  AccountKeyCreated,
+  AccountKeyList,
+  AccountRequestList,
+  AccountSession,
+  AccountSolveList,
+  AuthorizationServerMetadata,
+  CreateKeyBody,
+  ProtectedResourceMetadata,
+  SignInBody,
+  SignUpBody,
+} from "./account.js";
+export {
+  AccountKeyAnswerSchema,
+  AccountKeyCreatedSchema,
+  AccountKeyListSchema,
+  AccountKeySchema,
+  AccountRequestListSchema,
+  AccountSchema,
+  AccountSessionSchema,
+  AccountSolveListSchema,
+  AuthorizationServerMetadataSchema,
+  CreateKeyBodySchema,
+  KeyUsageDaySchema,
+  ProtectedResourceMetadataSchema,
+  SignInBodySchema,
+  SignOutBodySchema,
+  SignUpBodySchema,
+} from "./account.js";
 export { buildOpenApiDocument, responseJsonSchemas } from "./openapi.js";
 export type {
   Action,

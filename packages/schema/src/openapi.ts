@@ -7,8 +7,11 @@
  * `{game}` template holds the largest group of one-segment games with the same access (its enum lists them),
  * the other games get concrete paths (`/api/v1/ranges/nl/node`, keyless, next to the keyed
  * `/api/v1/ranges/{game}/node`; concrete paths match before templates). `nl/v2` spans two path segments, so
- * it always has concrete paths. Besides: the catalog, `/healthz`, `/readyz`, this document and
- * `POST /api/mcp`.
+ * it always has concrete paths. Besides: the catalog, `/healthz`, `/readyz`, this document,
+ * `POST /api/mcp`, the feature requests, uploads and solve queue, the account area (`/api/v1/account/...`,
+ * cookie sessions with a CSRF header; its bodies are the zod schemas of `account.ts`, which the API
+ * validates with) and the OAuth metadata documents (the `/oauth/` endpoints are oidc-provider's and only
+ * named).
  *
  * Every response lists its headers (`X-Request-Id` everywhere; `ETag`, `Cache-Control` and `RateLimit-*` on
  * data; `WWW-Authenticate` on 401; `Retry-After` on 429; `Allow` on 405), and errors reference one `Error`
@@ -25,6 +28,20 @@ import {
   statusOf,
 } from "@ranges/core";
 import { z } from "zod";
+import {
+  AccountKeyAnswerSchema,
+  AccountKeyCreatedSchema,
+  AccountKeyListSchema,
+  AccountRequestListSchema,
+  AccountSessionSchema,
+  AccountSolveListSchema,
+  AuthorizationServerMetadataSchema,
+  CreateKeyBodySchema,
+  ProtectedResourceMetadataSchema,
+  SignInBodySchema,
+  SignOutBodySchema,
+  SignUpBodySchema,
+} from "./account.js";
 import {
   CatalogSchema,
   ConfigSchema,
@@ -57,6 +74,18 @@ const COMPONENTS = {
   SolveJob: SolveJobAnswerSchema,
   SolveJobList: SolveJobListSchema,
   HandUpload: HandUploadSchema,
+  SignUpBody: SignUpBodySchema,
+  SignInBody: SignInBodySchema,
+  SignOutBody: SignOutBodySchema,
+  CreateKeyBody: CreateKeyBodySchema,
+  AccountSession: AccountSessionSchema,
+  AccountKeyList: AccountKeyListSchema,
+  AccountKeyCreated: AccountKeyCreatedSchema,
+  AccountKeyAnswer: AccountKeyAnswerSchema,
+  AccountRequestList: AccountRequestListSchema,
+  AccountSolveList: AccountSolveListSchema,
+  ProtectedResourceMetadata: ProtectedResourceMetadataSchema,
+  AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
 } as const;
 
 const errorCodeSchema = (): JsonObject => ({
@@ -88,6 +117,7 @@ export function responseJsonSchemas(): Record<keyof typeof COMPONENTS, JsonObjec
 const API_KEY_OPTIONAL = [{}, { bearer: [] }];
 const API_KEY_REQUIRED = [{ bearer: [] }];
 const NO_KEY: unknown[] = [];
+const SESSION = [{ session: [] }];
 
 const schemaRef = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
@@ -150,6 +180,16 @@ const HEADERS: JsonObject = {
     description: "The methods the path accepts, e.g. `GET, HEAD` or `POST`.",
     schema: { type: "string" },
   },
+  SetSessionCookie: {
+    description:
+      "The session cookie: `ranges_session=<token>; Path=/; HttpOnly; SameSite=Lax; Max-Age=<seconds>` (30 days), named `__Host-ranges_session` and marked `Secure` when the site's public URL is https. The token is 43 base64url characters; only its SHA-256 is stored.",
+    schema: { type: "string" },
+  },
+  ClearSessionCookie: {
+    description:
+      "The session cookie emptied with `Max-Age=0`, so the browser drops it (`ranges_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0`, or the `__Host-` name with `Secure` over https).",
+    schema: { type: "string" },
+  },
   CacheControlData: cacheControl(
     CACHE.data,
     "node, range, spots and config answers never change for a URL (a new pack is a new ETag).",
@@ -160,6 +200,11 @@ const HEADERS: JsonObject = {
   ),
   CacheControlNoStore: cacheControl(CACHE.none, "errors and health answers are not cached."),
   CacheControlDocument: cacheControl(CACHE.document, "the OpenAPI document."),
+  CacheControlMetadata: cacheControl(
+    CACHE.meta,
+    "the protected resource metadata changes only with the server's configuration.",
+  ),
+  CacheControlAccount: cacheControl(CACHE.none, "the account area's answers are private and never cached."),
 };
 
 /** Error statuses, each with the codes @ranges/core gives it and what it means here. */
@@ -173,6 +218,10 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
     text: "A key is required for this operation and none was sent, or the key sent is malformed, unknown or revoked (also on operations that need no key).",
     headers: { "WWW-Authenticate": headerRef("WWWAuthenticate") },
   },
+  "403": {
+    name: "Forbidden",
+    text: "A state-changing request of the account area (or of the OAuth sign-in page) that a cross-site page could have sent: its `Origin` is not this site's, or, signed in, it lacks the session's `X-CSRF-Token` or carries another one. Nothing was changed; send it from the site's own pages with the token `GET /api/v1/account` gives.",
+  },
   "404": {
     name: "NotFound",
     text: "A well-formed request for something the data does not hold: an unknown game, stack or route, an operation the game does not serve, missing fold-arounds, a wrong raise token, or a line not in this stack's tree. `validPrefix` and `validActions` say where the path left the tree.",
@@ -185,7 +234,7 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
   "408": { name: "RequestTimeout", text: "The request was not received in time." },
   "413": {
     name: "PayloadTooLarge",
-    text: "The request body is larger than the operation takes: 1 MiB, or 8 MiB for an upload.",
+    text: "The request body is larger than the operation takes: 1 MiB, 8 MiB for an upload, 16 KiB in the account area. A declared length over the limit is refused before any byte is read, and the connection is closed after the answer.",
   },
   "414": { name: "UriTooLong", text: "The request URL is too long." },
   "415": {
@@ -194,7 +243,7 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
   },
   "429": {
     name: "TooManyRequests",
-    text: "The keyless daily allowance of the caller's IP (200 calls) or the key's daily quota is spent. Refused calls are not counted.",
+    text: "A daily limit is spent until 00:00 UTC: the keyless allowance of the caller's IP (200 calls), the key's daily quota, and in the account area the sign-ups of one client address (10 by default, SIGNUP_DAILY_LIMIT) or the failed sign-ins of one email (20). Refused calls are not counted. `hint` has `limit`, `meter` (`ip`, `key`, `signup` or `signin`), `retryAfterSeconds` and `resetsAt`.",
     headers: { "Retry-After": headerRef("RetryAfter"), ...RATE_LIMIT_HEADERS },
   },
   "431": { name: "HeadersTooLarge", text: "The request's header fields are too large." },
@@ -228,9 +277,51 @@ function errorResponses(): JsonObject {
   return out;
 }
 
+/** Error responses of the account area whose meaning there differs from the data routes', by status. */
+const ACCOUNT_ERRORS: Record<string, { name: string; text: string; codes: RangesErrorCode[] }> = {
+  "400": {
+    name: "AccountBadRequest",
+    text: "The body is not what the operation takes: empty, not JSON, not an object, a field missing, of the wrong type or unknown, an email that does not look like one, a password of the wrong length, an email that has an account already, a key name of the wrong length, or a 26th live key (`invalid_parameter`; `hint.field` names the field when there is one). Or the HTTP message itself: a POST whose `Content-Type` is not `application/json` (no cross-site form can send JSON), a body on a GET (`bad_request`).",
+    codes: ["invalid_parameter", "bad_request"],
+  },
+  "401": {
+    name: "AccountUnauthorized",
+    text: "Not signed in: no session cookie, or its session ended or expired; sign in again. On sign-in: the email or the password is not right (the same answer for an unknown email). No `WWW-Authenticate`: the account area uses the session cookie, not bearer keys.",
+    codes: ["unauthorized"],
+  },
+  "404": {
+    name: "AccountNotFound",
+    text: "No such key in the signed-in account (another account's key is not found either), or the solve queue is not enabled on this server.",
+    codes: ["not_found"],
+  },
+};
+
+function accountErrorResponses(): JsonObject {
+  const out: JsonObject = {};
+  for (const e of Object.values(ACCOUNT_ERRORS)) {
+    out[e.name] = {
+      description: `${e.text} Codes: ${e.codes.map((c) => `\`${c}\``).join(", ")}.`,
+      headers: {
+        "X-Request-Id": headerRef("XRequestId"),
+        "Cache-Control": headerRef("CacheControlNoStore"),
+      },
+      content: { "application/json": { schema: schemaRef("Error") } },
+    };
+  }
+  return out;
+}
+
 /** The error responses of an operation, by status. */
 const errors = (...statuses: string[]): JsonObject =>
   Object.fromEntries(statuses.map((s) => [s, responseRef(ERROR_STATUSES[s]!.name)]));
+
+/** The error responses of an account operation, by status: the account area's own where it has one. */
+const accountErrors = (...statuses: string[]): JsonObject =>
+  Object.fromEntries(
+    [...new Set([...TRANSPORT, ...statuses])]
+      .sort()
+      .map((s) => [s, responseRef((ACCOUNT_ERRORS[s] ?? ERROR_STATUSES[s]!).name)]),
+  );
 
 /** Statuses any request can get from the HTTP layer, whatever the route. */
 const TRANSPORT = ["400", "405", "408", "414", "431", "500"];
@@ -309,6 +400,14 @@ const PARAMETERS: JsonObject = {
     required: false,
     description:
       "An ETag from an earlier answer (weak comparison; lists and `*` allowed): a match is a 304 without body.",
+    schema: { type: "string" },
+  },
+  csrfToken: {
+    name: "X-CSRF-Token",
+    in: "header",
+    required: true,
+    description:
+      "The session's CSRF token (`csrfToken` of `GET /api/v1/account`, sign-up and sign-in). Missing or another session's: 403 `forbidden`. CORS does not let another origin send it.",
     schema: { type: "string" },
   },
   requestId: {
@@ -788,6 +887,247 @@ function servicePaths(): JsonObject {
   };
 }
 
+/* ---------- The account area and OAuth ---------- */
+
+/** A no-store JSON answer of the account area. */
+const accountJson = (schema: string, description: string, headers: JsonObject = {}) => ({
+  description,
+  headers: {
+    "Cache-Control": headerRef("CacheControlAccount"),
+    ...headers,
+    "X-Request-Id": headerRef("XRequestId"),
+  },
+  content: { "application/json": { schema: schemaRef(schema) } },
+});
+
+const jsonBody = (schema: string, required = true) => ({
+  required,
+  content: { "application/json": { schema: schemaRef(schema) } },
+});
+
+const SESSION_NOTE =
+  "Needs the session cookie (sign up or sign in first); answers are `Cache-Control: no-store`.";
+const CHANGE_NOTE =
+  "A change: needs the session cookie and its `X-CSRF-Token`, a JSON body (`Content-Type: application/json`, at most 16 KiB), and an `Origin`, when sent, that is this site's.";
+
+function accountPaths(): JsonObject {
+  const account = { tags: ["account"], parameters: [parameterRef("requestId")] };
+  const change = { tags: ["account"], parameters: [parameterRef("csrfToken"), parameterRef("requestId")] };
+  return {
+    "/api/v1/account": {
+      get: {
+        ...account,
+        operationId: "getAccount",
+        summary: "The signed-in account and its session's CSRF token",
+        description: `${SESSION_NOTE} The site's /account page calls it first: 401 means signed out.`,
+        security: SESSION,
+        responses: {
+          "200": accountJson("AccountSession", "The account, the session's CSRF token and its end."),
+          ...accountErrors("401"),
+        },
+      },
+    },
+    "/api/v1/account/signup": {
+      post: {
+        ...account,
+        operationId: "signUp",
+        summary: "Create an account and sign in",
+        description:
+          "No session needed. The body is JSON (`Content-Type: application/json`, at most 16 KiB; a form post is refused), from this site (an `Origin` that is not this site's is a 403). The password is stored only as an argon2id hash. Each client address (IPv6: each /64) may make 10 accounts per UTC day (the server's SIGNUP_DAILY_LIMIT); the next is a 429 with `Retry-After` until 00:00 UTC. Refused sign-ups are not counted.",
+        security: NO_KEY,
+        requestBody: jsonBody("SignUpBody"),
+        responses: {
+          "201": accountJson("AccountSession", "The account was made and is signed in.", {
+            "Set-Cookie": headerRef("SetSessionCookie"),
+          }),
+          ...accountErrors("403", "413", "429"),
+        },
+      },
+    },
+    "/api/v1/account/signin": {
+      post: {
+        ...account,
+        operationId: "signIn",
+        summary: "Sign in with an email and a password",
+        description:
+          "No session needed; JSON from this site, as for sign-up. A wrong password and an unknown email get the same 401. After 20 failed sign-ins for one email in a UTC day, that email's sign-ins are refused (429) until 00:00 UTC.",
+        security: NO_KEY,
+        requestBody: jsonBody("SignInBody"),
+        responses: {
+          "200": accountJson("AccountSession", "Signed in: a new session.", {
+            "Set-Cookie": headerRef("SetSessionCookie"),
+          }),
+          ...accountErrors("401", "403", "413", "429"),
+        },
+      },
+    },
+    "/api/v1/account/signout": {
+      post: {
+        ...change,
+        operationId: "signOut",
+        summary: "End the session",
+        description: `${CHANGE_NOTE} The body is \`{}\` (or empty). The session ends on the server and the cookie is cleared.`,
+        security: SESSION,
+        requestBody: jsonBody("SignOutBody", false),
+        responses: {
+          "204": {
+            description: "Signed out; no body.",
+            headers: {
+              "Set-Cookie": headerRef("ClearSessionCookie"),
+              "Cache-Control": headerRef("CacheControlAccount"),
+              "X-Request-Id": headerRef("XRequestId"),
+            },
+          },
+          ...accountErrors("401", "403", "413"),
+        },
+      },
+    },
+    "/api/v1/account/keys": {
+      get: {
+        ...account,
+        operationId: "listAccountKeys",
+        summary: "The account's API keys with their meters (today and the last 30 days)",
+        description: `${SESSION_NOTE} Revoked keys are listed too (with \`revokedAt\`); secrets never are. Keys an MCP client's OAuth sign-in made are named \`MCP: <client>\`.`,
+        security: SESSION,
+        responses: {
+          "200": accountJson("AccountKeyList", "The keys, oldest first."),
+          ...accountErrors("401"),
+        },
+      },
+      post: {
+        ...change,
+        operationId: "createAccountKey",
+        summary: "Create an API key; its secret is in this answer only",
+        description: `${CHANGE_NOTE} An account holds at most 25 live keys (a 26th is a 400: revoke one first).`,
+        security: SESSION,
+        requestBody: jsonBody("CreateKeyBody"),
+        responses: {
+          "201": accountJson("AccountKeyCreated", "The key and its secret (shown once)."),
+          ...accountErrors("401", "403", "413"),
+        },
+      },
+    },
+    "/api/v1/account/keys/{id}": {
+      delete: {
+        ...change,
+        parameters: [
+          {
+            name: "id",
+            in: "path",
+            required: true,
+            description:
+              "The key's id, 12 hex characters, or its prefix `pr_<id>`. Anything else, or another account's key, is a 404.",
+            schema: { type: "string", maxLength: 512 },
+          },
+          ...change.parameters,
+        ],
+        operationId: "revokeAccountKey",
+        summary: "Revoke one of the account's keys (and end the OAuth sign-in it stands for)",
+        description:
+          "Needs the session cookie and its `X-CSRF-Token`, and an `Origin`, when sent, that is this site's; no body. Revoking a revoked key changes nothing and answers the same. Calls with the key are refused (401) from then on; a key an MCP client's sign-in made also ends that sign-in's tokens.",
+        security: SESSION,
+        responses: {
+          "200": accountJson("AccountKeyAnswer", "The key after revocation."),
+          ...accountErrors("401", "403", "404"),
+        },
+      },
+    },
+    "/api/v1/account/requests": {
+      get: {
+        ...account,
+        operationId: "listAccountRequests",
+        summary: "The feature requests filed with the account's keys, newest first (at most 100)",
+        description: SESSION_NOTE,
+        security: SESSION,
+        responses: {
+          "200": accountJson("AccountRequestList", "The requests, each with the prefix of its key."),
+          ...accountErrors("401"),
+        },
+      },
+    },
+    "/api/v1/account/solves": {
+      get: {
+        ...account,
+        operationId: "listAccountSolves",
+        summary: "The solves queued with the account's keys, newest first (at most 100)",
+        description: `${SESSION_NOTE} 404 when the server runs no solve queue.`,
+        security: SESSION,
+        responses: {
+          "200": accountJson("AccountSolveList", "The solves, each with the prefix of its key."),
+          ...accountErrors("401", "404"),
+        },
+      },
+    },
+  };
+}
+
+const OAUTH_NOTE =
+  "Served when the server runs its OAuth authorization server (`pnpm start` does; 404 otherwise). No key; not metered.";
+
+function oauthPaths(): JsonObject {
+  const metadata = (operationId: string, summary: string, description: string) => ({
+    get: {
+      operationId,
+      tags: ["oauth"],
+      summary,
+      description: `${description} ${OAUTH_NOTE}`,
+      parameters: [parameterRef("requestId")],
+      security: NO_KEY,
+      responses: {
+        "200": {
+          description: "The metadata document.",
+          headers: {
+            "Cache-Control": headerRef("CacheControlMetadata"),
+            "X-Request-Id": headerRef("XRequestId"),
+          },
+          content: { "application/json": { schema: schemaRef("ProtectedResourceMetadata") } },
+        },
+        ...errors(...TRANSPORT, "404"),
+      },
+    },
+  });
+  const server = (operationId: string, summary: string, description: string) => ({
+    get: {
+      operationId,
+      tags: ["oauth"],
+      summary,
+      description: `${description} Written by oidc-provider (no \`Cache-Control\`). ${OAUTH_NOTE}`,
+      parameters: [parameterRef("requestId")],
+      security: NO_KEY,
+      responses: {
+        "200": {
+          description: "The authorization server metadata.",
+          headers: { "X-Request-Id": headerRef("XRequestId") },
+          content: { "application/json": { schema: schemaRef("AuthorizationServerMetadata") } },
+        },
+        ...errors(...TRANSPORT, "404"),
+      },
+    },
+  });
+  return {
+    "/.well-known/oauth-protected-resource": metadata(
+      "getProtectedResourceMetadata",
+      "OAuth protected resource metadata of the MCP endpoint (RFC 9728)",
+      "Names the MCP endpoint as the resource, this server's authorization server, and the `mcp` scope. The 401 of `POST /api/mcp` points here.",
+    ),
+    "/.well-known/oauth-protected-resource/api/mcp": metadata(
+      "getMcpProtectedResourceMetadata",
+      "The same metadata at the path RFC 9728 derives from the resource `<origin>/api/mcp`",
+      "The `resource_metadata` URL of the `WWW-Authenticate` challenge on `POST /api/mcp`.",
+    ),
+    "/.well-known/oauth-authorization-server": server(
+      "getAuthorizationServerMetadata",
+      "OAuth authorization server metadata (RFC 8414)",
+      "The endpoints under `/oauth/` (authorize, token, register, revoke, jwks), PKCE with S256 only, the `mcp` scope.",
+    ),
+    "/.well-known/openid-configuration": server(
+      "getOpenIdConfiguration",
+      "The same document as OpenID Connect Discovery",
+      "Identical to `/.well-known/oauth-authorization-server`.",
+    ),
+  };
+}
+
 /** Builds the OpenAPI 3.1 document. `serverUrl` is the service's base URL. */
 export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
   const paths: JsonObject = {
@@ -809,6 +1149,8 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
     ...operationPaths("discovery"),
     ...Object.assign({}, ...DATA_OPS.map(operationPaths)),
     ...servicePaths(),
+    ...accountPaths(),
+    ...oauthPaths(),
   };
   return {
     openapi: "3.1.0",
@@ -816,7 +1158,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
       title: "Preflop ranges API",
       version: "1.0.0",
       description:
-        "Read-only solver-derived preflop strategies: per hand class, action frequencies and EVs (sb, relative to fold). Every GET also answers HEAD. Errors share one body, `{ schemaVersion: 1, error: { status, code, message, hint? } }`, with `Cache-Control: no-store`. Responses are immutable per URL: revalidate with `If-None-Match` for a 304.",
+        "Read-only solver-derived preflop strategies: per hand class, action frequencies and EVs (sb, relative to fold). Every GET also answers HEAD. Errors share one body, `{ schemaVersion: 1, error: { status, code, message, hint? } }`, with `Cache-Control: no-store`. Responses are immutable per URL: revalidate with `If-None-Match` for a 304. The account area (`/api/v1/account/...`, tag `account`) is what the site's /account page uses, with a session cookie; the OAuth metadata (tag `oauth`) is for MCP clients that sign in.",
       license: { name: "MIT", identifier: "MIT" },
     },
     servers: [{ url: serverUrl }],
@@ -832,6 +1174,20 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
         name: "hands",
         description:
           "Hand-history uploads through single-use links; the hands are read with the MCP hand tools.",
+      },
+      {
+        name: "account",
+        description:
+          "The account area the site's /account page uses: sign-up, sign-in and sign-out, API keys with their meters, and the requests and solves of the account's keys. Sessions are an HTTP-only, SameSite=Lax cookie (`session`); every change also needs the session's `X-CSRF-Token` and, when the browser sends `Origin`, this site's origin (403 `forbidden` otherwise). Errors use the same error body as the rest of the API.",
+      },
+      {
+        name: "oauth",
+        description:
+          "OAuth 2.0 for MCP clients: the metadata documents here, and the authorization server under `/oauth/`, which is oidc-provider's standard endpoints and is not described in this document: `/oauth/register` (dynamic client registration, RFC 7591), `/oauth/authorize` (authorization code with PKCE S256; resource indicators, RFC 8707, for `<origin>/api/mcp`), `/oauth/token`, `/oauth/revoke` (RFC 7009), `/oauth/jwks`, `/oauth/userinfo` and `/oauth/session/end`, with oidc-provider's own error bodies (`{ error, error_description }`). `/oauth/interaction/{uid}` is the site's sign-in page and its own JSON calls. An access token acts as the account key its sign-in made on `POST /api/mcp`.",
+        externalDocs: {
+          description: "oidc-provider's documentation (the endpoints under /oauth/)",
+          url: "https://github.com/panva/node-oidc-provider/tree/main/docs",
+        },
       },
       { name: "service", description: "Health, readiness and this document." },
     ],
@@ -851,6 +1207,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
           },
         },
         ...errorResponses(),
+        ...accountErrorResponses(),
       },
       parameters: PARAMETERS,
       headers: HEADERS,
@@ -860,6 +1217,13 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
           scheme: "bearer",
           description:
             "API key (`pr_<id>_<secret>`), sent as `Authorization: Bearer <key>`. Optional on keyless operations (then the per-IP allowance counts the call); a key that is sent must be valid everywhere.",
+        },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "ranges_session",
+          description:
+            "The account area's session cookie, set by sign-up and sign-in: HTTP-only, SameSite=Lax, 30 days. Named `__Host-ranges_session` (and `Secure`) when the site's public URL is https. Changes (POST, DELETE) also need the session's `X-CSRF-Token` header. Only the account area reads it; the data routes and `/api/mcp` take bearer keys.",
         },
       },
     },

@@ -1,10 +1,19 @@
 /**
  * The OpenAPI document against the service: every route, the games each route serves, which operations need
- * a key, the response headers, 304 and 405, and the error codes as an enum. (`pnpm lint:openapi` runs
- * Redocly's linter on the same document.)
+ * a key, the response headers, 304 and 405, the error codes as an enum, and the account area (cookie
+ * sessions, CSRF header, 403) with the OAuth metadata documents. (`pnpm lint:openapi` runs Redocly's linter
+ * on the same document.)
  */
 
-import { GAME_IDS, GAMES, type GameId, type Operation, RANGES_ERROR_CODES, statusOf } from "@ranges/core";
+import {
+  GAME_IDS,
+  GAMES,
+  type GameId,
+  type Operation,
+  RANGES_ERROR_CODES,
+  type RangesErrorCode,
+  statusOf,
+} from "@ranges/core";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument, responseJsonSchemas } from "../src/index.js";
 
@@ -214,16 +223,149 @@ describe("OpenAPI responses", () => {
     );
     const json = responseJsonSchemas().Error as typeof error;
     expect(json.properties.error.properties.code.enum).toEqual([...RANGES_ERROR_CODES]);
+    const codesNamed = (response: unknown): RangesErrorCode[] =>
+      RANGES_ERROR_CODES.filter((c) =>
+        String((deref(response) as { description?: string }).description).includes(`\`${c}\``),
+      );
     for (const code of RANGES_ERROR_CODES) {
       const status = String(statusOf(code));
-      const named = Object.values(doc.components.responses).filter((r) =>
-        String(r.description).includes(`\`${code}\``),
+      // One generic response per status names all its codes; the account area's own may name some again.
+      const named = Object.values(doc.components.responses).filter((r) => codesNamed(r).includes(code));
+      expect(named.length, code).toBeGreaterThanOrEqual(1);
+      const answered = operations().some(({ op }) => op.responses[status] !== undefined);
+      expect(answered, `${code} ${status}`).toBe(true);
+    }
+    // A response given for a status names only codes of that status.
+    for (const { method, path, op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        for (const code of codesNamed(response)) {
+          expect(String(statusOf(code)), `${method} ${path} ${status} names ${code}`).toBe(status);
+        }
+      }
+    }
+  });
+});
+
+describe("OpenAPI: the account area and OAuth", () => {
+  const account = operations().filter(({ path }) => path.startsWith("/api/v1/account"));
+  const changes = account.filter(({ method, path }) => method !== "get" && !/signup|signin/.test(path));
+
+  it("lists every account route and the OAuth metadata documents", () => {
+    const routes = operations().map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        "GET /api/v1/account",
+        "POST /api/v1/account/signup",
+        "POST /api/v1/account/signin",
+        "POST /api/v1/account/signout",
+        "GET /api/v1/account/keys",
+        "POST /api/v1/account/keys",
+        "DELETE /api/v1/account/keys/{id}",
+        "GET /api/v1/account/requests",
+        "GET /api/v1/account/solves",
+        "GET /.well-known/oauth-protected-resource",
+        "GET /.well-known/oauth-protected-resource/api/mcp",
+        "GET /.well-known/oauth-authorization-server",
+        "GET /.well-known/openid-configuration",
+      ]),
+    );
+    expect(account).toHaveLength(9);
+    const oauth = doc as unknown as {
+      tags: Array<{ name: string; description: string; externalDocs?: Json }>;
+    };
+    const tag = oauth.tags.find((t) => t.name === "oauth")!;
+    expect(tag.description).toMatch(/oidc-provider's standard endpoints/);
+    expect(tag.description).toContain("/oauth/token");
+    expect(tag.externalDocs).toMatchObject({ url: expect.stringContaining("node-oidc-provider") });
+  });
+
+  it("secures the account routes with the session cookie, and changes with X-CSRF-Token and a 403", () => {
+    expect(doc.components.securitySchemes.session).toMatchObject({
+      type: "apiKey",
+      in: "cookie",
+      name: "ranges_session",
+    });
+    for (const { method, path, op } of account) {
+      const what = `${method} ${path}`;
+      const open = /signup|signin/.test(path);
+      expect(op.security, what).toEqual(open ? [] : [{ session: [] }]);
+      expect(op.responses["401"] !== undefined, what).toBe(!/signup/.test(path));
+      if (!open) expect(deref(op.responses["401"]!), what).not.toHaveProperty("headers.WWW-Authenticate");
+    }
+    for (const { method, path, op } of changes) {
+      const names = (op.parameters ?? []).map((p) =>
+        deref<{ name: string; in: string; required: boolean }>(p),
       );
-      expect(named.length, code).toBe(1);
-      const node =
-        doc.paths["/api/v1/ranges/{game}/node"]!.get!.responses[status] ??
-        doc.paths["/api/mcp"]!.post!.responses[status];
-      expect(node, `${code} ${status}`).toBeDefined();
+      expect(names, `${method} ${path}`).toContainEqual({
+        ...deref(doc.components.parameters.csrfToken),
+        name: "X-CSRF-Token",
+        in: "header",
+        required: true,
+      });
+      expect(op.responses["403"], `${method} ${path}`).toEqual({ $ref: "#/components/responses/Forbidden" });
+    }
+    for (const path of ["/api/v1/account/signup", "/api/v1/account/signin"]) {
+      expect(doc.paths[path]!.post!.responses["403"], path).toBeDefined();
+      expect(headersOf(doc.paths[path]!.post!.responses["429"]), path).toEqual(
+        expect.arrayContaining(["Retry-After", "RateLimit-Limit"]),
+      );
+    }
+    expect(JSON.stringify(deref(doc.components.responses.Forbidden))).toContain("`forbidden`");
+    expect(statusOf("forbidden")).toBe(403);
+  });
+
+  it("gives the bodies and answers as the zod schemas, the session cookie on sign-up, sign-in and sign-out", () => {
+    const body = (path: string, method = "post") =>
+      (doc.paths[path]![method]!.requestBody as { content: Record<string, { schema: Json }> }).content[
+        "application/json"
+      ]!.schema;
+    expect(body("/api/v1/account/signup")).toEqual({ $ref: "#/components/schemas/SignUpBody" });
+    expect(body("/api/v1/account/signin")).toEqual({ $ref: "#/components/schemas/SignInBody" });
+    expect(body("/api/v1/account/signout")).toEqual({ $ref: "#/components/schemas/SignOutBody" });
+    expect(body("/api/v1/account/keys")).toEqual({ $ref: "#/components/schemas/CreateKeyBody" });
+    expect(doc.components.schemas.SignUpBody).toMatchObject({
+      type: "object",
+      required: ["email", "password"],
+      additionalProperties: false,
+      properties: { password: { minLength: 10, maxLength: 256 }, email: { maxLength: 254 } },
+    });
+    expect(doc.components.schemas.CreateKeyBody).toMatchObject({
+      required: ["name"],
+      properties: { name: { minLength: 1, maxLength: 100 } },
+    });
+    const answer = (path: string, method: string, status: string) =>
+      (deref(doc.paths[path]![method]!.responses[status]) as { content: Record<string, { schema: Json }> })
+        .content["application/json"]!.schema;
+    expect(answer("/api/v1/account", "get", "200")).toEqual({ $ref: "#/components/schemas/AccountSession" });
+    expect(answer("/api/v1/account/keys", "get", "200")).toEqual({
+      $ref: "#/components/schemas/AccountKeyList",
+    });
+    expect(answer("/api/v1/account/keys", "post", "201")).toEqual({
+      $ref: "#/components/schemas/AccountKeyCreated",
+    });
+    expect(answer("/api/v1/account/solves", "get", "200")).toEqual({
+      $ref: "#/components/schemas/AccountSolveList",
+    });
+    expect(answer("/.well-known/oauth-protected-resource", "get", "200")).toEqual({
+      $ref: "#/components/schemas/ProtectedResourceMetadata",
+    });
+    expect(answer("/.well-known/oauth-authorization-server", "get", "200")).toEqual({
+      $ref: "#/components/schemas/AuthorizationServerMetadata",
+    });
+    expect(headersOf(doc.paths["/api/v1/account/signup"]!.post!.responses["201"])).toContain("Set-Cookie");
+    expect(headersOf(doc.paths["/api/v1/account/signin"]!.post!.responses["200"])).toContain("Set-Cookie");
+    expect(headersOf(doc.paths["/api/v1/account/signout"]!.post!.responses["204"])).toContain("Set-Cookie");
+    for (const { method, path, op } of account) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (status.startsWith("2")) {
+          const cache = (deref(response) as { headers: Json }).headers["Cache-Control"];
+          expect(deref<{ schema: { enum: string[] } }>(cache).schema.enum, `${method} ${path}`).toEqual([
+            "no-store",
+          ]);
+        }
+      }
+      // Bodies over 16 KiB are 413 where a body is read.
+      expect(op.responses["413"] !== undefined, `${method} ${path}`).toBe(method === "post");
     }
   });
 });
