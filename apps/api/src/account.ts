@@ -16,17 +16,30 @@
  * server only (http://localhost:3000): browsers keep non-Secure cookies there, and nothing crosses a network.
  *
  * CSRF: every state-changing call (POST, DELETE) must be a request no cross-site form can send (a POST is
- * JSON, `Content-Type: application/json`; a DELETE is not a form method), must not come from another origin (`Origin`, when the browser sends it, is
- * this site's), and, once signed in, must carry the session's CSRF token in `X-CSRF-Token`.
+ * JSON, `Content-Type: application/json`, else 400; a DELETE is not a form method), must not come from another
+ * origin (`Origin`, when the browser sends it, is this site's, else 403 `forbidden`), and, once signed in,
+ * must carry the session's CSRF token in `X-CSRF-Token` (else 403 `forbidden`).
  */
 
 import type Router from "@koa/router";
-import type { AccessStore, AccountStore, SessionInfo } from "@ranges/access";
+import type { AccessStore, AccountStore, ApiKeyInfo, KeyUsageDay, SessionInfo } from "@ranges/access";
 import { sameSecret } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import {
+  type AccountKey,
+  type AccountKeyAnswer,
+  type AccountKeyCreated,
+  type AccountKeyList,
+  type AccountRequestList,
+  type AccountSession,
+  CreateKeyBodySchema,
+  SignInBodySchema,
+  SignOutBodySchema,
+  SignUpBodySchema,
+} from "@ranges/schema";
 import type Koa from "koa";
 import type { SolveService } from "./app.js";
-import { readJsonBody } from "./mcp-body.js";
+import { readJson } from "./mcp-body.js";
 
 export interface AccountRoutesOptions {
   access: AccessStore;
@@ -85,7 +98,10 @@ export async function sessionOf(
   return accounts.session(readCookie(ctx, cookie.name));
 }
 
-/** 400 unless a state-changing request is same-origin JSON (and carries the session's CSRF token). */
+/**
+ * Refuses a state-changing request that a cross-site page could send: 400 `bad_request` for a POST that is
+ * not JSON (a form post), 403 `forbidden` for an `Origin` other than this site's.
+ */
 export function checkSameOrigin(ctx: Koa.Context, publicUrl: string | undefined): void {
   // A POST must be JSON; a DELETE has no body (and, like JSON, no cross-site form can send one).
   if (ctx.method === "POST" && !ctx.is("application/json")) {
@@ -99,33 +115,113 @@ export function checkSameOrigin(ctx: Koa.Context, publicUrl: string | undefined)
     const own = publicUrl ? new URL(publicUrl).origin : `${ctx.protocol}://${ctx.host}`;
     if (origin !== own) {
       throw new RangesError(
-        "bad_request",
+        "forbidden",
         "This request comes from another site (its Origin is not this site's): account changes are made from this site's own pages only.",
       );
     }
   }
 }
 
-function checkCsrf(ctx: Koa.Context, session: SessionInfo): void {
+/** 403 `forbidden` unless the request carries the session's CSRF token in `X-CSRF-Token`. */
+export function checkCsrf(
+  ctx: Koa.Context,
+  session: SessionInfo,
+  retry = "reload the account page and try again",
+): void {
   const token = ctx.get("x-csrf-token");
   if (!token || !sameSecret(token, session.csrfToken)) {
-    throw new RangesError(
-      "bad_request",
-      "The X-CSRF-Token header is missing or not this session's: reload the account page and try again.",
-    );
+    throw new RangesError("forbidden", `The X-CSRF-Token header is missing or not this session's: ${retry}.`);
   }
 }
 
 const notSignedIn = () =>
   new RangesError("unauthorized", "You are not signed in: sign in at /account (or create an account there).");
 
-async function objectBody(ctx: Koa.Context, example: string): Promise<Record<string, unknown>> {
-  const body = await readJsonBody(ctx.req, BODY_LIMIT);
-  if (body === undefined || typeof body !== "object" || body === null || Array.isArray(body)) {
+const quoteList = (names: readonly PropertyKey[]): string => names.map((n) => `"${String(n)}"`).join(", ");
+
+/** What the account routes read of a zod issue. */
+interface BodyIssue {
+  readonly code: string;
+  readonly path: readonly PropertyKey[];
+  readonly message: string;
+  readonly expected?: unknown;
+  readonly keys?: readonly string[];
+}
+
+/** A zod object schema of a body, as the account routes use it. */
+interface BodySchema<T> {
+  readonly shape: object;
+  parse(value: unknown): T;
+  safeParse(
+    value: unknown,
+  ): { success: true; data: T } | { success: false; error: { issues: readonly BodyIssue[] } };
+}
+
+/** One sentence per problem zod found in a body (a JSON object), naming the field. */
+function describeIssue(issue: BodyIssue, body: object, fields: readonly string[]): string {
+  const field = issue.path.length > 0 ? `"${issue.path.map(String).join(".")}"` : "The body";
+  if (issue.code === "invalid_type") {
+    const missing = issue.path.length === 1 && !Object.hasOwn(body, issue.path[0]!);
+    return missing ? `${field} is missing.` : `${field} must be a ${String(issue.expected)}.`;
+  }
+  if (issue.code === "unrecognized_keys" && issue.keys) {
+    return `Unknown field${issue.keys.length > 1 ? "s" : ""} ${quoteList(issue.keys)}: the body takes ${
+      fields.length > 0 ? quoteList(fields) : "no fields"
+    }.`;
+  }
+  return /[.!?]$/.test(issue.message) ? issue.message : `${field}: ${issue.message}.`;
+}
+
+/**
+ * The JSON object body of an account call, checked against its schema: 400 `invalid_parameter` for an empty
+ * body (unless `emptyIsObject`), text that is not JSON, anything but an object, and an object the schema
+ * refuses (each problem said, the first field in `hint.field`); 413 over 16 KiB.
+ */
+async function parseBody<T>(
+  ctx: Koa.Context,
+  schema: BodySchema<T>,
+  example: string,
+  emptyIsObject = false,
+): Promise<T> {
+  const read = await readJson(ctx.req, BODY_LIMIT);
+  if (read.kind === "empty" && emptyIsObject) return schema.parse({});
+  if (read.kind !== "json") {
+    throw new RangesError(
+      "invalid_parameter",
+      `${read.kind === "empty" ? "The body is empty" : "The body is not valid JSON"}: send a JSON object, e.g. ${example}.`,
+    );
+  }
+  const body = read.value;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new RangesError("invalid_parameter", `The body must be a JSON object, e.g. ${example}.`);
   }
-  return body as Record<string, unknown>;
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const fields = Object.keys(schema.shape);
+  const issues = parsed.error.issues.slice(0, 3);
+  const first = issues.find((i) => i.path.length > 0)?.path[0];
+  throw new RangesError(
+    "invalid_parameter",
+    `${issues.map((i) => describeIssue(i, body, fields)).join(" ")} E.g. ${example}.`,
+    first === undefined ? undefined : { field: String(first) },
+  );
 }
+
+/** A key as its account sees it: its meter today and per day over `usage`. */
+const keyView = (k: ApiKeyInfo, usage: readonly KeyUsageDay[]): AccountKey => ({
+  id: k.id,
+  prefix: k.prefix,
+  name: k.name,
+  plan: k.plan,
+  dailyQuota: k.dailyQuota,
+  createdAt: k.createdAt,
+  revokedAt: k.revokedAt,
+  usedToday: k.usedToday,
+  usage: usage.filter((u) => u.keyId === k.id).map((u) => ({ day: u.day, count: u.count })),
+});
+
+/** Days of usage the key list shows. */
+const USAGE_DAYS = 30;
 
 export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): void {
   const { access, accounts } = o;
@@ -141,7 +237,7 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
   }
 
   const noStore = (ctx: Koa.Context) => ctx.set("Cache-Control", "no-store");
-  const sessionBody = (s: SessionInfo) => ({
+  const sessionBody = (s: SessionInfo): AccountSession => ({
     schemaVersion: 1,
     account: s.account,
     csrfToken: s.csrfToken,
@@ -159,8 +255,8 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
   router.post("/api/v1/account/signup", async (ctx) => {
     noStore(ctx);
     checkSameOrigin(ctx, o.publicUrl);
-    const body = await objectBody(ctx, CREDENTIALS);
-    const account = await accounts.signUp(body.email, body.password);
+    const body = await parseBody(ctx, SignUpBodySchema, CREDENTIALS);
+    const account = await accounts.signUp(body.email, body.password, { ip: ctx.ip });
     const session = await accounts.createSession(account);
     setSessionCookie(ctx, cookie, session.token, (Date.parse(session.expiresAt) - Date.now()) / 1000);
     ctx.status = 201;
@@ -170,7 +266,7 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
   router.post("/api/v1/account/signin", async (ctx) => {
     noStore(ctx);
     checkSameOrigin(ctx, o.publicUrl);
-    const body = await objectBody(ctx, CREDENTIALS);
+    const body = await parseBody(ctx, SignInBodySchema, CREDENTIALS);
     const account = await accounts.signIn(body.email, body.password);
     const session = await accounts.createSession(account);
     setSessionCookie(ctx, cookie, session.token, (Date.parse(session.expiresAt) - Date.now()) / 1000);
@@ -180,6 +276,7 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
   router.post("/api/v1/account/signout", async (ctx) => {
     noStore(ctx);
     await signedIn(ctx, true);
+    await parseBody(ctx, SignOutBodySchema, "{}", true);
     await accounts.endSession(readCookie(ctx, cookie.name));
     setSessionCookie(ctx, cookie, "", 0);
     ctx.status = 204;
@@ -191,28 +288,16 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
     const keys = await access.listKeys({ accountId: account.id });
     const usage = await access.keyUsage(
       keys.map((k) => k.id),
-      30,
+      USAGE_DAYS,
     );
-    ctx.body = {
-      schemaVersion: 1,
-      keys: keys.map((k) => ({
-        id: k.id,
-        prefix: k.prefix,
-        name: k.name,
-        plan: k.plan,
-        dailyQuota: k.dailyQuota,
-        createdAt: k.createdAt,
-        revokedAt: k.revokedAt,
-        usedToday: k.usedToday,
-        usage: usage.filter((u) => u.keyId === k.id).map((u) => ({ day: u.day, count: u.count })),
-      })),
-    };
+    const answer: AccountKeyList = { schemaVersion: 1, keys: keys.map((k) => keyView(k, usage)) };
+    ctx.body = answer;
   });
 
   router.post("/api/v1/account/keys", async (ctx) => {
     noStore(ctx);
     const { account } = await signedIn(ctx, true);
-    const body = await objectBody(ctx, '{"name": "laptop"}');
+    const body = await parseBody(ctx, CreateKeyBodySchema, '{"name": "laptop"}');
     const live = (await access.listKeys({ accountId: account.id })).filter((k) => k.revokedAt === null);
     if (live.length >= MAX_KEYS_PER_ACCOUNT) {
       throw new RangesError(
@@ -220,20 +305,11 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
         `An account holds at most ${MAX_KEYS_PER_ACCOUNT} live keys: revoke one you no longer use first.`,
       );
     }
-    if (typeof body.name !== "string") {
-      throw new RangesError(
-        "invalid_parameter",
-        'A key needs a "name" of 1 to 100 characters, e.g. "laptop".',
-      );
-    }
     const created = await access.createKey({ name: body.name, accountId: account.id });
     const info = (await access.listKeys({ accountId: account.id })).find((k) => k.id === created.id)!;
+    const answer: AccountKeyCreated = { schemaVersion: 1, key: keyView(info, []), secret: created.key };
     ctx.status = 201;
-    ctx.body = {
-      schemaVersion: 1,
-      key: { ...info, accountId: undefined, usage: [] },
-      secret: created.key,
-    };
+    ctx.body = answer;
   });
 
   router.delete("/api/v1/account/keys/:id", async (ctx) => {
@@ -250,7 +326,11 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
     }
     if (await access.revokeKey(id, { accountId: account.id })) await o.onKeyRevoked?.(id);
     const after = (await access.listKeys({ accountId: account.id })).find((k) => k.id === id)!;
-    ctx.body = { schemaVersion: 1, key: { ...after, accountId: undefined } };
+    const answer: AccountKeyAnswer = {
+      schemaVersion: 1,
+      key: keyView(after, await access.keyUsage([id], USAGE_DAYS)),
+    };
+    ctx.body = answer;
   });
 
   router.get("/api/v1/account/requests", async (ctx) => {
@@ -261,7 +341,8 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
       keys.map(async (k) => (await access.listRequests(k.id)).map((r) => ({ ...r, keyPrefix: k.prefix }))),
     );
     const requests = lists.flat().sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-    ctx.body = { schemaVersion: 1, requests: requests.slice(0, 100) };
+    const answer: AccountRequestList = { schemaVersion: 1, requests: requests.slice(0, 100) };
+    ctx.body = answer;
   });
 
   router.get("/api/v1/account/solves", async (ctx) => {
@@ -274,6 +355,8 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
       keys.map(async (k) => (await queue.list(k.id, 100)).map((j) => ({ ...j, keyPrefix: k.prefix }))),
     );
     const solves = lists.flat().sort((a, b) => (a.createdAt < b.createdAt ? 1 : -1));
-    ctx.body = { schemaVersion: 1, solves: solves.slice(0, 100) };
+    // AccountSolveList, with the queue's read-only arrays (tests parse it with AccountSolveListSchema).
+    const answer = { schemaVersion: 1, solves: solves.slice(0, 100) } as const;
+    ctx.body = answer;
   });
 }

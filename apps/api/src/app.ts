@@ -110,6 +110,11 @@ export interface AppOptions {
    * documents, access tokens on POST /api/mcp, and a 401 challenge when a paid tool is called keyless.
    */
   oauth?: OAuthServer;
+  /**
+   * Accounts one client address (IPv6: one /64) may create per UTC day (SIGNUP_DAILY_LIMIT; default 10):
+   * the next sign-up is a 429 with Retry-After until 00:00 UTC.
+   */
+  signUpDailyLimit?: number;
 }
 
 /** The solve queue as the API serves it: the records, the finished packs, and the in-process worker. */
@@ -266,6 +271,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       // A handler that took over the response (MCP) and failed before writing: answer for it.
       if (ctx.respond === false && !ctx.res.headersSent) ctx.respond = true;
       ctx.status = mapped.status;
+      if (mapped.status === 429) limitHeaders(ctx, err);
       ctx.remove("ETag");
       ctx.set("Cache-Control", "no-store");
       ctx.set("Content-Type", JSON_TYPE);
@@ -586,7 +592,10 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   // The account area (sign-up, sign-in, keys, meters, the caller's requests and solves).
   registerAccountRoutes(router as unknown as Router, {
     access,
-    accounts: new AccountStore(access.database),
+    accounts: new AccountStore(
+      access.database,
+      o.signUpDailyLimit === undefined ? {} : { maxSignUpsPerIp: o.signUpDailyLimit },
+    ),
     solves: o.solves,
     publicUrl: o.publicUrl,
     onKeyRevoked: o.oauth ? (keyId) => o.oauth!.revokeKey(keyId) : undefined,
@@ -710,6 +719,24 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   }) as typeof app.listen;
 
   return app;
+}
+
+/**
+ * The headers of a 429 whose limit set none itself (the account area's sign-up and sign-in limits): from
+ * the error's hint, `Retry-After` and `RateLimit-Reset` (seconds to the reset), `RateLimit-Limit`, and
+ * `RateLimit-Remaining: 0`.
+ */
+function limitHeaders(ctx: Koa.Context, err: unknown): void {
+  if (ctx.response.get("Retry-After")) return;
+  const hint = (err as { hint?: Record<string, unknown> } | null)?.hint;
+  const retry = hint?.retryAfterSeconds;
+  if (typeof retry !== "number" || !Number.isFinite(retry)) return;
+  ctx.set("Retry-After", String(Math.max(0, Math.ceil(retry))));
+  if (typeof hint?.limit === "number") {
+    ctx.set("RateLimit-Limit", String(hint.limit));
+    ctx.set("RateLimit-Remaining", "0");
+    ctx.set("RateLimit-Reset", String(Math.max(0, Math.ceil(retry))));
+  }
 }
 
 const RANGES_PREFIX = "/api/v1/ranges/";

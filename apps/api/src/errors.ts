@@ -123,6 +123,7 @@ export const errorBody = (err: RangesError, redaction?: Redaction): string =>
 const CLIENT_CODES: Record<number, RangesErrorCode> = {
   400: "invalid_parameter",
   401: "unauthorized",
+  403: "forbidden",
   404: "not_found",
   405: "method_not_allowed",
   413: "payload_too_large",

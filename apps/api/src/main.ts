@@ -14,6 +14,8 @@
  *                `ranges worker` processes); SOLVE_THREADS threads per solve (default 1)
  *   PACKS_REFRESH_MS  how often the store looks for new, replaced and removed pack files (default 2000;
  *                0: never, packs are then read as they were at start-up or first use)
+ *   SIGNUP_DAILY_LIMIT  accounts one client address (IPv6: one /64) may create per UTC day (default 10; then
+ *                429 with Retry-After until 00:00 UTC)
  *   PUBLIC_URL   the URL users reach the site at (e.g. https://ranges.example): the account area's one allowed
  *                origin, https makes its session cookie Secure, and it is the OAuth issuer and the origin of
  *                the MCP resource (unset: the request's own origin, http, and the issuer http://localhost:PORT)
@@ -27,7 +29,7 @@ import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { dirname, resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
-import { AccessStore, HandStore } from "@ranges/access";
+import { AccessStore, DEFAULT_SIGNUPS_PER_IP, HandStore } from "@ranges/access";
 import { HandParser, HandUploads } from "@ranges/hand-analysis";
 import { createMcpHttpHandler } from "@ranges/mcp";
 import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
@@ -57,6 +59,13 @@ const accessDb = defaultAccessDb();
 const trustProxy = process.env.TRUST_PROXY ?? "";
 const cacheMb = envNumber("CACHE_MB", 64);
 const refreshMs = envNumber("PACKS_REFRESH_MS", 2000);
+const signUpDailyLimit = envNumber("SIGNUP_DAILY_LIMIT", DEFAULT_SIGNUPS_PER_IP);
+if (!Number.isSafeInteger(signUpDailyLimit) || signUpDailyLimit < 1) {
+  say(
+    `SIGNUP_DAILY_LIMIT=${process.env.SIGNUP_DAILY_LIMIT} is not a whole number of sign-ups of at least 1.`,
+  );
+  process.exit(1);
+}
 const publicUrl = process.env.PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
 if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicUrl)) {
   say(`PUBLIC_URL=${publicUrl} is not an http(s) origin such as https://ranges.example (no path).`);
@@ -149,6 +158,7 @@ try {
     hands: handUploads,
     webRoot,
     oauth,
+    signUpDailyLimit,
     ...(publicUrl ? { publicUrl } : {}),
   });
 } catch (error) {

@@ -21,17 +21,25 @@
 
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type Router from "@koa/router";
-import { type AccessStore, AccountStore, OAuthRecords, sameSecret } from "@ranges/access";
+import { type AccessStore, AccountStore, OAuthRecords } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import type { ProtectedResourceMetadata } from "@ranges/schema";
 import type Koa from "koa";
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
-import { checkSameOrigin, sessionCookie, sessionOf } from "./account.js";
+import { checkCsrf, checkSameOrigin, sessionCookie, sessionOf } from "./account.js";
 import { readJsonBody } from "./mcp-body.js";
 
 /** The one scope of the MCP resource: use the tools with the account's plan. */
 export const MCP_SCOPE = "mcp";
 export const MCP_PATH = "/api/mcp";
 const PRM_PATH = "/.well-known/oauth-protected-resource";
+/** The metadata documents this server serves (GET and HEAD only). */
+const METADATA_PATHS = new Set([
+  PRM_PATH,
+  `${PRM_PATH}${MCP_PATH}`,
+  "/.well-known/oauth-authorization-server",
+  "/.well-known/openid-configuration",
+]);
 
 export interface OAuthOptions {
   access: AccessStore;
@@ -191,18 +199,30 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
 
   const middleware: Koa.Middleware = async (ctx, next) => {
     const path = ctx.path;
-    if (
-      (ctx.method === "GET" || ctx.method === "HEAD") &&
-      (path === PRM_PATH || path === `${PRM_PATH}${MCP_PATH}`)
-    ) {
+    const read = ctx.method === "GET" || ctx.method === "HEAD";
+    if (!read && METADATA_PATHS.has(path)) {
+      // The metadata documents are read-only: 405 with Allow (an OPTIONS without CORS preflight: 204).
+      ctx.set("Allow", "GET, HEAD");
+      if (ctx.method === "OPTIONS") {
+        ctx.status = 204;
+        return;
+      }
+      throw new RangesError(
+        "method_not_allowed",
+        `${ctx.method} is not allowed on ${path}; use GET, HEAD (a metadata document).`,
+        { allow: ["GET", "HEAD"] },
+      );
+    }
+    if (read && (path === PRM_PATH || path === `${PRM_PATH}${MCP_PATH}`)) {
       ctx.set("Cache-Control", "public, max-age=300");
-      ctx.body = {
+      const metadata: ProtectedResourceMetadata = {
         resource: resourceOf(ctx),
         authorization_servers: [issuer],
         scopes_supported: [MCP_SCOPE],
         bearer_methods_supported: ["header"],
         resource_name: "Preflop ranges MCP server",
       };
+      ctx.body = metadata;
       return;
     }
     const wellKnownAs = path === "/.well-known/oauth-authorization-server";
@@ -309,13 +329,7 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
       const session = await sessionOf(ctx, accounts, cookie);
       if (!session)
         throw new RangesError("unauthorized", "Sign in first: this page signs you in with your account.");
-      const token = ctx.get("x-csrf-token");
-      if (!token || !sameSecret(token, session.csrfToken)) {
-        throw new RangesError(
-          "bad_request",
-          "The X-CSRF-Token header is missing or not this session's: reload the page.",
-        );
-      }
+      checkCsrf(ctx, session, "reload the page");
       await readJsonBody(ctx.req, 1024);
       const details = await interactionOf(ctx);
       checkUid(ctx, details.uid);

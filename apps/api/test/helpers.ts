@@ -46,6 +46,7 @@ export interface StartOptions {
   solves?: AppOptions["solves"];
   webRoot?: AppOptions["webRoot"];
   publicUrl?: AppOptions["publicUrl"];
+  signUpDailyLimit?: AppOptions["signUpDailyLimit"];
   /** Listen on this port (default: a free one). */
   port?: number;
   /** Mount OAuth (issuer http://127.0.0.1:<port>, so give `port`) and the MCP endpoint. */
@@ -80,6 +81,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.solves ? { solves: o.solves } : {}),
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
+    ...(o.signUpDailyLimit === undefined ? {} : { signUpDailyLimit: o.signUpDailyLimit }),
   });
   const server = app.listen(o.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

@@ -17,6 +17,11 @@ import type {
   OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
+import {
+  AuthorizationServerMetadataSchema,
+  ErrorBodySchema,
+  ProtectedResourceMetadataSchema,
+} from "@ranges/schema";
 import { webRoot } from "@ranges/web";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -89,6 +94,49 @@ describe("OAuth metadata and the MCP endpoint's challenge", () => {
       code_challenge_methods_supported: ["S256"],
     });
     expect(as.response_types_supported).toContain("code");
+    // The documents are the OpenAPI document's schemas, and read-only (405 with Allow, never a 404).
+    AuthorizationServerMetadataSchema.parse(as);
+    for (const path of [
+      "/.well-known/oauth-protected-resource",
+      "/.well-known/oauth-protected-resource/api/mcp",
+      "/.well-known/oauth-authorization-server",
+      "/.well-known/openid-configuration",
+    ]) {
+      const got = await fetch(`${server.base}${path}`);
+      expect(got.status, path).toBe(200);
+      const body = await got.json();
+      if (path.includes("protected")) ProtectedResourceMetadataSchema.strict().parse(body);
+      else expect(body).toEqual(as);
+      const posted = await fetch(`${server.base}${path}`, { method: "POST", body: "{}" });
+      expect(posted.status, path).toBe(405);
+      expect(posted.headers.get("allow"), path).toBe("GET, HEAD");
+      expect(ErrorBodySchema.parse(await posted.json()).error.code).toBe("method_not_allowed");
+    }
+  });
+
+  it("refuses the sign-in page's confirm from another site or without the CSRF token (403)", async () => {
+    const confirm = (headers: Record<string, string>) =>
+      fetch(`${server.base}/oauth/interaction/not-a-real-uid/confirm`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: "{}",
+      });
+    const foreign = await confirm({ origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    expect(ErrorBodySchema.parse(await foreign.json()).error.code).toBe("forbidden");
+    expect((await confirm({})).status).toBe(401);
+    const up = await fetch(`${server.base}/api/v1/account/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "confirm-csrf@example.com", password: "a long enough password" }),
+    });
+    const cookie = up.headers.get("set-cookie")!.split(";")[0]!;
+    const noToken = await confirm({ cookie });
+    expect(noToken.status).toBe(403);
+    expect(ErrorBodySchema.parse(await noToken.json()).error.message).toContain("X-CSRF-Token");
+    const { csrfToken } = (await up.json()) as { csrfToken: string };
+    // With the token, the unknown sign-in request is a 404.
+    expect((await confirm({ cookie, "x-csrf-token": csrfToken })).status).toBe(404);
   });
 
   it("keeps free tools keyless and answers a keyless paid call with 401 and the challenge", async () => {
