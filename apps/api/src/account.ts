@@ -267,7 +267,7 @@ export function registerAccountRoutes(router: Router, o: AccountRoutesOptions): 
     noStore(ctx);
     checkSameOrigin(ctx, o.publicUrl);
     const body = await parseBody(ctx, SignInBodySchema, CREDENTIALS);
-    const account = await accounts.signIn(body.email, body.password);
+    const account = await accounts.signIn(body.email, body.password, { ip: ctx.ip });
     const session = await accounts.createSession(account);
     setSessionCookie(ctx, cookie, session.token, (Date.parse(session.expiresAt) - Date.now()) / 1000);
     ctx.body = sessionBody(session);

@@ -8,7 +8,11 @@
  * - A session is a random 256-bit token (the cookie's value, `base64url`) whose SHA-256 alone is stored, with
  *   a CSRF token of its own and a fixed lifetime (30 days by default).
  * - Failed sign-ins are counted per email and UTC day in the `usage` table (subject `signin:<email>`); past
- *   `maxFailedSignIns` (default 20) the email's sign-ins are refused until the next UTC day (429).
+ *   `maxFailedSignIns` (default 20) the email's sign-ins are refused until the next UTC day (429). With the
+ *   client address, they are counted per address too (IPv6 per /64; subject `signin-ip:<address>`), across
+ *   emails, so guessing over many emails is limited: past `maxFailedSignInsPerIp` (default 100), 429. Each
+ *   attempt is claimed by an atomic conditional upsert before the password is verified (and given back when
+ *   it is right), so parallel attempts cannot exceed the limits.
  * - Sign-ups are counted per client address and UTC day, grouped as the keyless allowance groups them (IPv4
  *   per address, IPv6 per /64; subject `signup:<address>`), when the caller passes the address: past
  *   `maxSignUpsPerIp` (default 10) a sign-up is refused until the next UTC day (429). Only accounts made
@@ -49,12 +53,20 @@ export interface AccountStoreOptions {
   sessionSeconds?: number;
   /** Failed sign-ins per email and UTC day before sign-in is refused for the day (default 20). */
   maxFailedSignIns?: number;
+  /**
+   * Failed sign-ins per client address (IPv6: per /64) and UTC day, across all emails, before sign-in from
+   * that address is refused for the day (default 100); counted when `signIn` is given the address.
+   */
+  maxFailedSignInsPerIp?: number;
   /** Sign-ups per client address (IPv6: per /64) and UTC day (default 10); a positive integer. */
   maxSignUpsPerIp?: number;
 }
 
 /** Sign-ups per client address and UTC day unless configured (`maxSignUpsPerIp`, SIGNUP_DAILY_LIMIT). */
 export const DEFAULT_SIGNUPS_PER_IP = 10;
+
+/** Failed sign-ins per client address and UTC day, across emails, unless configured. */
+export const DEFAULT_FAILED_SIGNINS_PER_IP = 100;
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -80,6 +92,7 @@ export class AccountStore {
   private readonly clock: () => Date;
   private readonly sessionSeconds: number;
   private readonly maxFailed: number;
+  private readonly maxFailedPerIp: number;
   private readonly maxSignUps: number;
   /** Verified against for unknown emails, so a miss costs as much as a wrong password. */
   private dummyHash: Promise<string> | null = null;
@@ -91,6 +104,7 @@ export class AccountStore {
     this.clock = o.clock ?? (() => new Date());
     this.sessionSeconds = o.sessionSeconds ?? DEFAULT_SESSION_SECONDS;
     this.maxFailed = o.maxFailedSignIns ?? 20;
+    this.maxFailedPerIp = o.maxFailedSignInsPerIp ?? DEFAULT_FAILED_SIGNINS_PER_IP;
     this.maxSignUps = o.maxSignUpsPerIp ?? DEFAULT_SIGNUPS_PER_IP;
     if (!Number.isSafeInteger(this.maxSignUps) || this.maxSignUps < 1) {
       throw new RangeError(`maxSignUpsPerIp must be a positive integer, got ${o.maxSignUpsPerIp}`);
@@ -144,31 +158,29 @@ export class AccountStore {
     return account;
   }
 
-  /** The account for an email and password; 401 when they do not match, 429 after too many failures. */
-  async signIn(emailInput: unknown, password: unknown): Promise<Account> {
+  /**
+   * The account for an email and password; 401 when they do not match, 429 after too many failures of the
+   * email, or (with `from.ip`) of the client address, today. An attempt is claimed (counted as a failure)
+   * by one atomic conditional upsert per counter before the password is verified, and given back when the
+   * password is right, so attempts in parallel cannot pass the limit.
+   */
+  async signIn(emailInput: unknown, password: unknown, from: { ip?: string } = {}): Promise<Account> {
     const email = typeof emailInput === "string" ? emailInput.trim().toLowerCase() : "";
     const pw = typeof password === "string" ? password : "";
-    const subject = `signin:${email.slice(0, 254)}`;
     const now = this.clock();
     const day = utcDay(now);
-    const failed = await this.db
-      .selectFrom("usage")
-      .select("count")
-      .where("subject", "=", subject)
-      .where("day", "=", day)
-      .executeTakeFirst();
-    if (failed && Number(failed.count) >= this.maxFailed) {
-      const reset = secondsToUtcMidnight(now);
-      throw new RangesError(
-        "rate_limited",
-        `Too many failed sign-ins for this email today; try again after 00:00 UTC (in ${reset} s).`,
-        {
-          limit: this.maxFailed,
-          meter: "signin",
-          retryAfterSeconds: reset,
-          resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
-        },
-      );
+    const emailSubject = `signin:${email.slice(0, 254)}`;
+    if (!(await this.claim(emailSubject, day, this.maxFailed))) {
+      throw limited(now, this.maxFailed, "Too many failed sign-ins for this email today");
+    }
+    const claimed = [emailSubject];
+    if (from.ip !== undefined) {
+      const ipSubjectKey = `signin-ip:${ipSubject(from.ip)}`;
+      if (!(await this.claim(ipSubjectKey, day, this.maxFailedPerIp))) {
+        await this.release(emailSubject, day);
+        throw limited(now, this.maxFailedPerIp, "Too many failed sign-ins from this network address today");
+      }
+      claimed.push(ipSubjectKey);
     }
     const row =
       email.length > 0 && email.length <= 254 && pw.length <= MAX_PASSWORD_LENGTH
@@ -185,15 +197,37 @@ export class AccountStore {
     } catch {
       ok = false;
     }
-    if (!row || !ok) {
-      await this.db
-        .insertInto("usage")
-        .values({ subject, day, count: 1 })
-        .onConflict((oc) => oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + 1` }))
-        .execute();
-      throw new RangesError("unauthorized", "The email or the password is not right.");
-    }
+    if (!row || !ok) throw new RangesError("unauthorized", "The email or the password is not right.");
+    // The right password: the claimed attempts were no failures.
+    for (const subject of claimed) await this.release(subject, day);
     return { id: row.id, email: row.email, createdAt: row.created_at };
+  }
+
+  /** Counts one on a subject's day unless it reached `limit` already: false then (nothing counted). */
+  private async claim(subject: string, day: string, limit: number): Promise<boolean> {
+    const row = await this.db
+      .insertInto("usage")
+      .values({ subject, day, count: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(["subject", "day"])
+          .doUpdateSet({ count: sql`usage.count + 1` })
+          .where("usage.count", "<", limit),
+      )
+      .returning("count")
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Gives back one claimed on a subject's day. */
+  private async release(subject: string, day: string): Promise<void> {
+    await this.db
+      .updateTable("usage")
+      .set({ count: sql`count - 1` })
+      .where("subject", "=", subject)
+      .where("day", "=", day)
+      .where("count", ">", 0)
+      .execute();
   }
 
   /**
@@ -286,6 +320,16 @@ export class AccountStore {
     this.dummyHash ??= hash(randomBytes(16).toString("hex"), ARGON2);
     return this.dummyHash;
   }
+}
+
+function limited(now: Date, limit: number, what: string): RangesError {
+  const reset = secondsToUtcMidnight(now);
+  return new RangesError("rate_limited", `${what}; try again after 00:00 UTC (in ${reset} s).`, {
+    limit,
+    meter: "signin",
+    retryAfterSeconds: reset,
+    resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
+  });
 }
 
 function emailTaken(): RangesError {

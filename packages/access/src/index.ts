@@ -20,6 +20,7 @@ export {
 export type { Account, AccountStoreOptions, NewSession, SessionInfo } from "./accounts.js";
 export {
   AccountStore,
+  DEFAULT_FAILED_SIGNINS_PER_IP,
   DEFAULT_SESSION_SECONDS,
   DEFAULT_SIGNUPS_PER_IP,
   MAX_PASSWORD_LENGTH,

@@ -93,6 +93,59 @@ describe.each([
       expect(limited).toMatchObject({ status: 429, code: "rate_limited" });
     });
 
+    it("claims a sign-in attempt before verifying: parallel failures cannot pass the email limit", async () => {
+      const { access, accounts } = await stores(backend, { maxFailedSignIns: 3 });
+      await accounts.signUp("erin@example.com", PASSWORD);
+      const raced = await Promise.allSettled(
+        Array.from({ length: 8 }, () => accounts.signIn("erin@example.com", "wrong password!")),
+      );
+      const statuses = raced.map((r) =>
+        r.status === "rejected" ? (r.reason as { status: number }).status : 200,
+      );
+      expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+      const row = await access.database.db
+        .selectFrom("usage")
+        .select("count")
+        .where("subject", "=", "signin:erin@example.com")
+        .executeTakeFirstOrThrow();
+      expect(Number(row.count)).toBe(3);
+      expect((await rejection(accounts.signIn("erin@example.com", PASSWORD))).status).toBe(429);
+    });
+
+    it("limits failed sign-ins per client address across emails; a right password is not counted", async () => {
+      const { accounts } = await stores(backend, { maxFailedSignIns: 50, maxFailedSignInsPerIp: 4 });
+      const a = await accounts.signUp("fay@example.com", PASSWORD);
+      const ip = "198.51.100.9";
+      // Right passwords give their claimed attempt back.
+      for (let i = 0; i < 6; i++)
+        expect(await accounts.signIn("fay@example.com", PASSWORD, { ip })).toEqual(a);
+      // Guessing over many emails at once from one address: exactly four get to try.
+      const raced = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => accounts.signIn(`u${i}@example.com`, "guess guess!", { ip })),
+      );
+      const statuses = raced.map((r) =>
+        r.status === "rejected" ? (r.reason as { status: number }).status : 200,
+      );
+      expect(statuses.filter((s) => s === 401)).toHaveLength(4);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+      const limited = await rejection(accounts.signIn("fay@example.com", PASSWORD, { ip: `::ffff:${ip}` }));
+      expect(limited).toMatchObject({
+        status: 429,
+        code: "rate_limited",
+        hint: { limit: 4, meter: "signin" },
+      });
+      expect(limited.message).toContain("network address");
+      // A refused address does not count against the email; another address (an IPv6 /64 is one) still may.
+      expect(await accounts.signIn("fay@example.com", PASSWORD, { ip: "2001:db8::1" })).toEqual(a);
+      for (let i = 0; i < 4; i++)
+        await rejection(accounts.signIn("fay@example.com", "nope nope!", { ip: `2001:db8::${i + 2}` }));
+      expect(
+        (await rejection(accounts.signIn("fay@example.com", PASSWORD, { ip: "2001:db8::ff" }))).status,
+      ).toBe(429);
+      expect(await accounts.signIn("fay@example.com", PASSWORD, { ip: "2001:db8:0:1::1" })).toEqual(a);
+    });
+
     it("limits sign-ups per client address and UTC day, counting only accounts made", async () => {
       let now = new Date("2026-03-10T23:00:00.000Z");
       const { access, accounts } = await stores(backend, { clock: () => now, maxSignUpsPerIp: 3 });
