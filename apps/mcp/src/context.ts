@@ -40,6 +40,8 @@ export interface HandDeps {
    * upload_hand_history still works).
    */
   readonly linkBase: string | null;
+  /** The most hands one analysis call reads (the newest that match; default 10,000, see tools/hands.ts). */
+  readonly maxAnalysedHands?: number | undefined;
 }
 
 /** The solve queue's parts the tools use (the records, the finished packs, the worker to wake). */

@@ -31,13 +31,15 @@ let running: RunningMcpServer;
 let alice: Client;
 let bob: Client;
 let anon: Client;
+let aliceKey: string;
+let uploads: HandUploads;
 
 beforeAll(async () => {
   // The committed packs: the equilibrium comparisons read real strategies.
   store = RangeStore.open({ packsDir: join(root, "data/packs"), refreshMs: 0 });
   access = await AccessStore.open(":memory:");
   parser = new HandParser({ idleMs: 500 });
-  const uploads = new HandUploads(new HandStore(access.database), parser);
+  uploads = new HandUploads(new HandStore(access.database), parser);
   running = await startMcpServer({
     port: 0,
     host: "127.0.0.1",
@@ -45,7 +47,8 @@ beforeAll(async () => {
     access,
     hands: { uploads, linkBase: null },
   });
-  alice = await connect(running.url, (await access.createKey({ name: "alice" })).key);
+  aliceKey = (await access.createKey({ name: "alice" })).key;
+  alice = await connect(running.url, aliceKey);
   bob = await connect(running.url, (await access.createKey({ name: "bob" })).key);
   anon = await connect(running.url);
 });
@@ -346,6 +349,41 @@ describe("results, sessions, tournaments", () => {
     expect(
       (await env<{ tournaments: unknown[] }>(bob, "get_tournament_results", {})).result.tournaments,
     ).toEqual([]);
+  });
+});
+
+describe("the hands one call analyses are bounded", () => {
+  it("reads at most maxAnalysedHands (the newest) and says so, with how to narrow", async () => {
+    const small = await startMcpServer({
+      port: 0,
+      host: "127.0.0.1",
+      store,
+      access,
+      hands: { uploads, linkBase: null, maxAnalysedHands: 2 },
+    });
+    const client = await connect(small.url, aliceKey);
+    try {
+      const r = await env<{ total: ResultLine }>(client, "get_hand_results", { format: "cash" });
+      expect(r.context).toMatchObject({ hands: 2, capped: true });
+      expect(r.result.total.hands).toBe(2);
+      expect(r.warnings.join(" ")).toMatch(
+        /only the newest 2 of the 5 hands that match.*narrow with from and to/,
+      );
+      const s = await env<{ sessions: { hands: number }[] }>(client, "list_my_sessions", { format: "cash" });
+      expect(s.result.sessions.reduce((n, x) => n + x.hands, 0)).toBe(2);
+      expect(s.warnings.join(" ")).toMatch(/newest 2 of the 5/);
+      const o = await env<unknown>(client, "list_my_opponents", {});
+      expect(o.warnings.join(" ")).toMatch(/newest 2 of the 7/);
+      const t = await env<unknown>(client, "get_tournament_results", {});
+      expect(t.warnings.join(" ")).not.toMatch(/newest/);
+      // Under the bound nothing is said.
+      const all = await env<unknown>(alice, "get_hand_results", { format: "cash" });
+      expect(all.context).toMatchObject({ hands: 5, capped: false });
+      expect(all.warnings.join(" ")).not.toMatch(/newest/);
+    } finally {
+      await client.close();
+      await small.close();
+    }
   });
 });
 

@@ -280,27 +280,89 @@ const EquilibriumTotalsSchema = z.object({
 /** The most hands an aggregate compares with the equilibrium in one call (the newest). */
 const MAX_COMPARED = 5000;
 
-function loadedOf(rows: StoredHand[]): Loaded[] {
-  return rows.map((r) => ({ ...r, s: JSON.parse(r.summary) as HandSummary }));
+/**
+ * The most hands one analysis call reads: the newest that match its filters. The API runs with a 256 MiB
+ * heap (HEAP_MB) shared by every request, and a key may keep 100,000 hands. Measured (node --expose-gc,
+ * PokerStars 6- to 9-max hold'em histories): a stored summary is 2.4 to 3.7 KB of JSON text (3.1 KB on
+ * average), and a loaded row (its columns and the parsed summary, the text dropped) takes about 6.6 KB of
+ * heap: 100,000 rows would be about 650 MiB and crash the server, 20,000 about 130 MiB (half the heap for
+ * one call). 10,000 take about 65 MiB, so two or three such calls at once still fit beside the rest of the
+ * server. Rows are read in pages of PAGE, each page's text dropped once parsed, so the peak stays close to
+ * that. Calls over more hands answer for the newest 10,000 and say so, with how to narrow by filters.
+ */
+export const MAX_ANALYSED_HANDS = 10_000;
+/** Rows per read while loading (one page of text in memory at a time). */
+const PAGE = 1_000;
+
+function maxAnalysed(ctx: ToolContext): number {
+  return needHands(ctx).maxAnalysedHands ?? MAX_ANALYSED_HANDS;
 }
 
+/** The warning of a call that read only the newest `read` of `matching` hands. */
+function cappedWarning(read: number, matching: number, what: string): string {
+  return `This answer ${what} only the newest ${read} of the ${matching} hands that match (at most ${read} per call, to bound the server's memory): narrow with from and to (a month at a time), site, game, format, stakes or uploadId to cover the others.`;
+}
+
+function loadedOf(rows: StoredHand[]): Loaded[] {
+  // The summary text is dropped once parsed: only the objects are kept.
+  return rows.map((r) => ({ ...r, summary: "", s: JSON.parse(r.summary) as HandSummary }));
+}
+
+/**
+ * The newest matching hands, at most `max` (MAX_ANALYSED_HANDS unless given), read in pages; `matching`
+ * counts all that match, `capped` says some were left out.
+ */
 async function allRows(
   ctx: ToolContext,
   keyId: string,
   query: HandQuery,
   fields: "columns" | "summary",
-): Promise<{ rows: StoredHand[]; capped: boolean }> {
+  max = maxAnalysed(ctx),
+): Promise<{ rows: StoredHand[]; capped: boolean; matching: number }> {
   const { uploads } = needHands(ctx);
-  const max = uploads.hands.maxHandsPerKey;
-  const rows = await uploads.hands.list(keyId, query, { limit: max + 1, fields });
-  return { rows: rows.slice(0, max), capped: rows.length > max };
+  const matching = await uploads.hands.count(keyId, query);
+  const want = Math.min(matching, max);
+  const rows: StoredHand[] = [];
+  while (rows.length < want) {
+    const page = await uploads.hands.list(keyId, query, {
+      offset: rows.length,
+      limit: Math.min(PAGE, want - rows.length),
+      fields,
+    });
+    if (page.length === 0) break;
+    for (const r of page) rows.push(r);
+  }
+  return { rows, capped: matching > rows.length, matching };
 }
 
-function equilibriumOf(ctx: ToolContext, rows: Loaded[], warnings: string[]) {
+/** allRows with the summaries parsed page by page (the text of one page at a time). */
+async function allLoaded(
+  ctx: ToolContext,
+  keyId: string,
+  query: HandQuery,
+  max = maxAnalysed(ctx),
+): Promise<{ rows: Loaded[]; capped: boolean; matching: number }> {
+  const { uploads } = needHands(ctx);
+  const matching = await uploads.hands.count(keyId, query);
+  const want = Math.min(matching, max);
+  const rows: Loaded[] = [];
+  while (rows.length < want) {
+    const page = await uploads.hands.list(keyId, query, {
+      offset: rows.length,
+      limit: Math.min(PAGE, want - rows.length),
+      fields: "summary",
+    });
+    if (page.length === 0) break;
+    for (const r of loadedOf(page)) rows.push(r);
+  }
+  return { rows, capped: matching > rows.length, matching };
+}
+
+function equilibriumOf(ctx: ToolContext, rows: Loaded[], warnings: string[], of = rows.length) {
   const cache = new NodeCache(ctx.store);
   const compared = rows.slice(0, MAX_COMPARED);
-  if (rows.length > MAX_COMPARED) {
-    warnings.push(`The equilibrium comparison covers the newest ${MAX_COMPARED} of ${rows.length} hands.`);
+  if (of > compared.length) {
+    warnings.push(`The equilibrium comparison covers the newest ${compared.length} of ${of} hands.`);
   }
   return equilibriumTotals(
     compared.map((r) => ({
@@ -693,9 +755,11 @@ export const getHandResults = defineTool({
     const keyId = await ctx.keyHolder("get_hand_results");
     const query = handQueryOf(filtersOf(args), true);
     const withEq = args.equilibrium !== false;
-    const { rows, capped } = await allRows(ctx, keyId, query, withEq ? "summary" : "columns");
+    // The totals read the columns only; the summaries (larger) only for the hands compared.
+    const { rows, capped, matching } = await allRows(ctx, keyId, query, "columns");
     const warnings: string[] = [];
-    if (capped) warnings.push("Only the newest hands up to the per-key maximum are counted.");
+    if (capped) warnings.push(cappedWarning(rows.length, matching, "counts"));
+    const compared = withEq ? (await allLoaded(ctx, keyId, query, MAX_COMPARED)).rows : [];
     if (rows.length === 0)
       warnings.push("No hand with a known hero matches: results need hands whose hero is known.");
     const r = handResults(rows);
@@ -708,7 +772,7 @@ export const getHandResults = defineTool({
         byFormat: r.byFormat,
         byPosition: r.byPosition,
         byGame: r.byGame,
-        vsEquilibrium: withEq ? equilibriumOf(ctx, loadedOf(rows), warnings) : null,
+        vsEquilibrium: withEq ? equilibriumOf(ctx, compared, warnings, rows.length) : null,
       },
       warnings: withEq ? [...warnings, EQUILIBRIUM_NOTE] : warnings,
     };
@@ -783,12 +847,17 @@ export const listMySessions = defineTool({
     const gap = args.gapMinutes ?? DEFAULT_SESSION_GAP_MINUTES;
     const limit = args.limit ?? 20;
     const offset = decodeCursor(args.cursor, "list_my_sessions", pageKey(args));
-    const { rows, capped } = await allRows(ctx, keyId, handQueryOf(filtersOf(args), true), "columns");
+    const { rows, capped, matching } = await allRows(
+      ctx,
+      keyId,
+      handQueryOf(filtersOf(args), true),
+      "columns",
+    );
     const sessions = sessionHands(rows, gap)
       .map((x) => x.session)
       .reverse();
     const page = sessions.slice(offset, offset + limit);
-    const warnings = capped ? ["Only the newest hands up to the per-key maximum are grouped."] : [];
+    const warnings = capped ? [cappedWarning(rows.length, matching, "groups")] : [];
     const value = {
       schemaVersion: "1.0",
       coverage: coverage("aggregated_report"),
@@ -949,10 +1018,10 @@ export const getTournamentResults = defineTool({
     const limit = args.limit ?? 20;
     const offset = decodeCursor(args.cursor, "get_tournament_results", pageKey(args));
     const query = { ...handQueryOf(filtersOf(args), true), formats: ["tournament"] };
-    const { rows, capped } = await allRows(ctx, keyId, query, "summary");
-    const all = tournamentResults(loadedOf(rows));
+    const { rows, capped, matching } = await allLoaded(ctx, keyId, query);
+    const all = tournamentResults(rows);
     const page = all.slice(offset, offset + limit);
-    const warnings = capped ? ["Only the newest hands up to the per-key maximum are counted."] : [];
+    const warnings = capped ? [cappedWarning(rows.length, matching, "counts")] : [];
     if (all.length === 0) warnings.push("No tournament hand with a known hero matches.");
     const value = {
       schemaVersion: "1.0",
@@ -1050,8 +1119,11 @@ export const listMyOpponents = defineTool({
     const limit = args.limit ?? 20;
     const minHands = args.minHands ?? 1;
     const offset = decodeCursor(args.cursor, "list_my_opponents", pageKey(args));
-    const { rows, capped } = await allRows(ctx, keyId, handQueryOf(filtersOf(args), false), "summary");
-    const loaded = loadedOf(rows);
+    const {
+      rows: loaded,
+      capped,
+      matching,
+    } = await allLoaded(ctx, keyId, handQueryOf(filtersOf(args), false));
     const all = opponentStats(loaded).filter((o) => o.hands >= minHands);
     const page = all.slice(offset, offset + limit);
     const cache = new NodeCache(ctx.store);
@@ -1059,7 +1131,7 @@ export const listMyOpponents = defineTool({
       const p = equilibriumProfile(handsOf(loaded, o.site, o.player), cache);
       return { ...o, vsEquilibrium: { decisions: p.decisions, largestGap: p.largestGap } };
     });
-    const warnings = capped ? ["Only the newest hands up to the per-key maximum are read."] : [];
+    const warnings = capped ? [cappedWarning(loaded.length, matching, "reads")] : [];
     if (all.length === 0) warnings.push("No opponent in the hands that match.");
     const value = {
       schemaVersion: "1.0",
@@ -1106,13 +1178,12 @@ async function playerHands(
   keyId: string,
   args: FilterArgs & { player: string; site?: string | undefined },
 ) {
-  const { rows } = await allRows(ctx, keyId, handQueryOf(filtersOf(args), false), "summary");
-  const loaded = loadedOf(rows);
+  const { rows: loaded, capped, matching } = await allLoaded(ctx, keyId, handQueryOf(filtersOf(args), false));
   const hands = handsOf(loaded, args.site ?? null, args.player);
   if (hands.length === 0) {
     throw new RangesError(
       "not_found",
-      `No hands with a player "${args.player.slice(0, 40)}" among your uploaded hands${args.site ? ` on ${args.site}` : ""} (the hero of a hand is not an opponent). list_my_opponents lists the names.`,
+      `No hands with a player "${args.player.slice(0, 40)}" among your uploaded hands${args.site ? ` on ${args.site}` : ""}${capped ? ` (the newest ${loaded.length} of the ${matching} that match were read: narrow with from and to)` : ""} (the hero of a hand is not an opponent). list_my_opponents lists the names.`,
     );
   }
   const sites = new Set(hands.map((h) => h.r.site));
@@ -1121,7 +1192,8 @@ async function playerHands(
       parameter: "site",
     });
   }
-  return { hands, site: [...sites][0]! };
+  const warnings = capped ? [cappedWarning(loaded.length, matching, "reads")] : [];
+  return { hands, site: [...sites][0]!, warnings };
 }
 
 const OpponentNotesSchema = envelope(
@@ -1167,7 +1239,7 @@ export const getOpponentNotes = defineTool({
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_opponent_notes");
-    const { hands, site } = await playerHands(ctx, keyId, args);
+    const { hands, site, warnings } = await playerHands(ctx, keyId, args);
     const stats = opponentStats(hands.map((h) => h.r)).find(
       (o) => o.player === args.player && o.site === site,
     )!;
@@ -1182,7 +1254,7 @@ export const getOpponentNotes = defineTool({
         vsEquilibrium: equilibriumProfile(hands, cache),
         shownHands: shownHands(hands, 10),
       },
-      warnings: [OPPONENT_NOTE],
+      warnings: [...warnings, OPPONENT_NOTE],
     };
     return { schema: OpponentNotesSchema, value };
   },
@@ -1222,9 +1294,8 @@ export const getOpponentLimpRange = defineTool({
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_opponent_limp_range");
-    const { hands, site } = await playerHands(ctx, keyId, args);
+    const { hands, site, warnings } = await playerHands(ctx, keyId, args);
     const limps = limpRange(hands, new NodeCache(ctx.store), 10);
-    const warnings: string[] = [];
     if (limps.byPosition.every((p) => p.limps === 0))
       warnings.push(`${args.player} never limped in these hands.`);
     else if (limps.shownClasses.length === 0) warnings.push("No limping hand of theirs was shown.");
