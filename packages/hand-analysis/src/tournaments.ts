@@ -4,8 +4,9 @@
  * (`... finished the tournament in 3rd place and received $5.20`), the chips won or lost over the hands,
  * and the return on investment when buy-in and prize are both known. What the histories do not show is
  * listed in `unknown`, never filled in: a finish no hand records (the tournament still running, or its last
- * hands not uploaded), a prize the finish line does not name, re-entries and rebuys (a history shows one
- * entry), bounties collected (not read from the histories).
+ * hands not uploaded), re-entries and rebuys (a history shows one entry), bounties collected (not read from
+ * the histories). A finish line without a prize (`... finished the tournament in 57th place`: out of the
+ * money) is a prize of 0, so busted tournaments count in the totals and the return.
  */
 
 import type { StoredHand } from "@ranges/access";
@@ -62,7 +63,10 @@ export function tournamentResults(rows: readonly (StoredHand & { s: HandSummary 
     const t = list[list.length - 1]!.s.tournament!;
     const withBuyIn = list.find((h) => h.s.tournament!.buyIn !== null)?.s.tournament ?? t;
     const finishHand = [...list].reverse().find((h) => h.s.tournament!.heroFinish !== null);
-    const finish = finishHand?.s.tournament?.heroFinish ?? null;
+    const written = finishHand?.s.tournament?.heroFinish ?? null;
+    // A finish that names no prize is out of the money: the prize is 0 (not unknown, which would leave the
+    // tournament out of the totals and inflate the return).
+    const finish = written === null ? null : { place: written.place, prize: written.prize ?? 0 };
     const buyIn = withBuyIn.buyIn;
     const buyInTotal = buyIn ? r2(buyIn.reduce((s, x) => s + x, 0)) : withBuyIn.freeroll ? 0 : null;
     const unknown: string[] = [];
@@ -70,8 +74,6 @@ export function tournamentResults(rows: readonly (StoredHand & { s: HandSummary 
       unknown.push(
         "finish: no uploaded hand shows the hero finishing (the tournament may be running, or its last hands are not uploaded)",
       );
-    } else if (finish.prize === null) {
-      unknown.push("prize: the finish line names no prize");
     }
     if (buyInTotal === null) unknown.push("buy-in: the histories show none");
     unknown.push("re-entries and rebuys: a history shows one entry, so the buy-in is counted once");

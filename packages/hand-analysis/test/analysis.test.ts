@@ -271,6 +271,23 @@ describe("results, sessions, tournaments", () => {
     expect(open).toMatchObject({ finish: null, roi: null, profit: null });
     expect(open!.unknown[0]).toMatch(/^finish: no uploaded hand/);
   });
+
+  it("a finish out of the money (no prize named) is a prize of 0, counted in the totals and the return", () => {
+    const busted = loaded(
+      fixture("hero-8max-tournament.txt").replace(
+        "finished the tournament in 7th place and received $8.25.",
+        "finished the tournament in 7th place",
+      ),
+    );
+    const [t] = tournamentResults(busted);
+    expect(t).toMatchObject({ finish: { place: 7, prize: 0 }, profit: -5.5, roi: -1 });
+    expect(t!.unknown.filter((u) => u.startsWith("prize"))).toEqual([]);
+    const [won] = tournamentResults(mtt);
+    expect(tournamentTotals([t!, won!])).toMatchObject({
+      finished: 2,
+      byCurrency: [{ currency: "USD", buyIns: 11, prizes: 8.25, profit: -2.75, roi: -0.25 }],
+    });
+  });
 });
 
 describe("opponents", () => {
