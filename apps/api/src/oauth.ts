@@ -17,6 +17,8 @@
  * creates a grant and an API key of the account that stands for it ("MCP: <client name>", listed and
  * revocable in the account area, metered like any key); an access token then acts as that key on
  * `POST /api/mcp`. Revoking the key ends the client's access at once (its tokens answer 401 invalid_token).
+ * Allowing a client again while its key is live reuses that key (and its grant), so what is stored under
+ * the key stays the client's; a new key counts against the account's limit (MAX_KEYS_PER_ACCOUNT).
  */
 
 import { generateKeyPairSync, randomBytes } from "node:crypto";
@@ -26,7 +28,7 @@ import { RangesError } from "@ranges/core";
 import type { ProtectedResourceMetadata } from "@ranges/schema";
 import type Koa from "koa";
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
-import { checkCsrf, checkSameOrigin, sessionCookie, sessionOf } from "./account.js";
+import { checkCsrf, checkSameOrigin, MAX_KEYS_PER_ACCOUNT, sessionCookie, sessionOf } from "./account.js";
 import { readJsonBody } from "./mcp-body.js";
 
 /** The one scope of the MCP resource: use the tools with the account's plan. */
@@ -347,6 +349,28 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
           !(await access.keyIdForGrant(details.grantId!)))
       ) {
         grant = undefined;
+      }
+      // A new sign-in (another browser, an expired session) of a client the account allowed before: the
+      // grant of its live key is reused, so the client keeps its key and what is stored under it (uploaded
+      // hands, solves, requests) instead of getting a fresh "MCP: <client>" key.
+      if (!grant) {
+        for (const earlier of await access.grantKeysOf(accountId)) {
+          const found = await provider.Grant.find(earlier.grantId);
+          if (found && found.accountId === accountId && found.clientId === clientId) {
+            grant = found;
+            break;
+          }
+        }
+      }
+      if (!grant) {
+        // A new key: it counts against the account's key limit like a key made in the account area.
+        const live = (await access.listKeys({ accountId })).filter((k) => k.revokedAt === null);
+        if (live.length >= MAX_KEYS_PER_ACCOUNT) {
+          throw new RangesError(
+            "invalid_parameter",
+            `Your account holds ${MAX_KEYS_PER_ACCOUNT} live keys, the most it may hold, and allowing this client makes a key for it: revoke a key you no longer use in the account area (/account), then allow the client again.`,
+          );
+        }
       }
       grant ??= new provider.Grant({ accountId, clientId });
       // Requested scopes the server knows (openid, offline_access, mcp) are granted as asked; oidc-provider

@@ -405,6 +405,20 @@ export class AccessStore {
     return row?.id ?? null;
   }
 
+  /** The live keys of an account that stand for OAuth grants (MCP clients' sign-ins), oldest first. */
+  async grantKeysOf(accountId: string): Promise<{ keyId: string; grantId: string }[]> {
+    const rows = await this.account.db
+      .selectFrom("api_keys")
+      .select(["id", "oauth_grant_id"])
+      .where("account_id", "=", accountId)
+      .where("oauth_grant_id", "is not", null)
+      .where("revoked_at", "is", null)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map((r) => ({ keyId: r.id, grantId: r.oauth_grant_id as string }));
+  }
+
   /** The OAuth grant a key stands for, or null (a key made in the account area or with the CLI). */
   async grantIdOfKey(keyId: string): Promise<string | null> {
     const row = await this.account.db

@@ -1,0 +1,214 @@
+/**
+ * OAuth sign-ins of MCP clients over plain HTTP (no browser): the authorization code flow with PKCE driven
+ * by hand (register, authorize, the sign-in page's confirm call, the token exchange), to check which key a
+ * sign-in stands for and the registration limit.
+ */
+
+import { createHash, randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_KEYS_PER_ACCOUNT } from "../src/account.js";
+import { fixturePacksDir, freePort, start, type TestServer } from "./helpers.js";
+
+let server: TestServer;
+let removePacks: () => void;
+
+beforeAll(async () => {
+  const packs = await fixturePacksDir(false);
+  removePacks = packs.remove;
+  const port = await freePort();
+  server = await start({ packsDir: packs.dir, oauth: true, port });
+});
+
+afterAll(async () => {
+  await server?.close();
+  removePacks?.();
+});
+
+const CALLBACK = "http://127.0.0.1:9/callback";
+
+/** Cookies by name, as a user agent would keep them for this one site. */
+class Jar {
+  readonly cookies = new Map<string, string>();
+  take(res: Response): void {
+    for (const line of res.headers.getSetCookie()) {
+      const pair = line.split(";")[0]!;
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1);
+      if (value === "" || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+  /** A fresh user agent that keeps only the site's own session cookie (not the provider's). */
+  siteOnly(): Jar {
+    const jar = new Jar();
+    const session = this.cookies.get("ranges_session");
+    if (session) jar.cookies.set("ranges_session", session);
+    return jar;
+  }
+}
+
+async function register(name: string, ip?: string): Promise<Response> {
+  return fetch(`${server.base}/oauth/register`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(ip ? { "x-forwarded-for": ip } : {}) },
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [CALLBACK],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    }),
+  });
+}
+
+async function clientId(name: string): Promise<string> {
+  const res = await register(name);
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+async function signUp(email: string): Promise<{ jar: Jar; csrf: string; accountId: string }> {
+  const jar = new Jar();
+  const res = await fetch(`${server.base}/api/v1/account/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.base },
+    body: JSON.stringify({ email, password: "a long enough password" }),
+  });
+  expect(res.status).toBe(201);
+  jar.take(res);
+  const body = (await res.json()) as { csrfToken: string; account: { id: string } };
+  return { jar, csrf: body.csrfToken, accountId: body.account.id };
+}
+
+/** Authorizes a client as the signed-in person of `jar`: the confirm call's answer and, when allowed, tokens. */
+async function authorize(
+  jar: Jar,
+  csrf: string,
+  client: string,
+): Promise<{ status: number; body: Record<string, unknown>; accessToken?: string }> {
+  const verifier = randomBytes(32).toString("base64url");
+  const challenge = createHash("sha256").update(verifier).digest("base64url");
+  const resource = `${server.base}/api/mcp`;
+  const q = new URLSearchParams({
+    client_id: client,
+    response_type: "code",
+    redirect_uri: CALLBACK,
+    scope: "mcp offline_access",
+    prompt: "consent",
+    state: "s",
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    resource,
+  });
+  const start = await fetch(`${server.base}/oauth/authorize?${q}`, {
+    redirect: "manual",
+    headers: { cookie: jar.header() },
+  });
+  jar.take(start);
+  const interaction = start.headers.get("location") ?? "";
+  expect(interaction, await start.text()).toMatch(/\/oauth\/interaction\//);
+  const uid = interaction.split("/").pop()!;
+  const confirm = await fetch(`${server.base}/oauth/interaction/${uid}/confirm`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      origin: server.base,
+      "x-csrf-token": csrf,
+      cookie: jar.header(),
+    },
+    body: "{}",
+  });
+  jar.take(confirm);
+  const body = (await confirm.json()) as Record<string, unknown>;
+  if (confirm.status !== 200) return { status: confirm.status, body };
+  let next = new URL(String(body.redirectTo), server.base).toString();
+  for (let hop = 0; hop < 5 && !next.startsWith(CALLBACK); hop++) {
+    const res = await fetch(next, { redirect: "manual", headers: { cookie: jar.header() } });
+    jar.take(res);
+    next = new URL(res.headers.get("location") ?? "", next).toString();
+  }
+  const code = new URL(next).searchParams.get("code");
+  expect(code, next).toBeTruthy();
+  const token = await fetch(`${server.base}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: code!,
+      redirect_uri: CALLBACK,
+      client_id: client,
+      code_verifier: verifier,
+      resource,
+    }),
+  });
+  const tokens = (await token.json()) as { access_token?: string };
+  expect(token.status, JSON.stringify(tokens)).toBe(200);
+  return { status: 200, body, accessToken: tokens.access_token! };
+}
+
+async function paidCall(accessToken: string): Promise<number> {
+  const res = await fetch(`${server.base}/api/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      authorization: `Bearer ${accessToken}`,
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "get_node", arguments: { game: "nlmtt8", stack: 40, history: "UTG" } },
+    }),
+  });
+  await res.text();
+  return res.status;
+}
+
+const liveKeys = async (accountId: string) =>
+  (await server.access.listKeys({ accountId })).filter((k) => k.revokedAt === null);
+
+describe("OAuth keys", () => {
+  it("keeps one key per client and account when the client is allowed again", async () => {
+    const { jar, csrf, accountId } = await signUp("again@example.com");
+    const client = await clientId("Re-auth client");
+    const first = await authorize(jar, csrf, client);
+    expect(await paidCall(first.accessToken!)).toBe(200);
+    const keys = await liveKeys(accountId);
+    expect(keys.map((k) => k.name)).toEqual(["MCP: Re-auth client"]);
+    // Another user agent (no provider session, so no earlier grant in the interaction) allows it again.
+    const second = await authorize(jar.siteOnly(), csrf, client);
+    expect(await paidCall(second.accessToken!)).toBe(200);
+    expect((await liveKeys(accountId)).map((k) => k.id)).toEqual(keys.map((k) => k.id));
+    // Both sign-ins' calls are metered on the one key.
+    expect((await liveKeys(accountId))[0]!.usedToday).toBe(2);
+    // Once the key is revoked, allowing the client again makes a new key.
+    await server.access.revokeKey(keys[0]!.id, { accountId });
+    const third = await authorize(jar.siteOnly(), csrf, client);
+    expect(await paidCall(third.accessToken!)).toBe(200);
+    const after = await liveKeys(accountId);
+    expect(after).toHaveLength(1);
+    expect(after[0]!.id).not.toBe(keys[0]!.id);
+  });
+
+  it("counts OAuth keys against the account's key limit, with a clear error when it is full", async () => {
+    const { jar, csrf, accountId } = await signUp("full@example.com");
+    const known = await clientId("Known client");
+    await authorize(jar, csrf, known);
+    for (let i = (await liveKeys(accountId)).length; i < MAX_KEYS_PER_ACCOUNT; i++) {
+      await server.access.createKey({ name: `k${i}`, accountId });
+    }
+    const refused = await authorize(jar.siteOnly(), csrf, await clientId("One client too many"));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(`${MAX_KEYS_PER_ACCOUNT} live keys`);
+    expect(await liveKeys(accountId)).toHaveLength(MAX_KEYS_PER_ACCOUNT);
+    // A client that has its key already may still be allowed again.
+    const again = await authorize(jar.siteOnly(), csrf, known);
+    expect(await paidCall(again.accessToken!)).toBe(200);
+    expect(await liveKeys(accountId)).toHaveLength(MAX_KEYS_PER_ACCOUNT);
+  });
+});
