@@ -328,6 +328,36 @@ describe("results, sessions, tournaments", () => {
     expect(joined.result.sessions).toHaveLength(1);
   });
 
+  it("a session id from a filtered list resolves to the same session, other hands interleaved", async () => {
+    type S = { id: string; hands: number; start: string; netBb: number; tables: unknown[] };
+    // Lost hands only: the first of them is not the first of the session of all hands, and won hands
+    // come between them.
+    const lost = await env<{ sessions: S[] }>(alice, "list_my_sessions", { format: "cash", result: "lost" });
+    const all = await env<{ sessions: S[] }>(alice, "list_my_sessions", { format: "cash" });
+    const older = lost.result.sessions.at(-1)!;
+    expect(all.result.sessions.map((s) => s.start)).not.toContain(older.start);
+    expect(older.hands).toBeLessThan(all.result.sessions.at(-1)!.hands);
+    for (const s of lost.result.sessions) {
+      const summary = await env<{ session: S; biggestWins: unknown[] }>(alice, "get_session_summary", {
+        sessionId: s.id,
+      });
+      expect(summary.result.session).toEqual(s);
+      expect(summary.result.biggestWins).toEqual([]);
+      expect(summary.context.filters).toEqual({ format: "cash", result: "lost" });
+    }
+    // The unfiltered ids still resolve to their own sessions.
+    const whole = await env<{ session: S }>(alice, "get_session_summary", {
+      sessionId: all.result.sessions.at(-1)!.id,
+    });
+    expect(whole.result.session).toEqual(all.result.sessions.at(-1));
+    // A hand that is not a session's first: 404.
+    const second = `ses_${Buffer.from("30|pokerstars|250000000002").toString("base64url")}`;
+    expect(await fails(alice, "get_session_summary", { sessionId: second })).toMatchObject({ status: 404 });
+    // Filters that are not filters: 400.
+    const bad = `ses_${Buffer.from('30|pokerstars|250000000001|{"nope":1}').toString("base64url")}`;
+    expect(await fails(alice, "get_session_summary", { sessionId: bad })).toMatchObject({ status: 400 });
+  });
+
   it("get_tournament_results: buy-in, finish, prize and ROI from the histories; the unknown said", async () => {
     const t = await env<{
       tournaments: { id: string; buyInTotal: number; finish: unknown; roi: number; unknown: string[] }[];

@@ -36,6 +36,7 @@ export { equilibriumTotals, handResults, unitOf } from "./results.js";
 export type { Session, SessionTable } from "./sessions.js";
 export {
   DEFAULT_SESSION_GAP_MINUTES,
+  MAX_SESSION_ID_LENGTH,
   parseSessionId,
   sessionHands,
   sessionId,

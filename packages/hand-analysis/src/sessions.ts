@@ -4,8 +4,10 @@
  * and results. Times are compared as the histories write them: UTC where the site names its time zone, the
  * local time as written otherwise (GGPoker), so a session mixing both is ordered by those values.
  *
- * A session's id names the gap and its first hand, so the same session is found again as long as no hand
- * uploaded later joins it to an earlier one.
+ * A session's id names the gap, its first hand and the filters the sessions were listed with (JSON text,
+ * when there were any): sessions of filtered hands are other groupings than those of all hands, so the id
+ * carries what is needed to find the same session again, as long as no hand uploaded later joins it to an
+ * earlier one.
  */
 
 import type { StoredHand } from "@ranges/access";
@@ -48,42 +50,79 @@ export function timeOf(playedAt: string): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-export function sessionId(gapMinutes: number, first: { site: string; handId: string }): string {
-  return `ses_${Buffer.from(`${gapMinutes}|${first.site}|${first.handId}`).toString("base64url")}`;
+/** The longest session id (the filters it may carry are bounded by the tools' own argument limits). */
+export const MAX_SESSION_ID_LENGTH = 2400;
+
+/** A session's id: the gap, the first hand, and the filters (JSON text) it was listed with, if any. */
+export function sessionId(
+  gapMinutes: number,
+  first: { site: string; handId: string },
+  filters: string | null = null,
+): string {
+  const text = `${gapMinutes}|${first.site}|${first.handId}${filters === null ? "" : `|${filters}`}`;
+  return `ses_${Buffer.from(text).toString("base64url")}`;
 }
 
-/** The gap and first hand a session id names; a 400 when it is not a session id. */
-export function parseSessionId(id: string): { gapMinutes: number; site: string; handId: string } {
-  const m = /^ses_([A-Za-z0-9_-]{4,200})$/.exec(id);
-  const parts = m ? Buffer.from(m[1]!, "base64url").toString("utf8").split("|") : [];
+/** What a session id names (`filters` only when it carries some); a 400 when it is not a session id. */
+export function parseSessionId(id: string): {
+  gapMinutes: number;
+  site: string;
+  handId: string;
+  filters?: Record<string, unknown>;
+} {
+  const m = /^ses_([A-Za-z0-9_-]{4,2396})$/.exec(id);
+  const text = m ? Buffer.from(m[1]!, "base64url").toString("utf8") : "";
+  const parts = text.split("|");
   const gap = Number(parts[0]);
-  if (parts.length !== 3 || !Number.isInteger(gap) || gap < 1 || gap > 1440 || !parts[1] || !parts[2]) {
+  let filters: Record<string, unknown> | undefined;
+  if (parts.length > 3) {
+    try {
+      const f = JSON.parse(parts.slice(3).join("|")) as unknown;
+      if (f !== null && typeof f === "object" && !Array.isArray(f)) filters = f as Record<string, unknown>;
+    } catch {
+      filters = undefined;
+    }
+  }
+  if (
+    parts.length < 3 ||
+    (parts.length > 3 && filters === undefined) ||
+    !Number.isInteger(gap) ||
+    gap < 1 ||
+    gap > 1440 ||
+    !parts[1] ||
+    !parts[2]
+  ) {
     throw new RangesError(
       "invalid_parameter",
       "sessionId is not a session id: use an id list_my_sessions returned (ses_...).",
       { parameter: "sessionId" },
     );
   }
-  return { gapMinutes: gap, site: parts[1], handId: parts[2] };
+  const out = { gapMinutes: gap, site: parts[1], handId: parts[2] };
+  return filters === undefined ? out : { ...out, filters };
 }
 
-/** The hands of each session, oldest first, in time order. */
-export function sessionHands(
-  rows: readonly StoredHand[],
+/**
+ * The hands of each session, oldest first, in time order; `filters` (JSON text) is what the rows were
+ * selected by, carried in the ids.
+ */
+export function sessionHands<R extends StoredHand>(
+  rows: readonly R[],
   gapMinutes = DEFAULT_SESSION_GAP_MINUTES,
-): { session: Session; hands: StoredHand[] }[] {
+  filters: string | null = null,
+): { session: Session; hands: R[] }[] {
   const hands = rows
     .filter((h) => h.hero !== null)
     .map((h) => ({ h, t: timeOf(h.playedAt) }))
     .sort((a, b) => a.t - b.t || a.h.site.localeCompare(b.h.site) || a.h.handId.localeCompare(b.h.handId));
-  const groups: StoredHand[][] = [];
+  const groups: R[][] = [];
   let last = Number.NEGATIVE_INFINITY;
   for (const { h, t } of hands) {
     if (groups.length === 0 || t - last > gapMinutes * 60_000) groups.push([]);
     groups[groups.length - 1]!.push(h);
     last = t;
   }
-  return groups.map((g) => ({ session: summarizeSession(g, gapMinutes), hands: g }));
+  return groups.map((g) => ({ session: summarizeSession(g, gapMinutes, filters), hands: g }));
 }
 
 /** Sessions of hero hands, oldest first (see the module comment). */
@@ -97,7 +136,7 @@ function moneyOf(hands: readonly StoredHand[]): Money[] {
   return [...m].map(([unit, amount]) => ({ unit, amount: r2(amount) }));
 }
 
-function summarizeSession(hands: readonly StoredHand[], gapMinutes: number): Session {
+function summarizeSession(hands: readonly StoredHand[], gapMinutes: number, filters: string | null): Session {
   const first = hands[0]!;
   const lastHand = hands[hands.length - 1]!;
   const byTable = new Map<string, StoredHand[]>();
@@ -110,7 +149,7 @@ function summarizeSession(hands: readonly StoredHand[], gapMinutes: number): Ses
   const netBb = hands.reduce((s, h) => s + h.netBb, 0);
   const adjusted = hands.reduce((s, h) => s + (h.adjustedBb ?? h.netBb), 0);
   return {
-    id: sessionId(gapMinutes, { site: first.site, handId: first.handId }),
+    id: sessionId(gapMinutes, { site: first.site, handId: first.handId }, filters),
     start: first.playedAt,
     end: lastHand.playedAt,
     minutes: Math.round((timeOf(lastHand.playedAt) - timeOf(first.playedAt)) / 60_000),

@@ -28,12 +28,14 @@ import {
   LINK_UPLOAD_MAX_BYTES,
   type Loaded,
   limpRange,
+  MAX_SESSION_ID_LENGTH,
   NodeCache,
   opponentStats,
   PREFLOP_LINES,
   parseSessionId,
   sessionHands,
   shownHands,
+  timeOf,
   tournamentResults,
   tournamentTotals,
   unitOf,
@@ -853,7 +855,9 @@ export const listMySessions = defineTool({
       handQueryOf(filtersOf(args), true),
       "columns",
     );
-    const sessions = sessionHands(rows, gap)
+    // The ids carry the filters: get_session_summary groups the same hands again.
+    const given = givenFilters(args);
+    const sessions = sessionHands(rows, gap, Object.keys(given).length > 0 ? JSON.stringify(given) : null)
       .map((x) => x.session)
       .reverse();
     const page = sessions.slice(offset, offset + limit);
@@ -904,27 +908,81 @@ export const getSessionSummary = defineTool({
   name: "get_session_summary",
   title: "One session in depth",
   description:
-    "Use after list_my_sessions: one session (by its id) with its tables, results by position, all-in luck, the biggest wins and losses (hand numbers for find_hands), and your preflop decisions against our equilibrium. Needs a key; free.",
+    "Use after list_my_sessions: one session (by its id) with its tables, results by position, all-in luck, the biggest wins and losses (hand numbers for find_hands), and your preflop decisions against our equilibrium. The id carries the filters list_my_sessions was given: the session is the same group of hands. Needs a key; free.",
   input: {
-    sessionId: z.string().max(300).describe("A session id from list_my_sessions (ses_...)."),
+    sessionId: z
+      .string()
+      .max(MAX_SESSION_ID_LENGTH)
+      .describe("A session id from list_my_sessions (ses_...), unchanged."),
   },
   variants: [SessionSummarySchema],
   outputDescription: "The session in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_session_summary");
-    const { gapMinutes, site, handId } = parseSessionId(args.sessionId);
-    const { rows } = await allRows(ctx, keyId, { heroOnly: true }, "summary");
-    const found = sessionHands(rows, gapMinutes).find(
-      (x) => x.session.first.site === site && x.session.first.handId === handId,
-    );
-    if (!found) {
-      throw new RangesError(
+    const { uploads } = needHands(ctx);
+    const { gapMinutes, site, handId, filters } = parseSessionId(args.sessionId);
+    const parsed = z
+      .object(filterFields)
+      .strict()
+      .safeParse(filters ?? {});
+    if (!parsed.success) {
+      throw invalidParameter(
+        "sessionId is not a session id: use an id list_my_sessions returned (ses_...).",
+        {
+          parameter: "sessionId",
+        },
+      );
+    }
+    const given = parsed.data as FilterArgs;
+    const query = handQueryOf(filtersOf(given), true);
+    const gone = () =>
+      new RangesError(
         "not_found",
         "No session of yours starts with that hand now (hands uploaded since may have joined it to an earlier one): list_my_sessions gives the current ids.",
       );
+    // Only the session's own hands are read: from its first hand on, oldest first, in pages, until a pause
+    // longer than the gap (at most maxAnalysed of them).
+    const first = await uploads.hands.get(keyId, site, handId);
+    if (!first) throw gone();
+    const firstT = timeOf(first.playedAt);
+    const before = await uploads.hands.list(
+      keyId,
+      { ...query, to: first.playedAt },
+      { limit: 1, order: "desc", fields: "columns" },
+    );
+    if (before.length > 0 && firstT - timeOf(before[0]!.playedAt) <= gapMinutes * 60_000) throw gone();
+    const from = query.from !== undefined && query.from > first.playedAt ? query.from : first.playedAt;
+    const max = maxAnalysed(ctx);
+    const hands: Loaded[] = [];
+    let offset = 0;
+    let last = firstT;
+    let capped = false;
+    reading: for (;;) {
+      const page = await uploads.hands.list(
+        keyId,
+        { ...query, from },
+        { offset, limit: PAGE, order: "asc", fields: "summary" },
+      );
+      offset += page.length;
+      for (const r of loadedOf(page)) {
+        const t = timeOf(r.playedAt);
+        if (hands.length === 0) {
+          // A hand at the same time that sorts first would begin the session: then this hand does not.
+          if (r.site !== site || r.handId !== handId) throw gone();
+        } else if (t - last > gapMinutes * 60_000) break reading;
+        if (hands.length === max) {
+          capped = true;
+          break reading;
+        }
+        hands.push(r);
+        last = t;
+      }
+      if (page.length < PAGE) break;
     }
-    const loaded = loadedOf(found.hands);
+    if (hands.length === 0) throw gone();
+    const found = sessionHands(hands, gapMinutes, filters === undefined ? null : JSON.stringify(filters))[0]!;
+    const loaded = found.hands;
     const big = (sorted: Loaded[]) =>
       sorted.slice(0, 3).map((h) => ({
         site: h.site,
@@ -936,12 +994,16 @@ export const getSessionSummary = defineTool({
         netBb: r2(h.netBb),
         adjustedBb: h.adjustedBb === null ? null : r2(h.adjustedBb),
       }));
-    const warnings: string[] = [];
+    const warnings: string[] = capped
+      ? [
+          `This session has more than ${max} hands: the summary covers its first ${max} (at most ${max} per call, to bound the server's memory).`,
+        ]
+      : [];
     const vs = equilibriumOf(ctx, loaded, warnings);
     const value = {
       schemaVersion: "1.0",
       coverage: coverage("aggregated_report"),
-      context: { filters: {}, sessionId: args.sessionId, gapMinutes },
+      context: { filters: givenFilters(given), sessionId: args.sessionId, gapMinutes },
       result: {
         session: sessionView(found.session),
         byPosition: handResults(found.hands).byPosition,
