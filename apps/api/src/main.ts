@@ -16,6 +16,9 @@
  *                0: never, packs are then read as they were at start-up or first use)
  *   SIGNUP_DAILY_LIMIT  accounts one client address (IPv6: one /64) may create per UTC day (default 10; then
  *                429 with Retry-After until 00:00 UTC)
+ *   OAUTH_REGISTRATION_DAILY_LIMIT  OAuth client registrations (POST /oauth/register) one client address
+ *                (IPv6: one /64) may make per UTC day (default 20; then 429 with Retry-After until 00:00 UTC);
+ *                registered clients that never receive a grant are pruned after 30 days
  *   PUBLIC_URL   the URL users reach the site at (e.g. https://ranges.example): the account area's one allowed
  *                origin, https makes its session cookie Secure, and it is the OAuth issuer and the origin of
  *                the MCP resource (unset: the request's own origin, http, and the issuer http://localhost:PORT)
@@ -37,7 +40,7 @@ import { RangeStore } from "@ranges/store";
 import { webRoot } from "@ranges/web";
 import { createApp, type LogLine } from "./app.js";
 import { createStdoutLogger } from "./logger.js";
-import { createOAuthServer, type OAuthServer } from "./oauth.js";
+import { createOAuthServer, DEFAULT_REGISTRATIONS_PER_IP, type OAuthServer } from "./oauth.js";
 import { defaultAccessDb, defaultPacksDir } from "./paths.js";
 
 const say = (text: string) => process.stderr.write(`${text}\n`);
@@ -63,6 +66,13 @@ const signUpDailyLimit = envNumber("SIGNUP_DAILY_LIMIT", DEFAULT_SIGNUPS_PER_IP)
 if (!Number.isSafeInteger(signUpDailyLimit) || signUpDailyLimit < 1) {
   say(
     `SIGNUP_DAILY_LIMIT=${process.env.SIGNUP_DAILY_LIMIT} is not a whole number of sign-ups of at least 1.`,
+  );
+  process.exit(1);
+}
+const registrationDailyLimit = envNumber("OAUTH_REGISTRATION_DAILY_LIMIT", DEFAULT_REGISTRATIONS_PER_IP);
+if (!Number.isSafeInteger(registrationDailyLimit) || registrationDailyLimit < 1) {
+  say(
+    `OAUTH_REGISTRATION_DAILY_LIMIT=${process.env.OAUTH_REGISTRATION_DAILY_LIMIT} is not a whole number of registrations of at least 1.`,
   );
   process.exit(1);
 }
@@ -131,6 +141,7 @@ try {
     issuer: publicUrl ?? `http://localhost:${port}`,
     publicUrl,
     behindProxy: trustProxy.trim() !== "",
+    registrationDailyLimit,
   });
 } catch (error) {
   say(`The OAuth server could not start: ${(error as Error).message}`);

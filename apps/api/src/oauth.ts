@@ -23,7 +23,7 @@
 
 import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type Router from "@koa/router";
-import { type AccessStore, AccountStore, OAuthRecords } from "@ranges/access";
+import { type AccessStore, AccountStore, OAuthRecords, secondsToUtcMidnight } from "@ranges/access";
 import { RangesError } from "@ranges/core";
 import type { ProtectedResourceMetadata } from "@ranges/schema";
 import type Koa from "koa";
@@ -34,6 +34,8 @@ import { readJsonBody } from "./mcp-body.js";
 /** The one scope of the MCP resource: use the tools with the account's plan. */
 export const MCP_SCOPE = "mcp";
 export const MCP_PATH = "/api/mcp";
+/** Client registrations per client address and UTC day unless configured (OAUTH_REGISTRATION_DAILY_LIMIT). */
+export const DEFAULT_REGISTRATIONS_PER_IP = 20;
 const PRM_PATH = "/.well-known/oauth-protected-resource";
 /** The metadata documents this server serves (GET and HEAD only). */
 const METADATA_PATHS = new Set([
@@ -54,6 +56,13 @@ export interface OAuthOptions {
   publicUrl?: string | undefined;
   /** Believe X-Forwarded-Proto (a TLS-terminating proxy is in front; TRUST_PROXY is set). */
   behindProxy?: boolean;
+  /**
+   * Client registrations (`POST /oauth/register`, RFC 7591) one client address (IPv6: one /64) may make per
+   * UTC day (default 20; then 429 with Retry-After until 00:00 UTC). Every registration request counts.
+   */
+  registrationDailyLimit?: number;
+  /** Days a registered client that never received a grant is kept before it is pruned (default 30). */
+  unusedClientDays?: number;
   /** Lifetimes in seconds (tests shorten them). */
   ttl?: { accessToken?: number; refreshToken?: number };
 }
@@ -83,7 +92,17 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   const issuer = o.issuer.replace(/\/+$/, "");
   const { access } = o;
   const accounts = new AccountStore(access.database);
-  const records = new OAuthRecords(access.database);
+  const records = new OAuthRecords(
+    access.database,
+    undefined,
+    o.unusedClientDays === undefined ? {} : { unusedClientDays: o.unusedClientDays },
+  );
+  const registrationLimit = o.registrationDailyLimit ?? DEFAULT_REGISTRATIONS_PER_IP;
+  if (!Number.isSafeInteger(registrationLimit) || registrationLimit < 1) {
+    throw new RangeError(
+      `registrationDailyLimit must be a positive integer, got ${o.registrationDailyLimit}`,
+    );
+  }
   const cookie = sessionCookie(o.publicUrl);
   const accessTokenTtl = o.ttl?.accessToken ?? 3600;
   const refreshTokenTtl = o.ttl?.refreshToken ?? 30 * 86_400;
@@ -233,6 +252,23 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
       path === "/.well-known/openid-configuration" ||
       (path.startsWith("/oauth/") && !path.startsWith("/oauth/interaction/"))
     ) {
+      if (path === "/oauth/register" && ctx.method === "POST") {
+        // Dynamic registration is open to anyone: limited per client address and UTC day.
+        if (!(await records.countRegistration(ctx.ip, registrationLimit))) {
+          const now = new Date();
+          const reset = secondsToUtcMidnight(now);
+          throw new RangesError(
+            "rate_limited",
+            `This network address has registered ${registrationLimit} OAuth clients today, the most one address may register per day. It resets at 00:00 UTC (in ${reset} s); reuse a client you registered.`,
+            {
+              limit: registrationLimit,
+              meter: "oauth-register",
+              retryAfterSeconds: reset,
+              resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
+            },
+          );
+        }
+      }
       // The provider answers on the same request and response (RFC 8414 metadata is its discovery document).
       if (wellKnownAs) ctx.req.url = `/.well-known/openid-configuration${ctx.search}`;
       ctx.state.via = "oauth";

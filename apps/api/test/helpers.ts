@@ -51,6 +51,8 @@ export interface StartOptions {
   port?: number;
   /** Mount OAuth (issuer http://127.0.0.1:<port>, so give `port`) and the MCP endpoint. */
   oauth?: boolean;
+  /** OAuth client registrations per client address and UTC day (the server's default otherwise). */
+  oauthRegistrationDailyLimit?: number;
 }
 
 /** Starts the real app on an ephemeral loopback port. */
@@ -66,6 +68,9 @@ export async function start(o: StartOptions): Promise<TestServer> {
         access,
         issuer: o.publicUrl ?? `http://127.0.0.1:${o.port}`,
         publicUrl: o.publicUrl,
+        ...(o.oauthRegistrationDailyLimit === undefined
+          ? {}
+          : { registrationDailyLimit: o.oauthRegistrationDailyLimit }),
       })
     : undefined;
   const mcpHandler =

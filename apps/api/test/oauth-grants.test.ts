@@ -51,10 +51,10 @@ class Jar {
   }
 }
 
-async function register(name: string, ip?: string): Promise<Response> {
+async function register(name: string): Promise<Response> {
   return fetch(`${server.base}/oauth/register`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(ip ? { "x-forwarded-for": ip } : {}) },
+    headers: { "content-type": "application/json" },
     body: JSON.stringify({
       client_name: name,
       redirect_uris: [CALLBACK],
@@ -210,5 +210,51 @@ describe("OAuth keys", () => {
     const again = await authorize(jar.siteOnly(), csrf, known);
     expect(await paidCall(again.accessToken!)).toBe(200);
     expect(await liveKeys(accountId)).toHaveLength(MAX_KEYS_PER_ACCOUNT);
+  });
+});
+
+describe("OAuth client registration limit", () => {
+  let limited: TestServer;
+  let packs: { dir: string; remove: () => void };
+  beforeAll(async () => {
+    packs = await fixturePacksDir(false);
+    // Loopback is a trusted proxy here, so X-Forwarded-For names the client (as behind a reverse proxy).
+    limited = await start({
+      packsDir: packs.dir,
+      oauth: true,
+      port: await freePort(),
+      oauthRegistrationDailyLimit: 3,
+      trustProxy: "loopback",
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+    packs?.remove();
+  });
+
+  const registerFrom = (ip: string) =>
+    fetch(`${limited.base}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": ip },
+      body: JSON.stringify({ redirect_uris: [CALLBACK], token_endpoint_auth_method: "none" }),
+    });
+
+  it("takes N registrations per address and UTC day, then answers 429 with Retry-After", async () => {
+    const raced = await Promise.all([1, 2, 3, 4, 5].map((n) => registerFrom(`2001:db8::${n}`)));
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 201, 429, 429]);
+    const refused = await registerFrom("2001:db8::ff");
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as {
+      error: { code: string; message: string; hint: Record<string, unknown> };
+    };
+    expect(body.error).toMatchObject({ code: "rate_limited", hint: { limit: 3, meter: "oauth-register" } });
+    expect(body.error.message).toMatch(/3 OAuth clients today.*00:00 UTC/);
+    const retry = Number(refused.headers.get("retry-after"));
+    expect(retry).toBeGreaterThan(0);
+    expect(retry).toBeLessThanOrEqual(86_400);
+    expect(refused.headers.get("ratelimit-limit")).toBe("3");
+    expect(await limited.access.listKeys()).toEqual([]);
+    // Another address registers as before.
+    expect((await registerFrom("198.51.100.20")).status).toBe(201);
   });
 });

@@ -46,5 +46,5 @@ export { DEFAULT_MAX_HANDS_PER_KEY, DEFAULT_UPLOAD_LINK_SECONDS, HandStore } fro
 export { ipSubject } from "./ip.js";
 export type { ParsedApiKey } from "./keys.js";
 export { API_KEY_PREFIX, parseApiKey } from "./keys.js";
-export type { OAuthAdapter, OAuthPayload } from "./oauth-records.js";
-export { OAuthRecords } from "./oauth-records.js";
+export type { OAuthAdapter, OAuthPayload, OAuthRecordsOptions } from "./oauth-records.js";
+export { DEFAULT_UNUSED_CLIENT_DAYS, OAuthRecords } from "./oauth-records.js";

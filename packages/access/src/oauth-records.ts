@@ -11,10 +11,25 @@
  * `adapterFor(model)` is the adapter interface oidc-provider documents (upsert, find, findByUid,
  * findByUserCode, consume, destroy, revokeByGrantId). Expired rows are never returned and are deleted by
  * `pruneExpired()`.
+ *
+ * A dynamically registered client that never receives a grant is pruned after `unusedClientDays` (default
+ * 30): its record is stored with that expiry, which the first grant of the client clears. Registrations
+ * are counted per client address and UTC day in the `usage` table (`countRegistration`, subject
+ * `oauth-register:<address>`, IPv6 per /64) by one atomic conditional upsert.
  */
 
 import { sql } from "kysely";
+import { utcDay } from "./clock.js";
 import type { AccountDatabase } from "./db/database.js";
+import { ipSubject } from "./ip.js";
+
+/** Days a registered client that never received a grant is kept, unless configured. */
+export const DEFAULT_UNUSED_CLIENT_DAYS = 30;
+
+export interface OAuthRecordsOptions {
+  /** Days a registered client that never received a grant is kept before it is pruned (default 30). */
+  unusedClientDays?: number;
+}
 
 /** A record as oidc-provider stores it: a JSON object with a few members the adapter indexes. */
 export interface OAuthPayload {
@@ -49,10 +64,36 @@ const GRANTABLE = [
 const SECRET_MODEL = "ServerSecret";
 
 export class OAuthRecords {
+  private readonly unusedClientSeconds: number;
+
   constructor(
     private readonly database: AccountDatabase,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+    o: OAuthRecordsOptions = {},
+  ) {
+    const days = o.unusedClientDays ?? DEFAULT_UNUSED_CLIENT_DAYS;
+    if (!(days > 0)) throw new RangeError(`unusedClientDays must be positive, got ${o.unusedClientDays}`);
+    this.unusedClientSeconds = Math.round(days * 86_400);
+  }
+
+  /**
+   * Counts one registration of a client address today, unless it made `limit` already: false then (not
+   * counted). One conditional upsert: exact with any number of processes.
+   */
+  async countRegistration(ip: string, limit: number): Promise<boolean> {
+    const row = await this.db
+      .insertInto("usage")
+      .values({ subject: `oauth-register:${ipSubject(ip)}`, day: utcDay(this.clock()), count: 1 })
+      .onConflict((oc) =>
+        oc
+          .columns(["subject", "day"])
+          .doUpdateSet({ count: sql`usage.count + 1` })
+          .where("usage.count", "<", limit),
+      )
+      .returning("count")
+      .executeTakeFirst();
+    return row !== undefined;
+  }
 
   private get db() {
     return this.database.db;
@@ -82,10 +123,11 @@ export class OAuthRecords {
     };
     return {
       async upsert(id, payload, expiresIn) {
+        // A client is kept for unusedClientDays until its first grant (below) makes it permanent.
+        const seconds =
+          typeof expiresIn === "number" ? expiresIn : model === "Client" ? self.unusedClientSeconds : null;
         const expires =
-          typeof expiresIn === "number"
-            ? new Date(self.clock().getTime() + expiresIn * 1000).toISOString()
-            : null;
+          seconds === null ? null : new Date(self.clock().getTime() + seconds * 1000).toISOString();
         const values = {
           model,
           id,
@@ -105,10 +147,20 @@ export class OAuthRecords {
               grant_id: values.grant_id,
               uid: values.uid,
               user_code: values.user_code,
-              expires_at: values.expires_at,
+              // A client's expiry is set once, when registered, and cleared by its first grant only.
+              ...(model === "Client" ? {} : { expires_at: values.expires_at }),
             }),
           )
           .execute();
+        if (model === "Grant" && typeof payload.clientId === "string") {
+          await self.db
+            .updateTable("oauth_records")
+            .set({ expires_at: null })
+            .where("model", "=", "Client")
+            .where("id", "=", payload.clientId)
+            .where("expires_at", "is not", null)
+            .execute();
+        }
       },
       find: (id) => findWhere("id", id),
       findByUid: (uid) => findWhere("uid", uid),

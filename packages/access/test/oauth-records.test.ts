@@ -45,6 +45,8 @@ describe.each([
 
       const clients = r.adapterFor("Client");
       await clients.upsert("client-1", { client_id: "client-1", redirect_uris: ["http://127.0.0.1/cb"] });
+      // A client that received a grant has no expiry.
+      await r.adapterFor("Grant").upsert("grant-1", { accountId: "acc_1", clientId: "client-1" });
       now = new Date(now.getTime() + 365 * 86_400_000);
       expect((await clients.find("client-1"))!.client_id).toBe("client-1");
       await clients.destroy("client-1");
@@ -70,6 +72,44 @@ describe.each([
       expect(await refresh.find("r1")).toBeUndefined();
       expect(await tokens.find("t2")).toBeDefined();
       expect(await grants.find("g1")).toBeDefined();
+    });
+
+    it("prunes registered clients that never received a grant after 30 days", async () => {
+      let now = new Date("2026-03-10T12:00:00.000Z");
+      const r = await records(backend, () => now);
+      const clients = r.adapterFor("Client");
+      await clients.upsert("unused", { client_id: "unused", client_name: "never allowed" });
+      await clients.upsert("used", { client_id: "used", client_name: "allowed" });
+      now = new Date("2026-03-20T12:00:00.000Z");
+      await r.adapterFor("Grant").upsert("g1", { accountId: "acc_1", clientId: "used" }, 365 * 86_400);
+      // A client upserted again keeps its state (the grant made "used" permanent).
+      await clients.upsert("used", { client_id: "used", client_name: "allowed, renamed" });
+      now = new Date("2026-04-09T11:59:00.000Z");
+      expect(await r.pruneExpired()).toBe(0);
+      expect(await clients.find("unused")).toBeDefined();
+      now = new Date("2026-04-09T12:00:01.000Z");
+      expect(await clients.find("unused")).toBeUndefined();
+      expect(await r.pruneExpired()).toBe(1);
+      expect(await clients.find("used")).toMatchObject({ client_name: "allowed, renamed" });
+      // Another number of days, when configured.
+      const short = new OAuthRecords((r as unknown as { database: never }).database, () => now, {
+        unusedClientDays: 1,
+      });
+      await short.adapterFor("Client").upsert("brief", { client_id: "brief" });
+      now = new Date("2026-04-10T12:00:02.000Z");
+      expect(await short.adapterFor("Client").find("brief")).toBeUndefined();
+    });
+
+    it("counts registrations per client address and UTC day, exactly under concurrency", async () => {
+      let now = new Date("2026-03-10T12:00:00.000Z");
+      const r = await records(backend, () => now);
+      const raced = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => r.countRegistration(`2001:db8::${i + 1}`, 4)),
+      );
+      expect(raced.filter(Boolean)).toHaveLength(4);
+      expect(await r.countRegistration("203.0.113.1", 4)).toBe(true);
+      now = new Date("2026-03-11T00:00:00.000Z");
+      expect(await r.countRegistration("2001:db8::9", 4)).toBe(true);
     });
 
     it("keeps one server secret per name, made once", async () => {

@@ -243,7 +243,7 @@ const ERROR_STATUSES: Record<string, { name: string; text: string; headers?: Jso
   },
   "429": {
     name: "TooManyRequests",
-    text: "A daily limit is spent until 00:00 UTC: the keyless allowance of the caller's IP (200 calls), the key's daily quota, and in the account area the sign-ups of one client address (10 by default, SIGNUP_DAILY_LIMIT) or the failed sign-ins of one email (20) or of one client address (100, across emails). Refused calls are not counted. `hint` has `limit`, `meter` (`ip`, `key`, `signup` or `signin`), `retryAfterSeconds` and `resetsAt`.",
+    text: "A daily limit is spent until 00:00 UTC: the keyless allowance of the caller's IP (200 calls), the key's daily quota, and in the account area the sign-ups of one client address (10 by default, SIGNUP_DAILY_LIMIT) or the failed sign-ins of one email (20) or of one client address (100, across emails), and the OAuth client registrations of one client address (20, OAUTH_REGISTRATION_DAILY_LIMIT). Refused calls are not counted. `hint` has `limit`, `meter` (`ip`, `key`, `signup`, `signin` or `oauth-register`), `retryAfterSeconds` and `resetsAt`.",
     headers: { "Retry-After": headerRef("RetryAfter"), ...RATE_LIMIT_HEADERS },
   },
   "431": { name: "HeadersTooLarge", text: "The request's header fields are too large." },
