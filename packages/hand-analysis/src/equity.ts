@@ -7,13 +7,18 @@
  * the run-outs (wins plus split ties) among the players who contest it, times the pot less its share of the
  * rake; minus what the hero put in. Needs every contesting player's cards (shown at the showdown).
  *
- * - Hold'em: exact, every run-out of the remaining deck (`evaluate7`; heads-up all-ins before the flop with
- *   one pot go through `exactHeadsUpEquity`, the same enumeration). 1,712,304 boards heads-up preflop.
+ * - Hold'em: exact, every run-out of the remaining deck (`evaluate7`), where at most EXACT_MAX_BOARDS
+ *   boards remain (any all-in from the flop on); heads-up all-ins before the flop with one pot go through
+ *   `exactHeadsUpEquity` (1,712,304 boards, its own fast enumeration). Three or more players all-in before
+ *   the flop (1,370,754 boards times one evaluation per player: about 120 ms a hand three-way, more with
+ *   more players, so a file of them held the shared parse thread for minutes) are seeded Monte Carlo,
+ *   HOLDEM_SAMPLES run-outs (about 7 ms three-way), with the standard error stated.
  * - Omaha (4 to 6 hole cards): exact with `evaluateOmaha` from the flop on; before the flop Monte Carlo,
  *   `omahaEquity` for four-card hands and up to three players, else the same sampling with `evaluateOmaha`,
  *   20,000 seeded run-outs, with the standard error stated.
  * - Not adjusted (and said why): Hi/Lo games (the evaluator rates high hands only), a contesting player's
- *   cards not shown, an incomplete board.
+ *   cards not shown, an incomplete board, and all-ins after an upload spent its equity time budget
+ *   (EQUITY_BUDGET_MS, see upload-parse.ts).
  */
 
 import { seededRandom } from "@ranges/core";
@@ -24,6 +29,13 @@ import type { AllInAdjustment } from "./types.js";
 
 /** Run-outs sampled when an exact enumeration is not used (Omaha before the flop). */
 export const OMAHA_PREFLOP_SAMPLES = 20_000;
+/** Run-outs sampled for hold'em all-ins with more boards left than EXACT_MAX_BOARDS (3+ players preflop). */
+export const HOLDEM_SAMPLES = 50_000;
+/** The most remaining boards enumerated exactly (hold'em): a flop all-in leaves at most 1,081. */
+export const EXACT_MAX_BOARDS = 100_000;
+/** The note of an all-in left unadjusted because the upload's equity time budget was spent. */
+export const EQUITY_BUDGET_NOTE =
+  "Not adjusted: this upload's time budget for all-in equities was spent on earlier hands (upload fewer all-in hands at a time to have them all adjusted).";
 const SEED = 20_261_124;
 
 type Street = "preflop" | "flop" | "turn" | "river";
@@ -158,6 +170,12 @@ const holdemRate = (h: readonly number[], b: readonly number[]): number =>
   evaluate7(b[0]!, b[1]!, b[2]!, b[3]!, b[4]!, h[0]!, h[1]!);
 const omahaRate = (h: readonly number[], b: readonly number[]): number => evaluateOmaha(h, b);
 
+function choose(n: number, k: number): number {
+  let c = 1;
+  for (let i = 0; i < k; i++) c = (c * (n - i)) / (i + 1);
+  return Math.round(c);
+}
+
 /** The hero's share of each contender set: the method fitting the game, street and players. */
 function sharesOf(
   variant: "holdem" | "omaha",
@@ -169,6 +187,10 @@ function sharesOf(
     if (board.length === 0 && hands.length === 2 && sets.length === 1 && sets[0]!.length === 2) {
       const r = exactHeadsUpEquity(hands[0] as [number, number], hands[1] as [number, number]);
       return { shares: [r.equity], standardErrors: [0], runouts: r.boards, method: "exact" };
+    }
+    const left = 52 - board.length - hands.length * 2;
+    if (choose(left, 5 - board.length) > EXACT_MAX_BOARDS) {
+      return sample(hands, board, sets, holdemRate, HOLDEM_SAMPLES);
     }
     return enumerate(hands, board, sets, holdemRate);
   }
@@ -196,8 +218,12 @@ function sharesOf(
   return sample(hands, board, sets, omahaRate, OMAHA_PREFLOP_SAMPLES);
 }
 
-/** The all-in adjustment of the hero's result in a hand (see the module comment), or why there is none. */
-export function allInAdjustment(hand: Hand, hero: string | null): AllInResult {
+/**
+ * The all-in adjustment of the hero's result in a hand (see the module comment), or why there is none.
+ * `budgetSpent`: the upload's equity time is spent, so an all-in that needs computing is left unadjusted
+ * (with EQUITY_BUDGET_NOTE).
+ */
+export function allInAdjustment(hand: Hand, hero: string | null, budgetSpent = false): AllInResult {
   if (hero === null) return NONE;
   const folded = new Set<string>();
   let last: Street | null = null;
@@ -251,6 +277,7 @@ export function allInAdjustment(hand: Hand, hero: string | null): AllInResult {
   const keys = [...new Set(contested.map((p) => p.set.join(",")))];
   const sets = keys.map((k) => k.split(",").map(Number));
   const multi = sets.filter((s) => s.length > 1);
+  if (budgetSpent && multi.length > 0) return { adjustment: null, note: EQUITY_BUDGET_NOTE };
   const result =
     multi.length > 0
       ? sharesOf(variant, hands, board, multi)

@@ -26,7 +26,20 @@ export interface ParsedUpload {
   equityMs: number;
 }
 
-export function parseUpload(text: string, hero: string | null): ParsedUpload {
+/**
+ * Milliseconds of all-in equity work one upload may take on the shared parse thread: past it, the
+ * remaining all-ins are stored unadjusted with a note (their results stay as played). A 3-way preflop
+ * all-in takes about 7 ms (Monte Carlo), a flop or turn all-in less: a thousand all-ins fit easily, and
+ * a file of pathological ones cannot hold the thread shared by every upload for longer than this.
+ */
+export const EQUITY_BUDGET_MS = 10_000;
+
+export function parseUpload(
+  text: string,
+  hero: string | null,
+  o: { equityBudgetMs?: number } = {},
+): ParsedUpload {
+  const budget = o.equityBudgetMs ?? EQUITY_BUDGET_MS;
   const t0 = performance.now();
   const { hands, errors } = parseHandHistories(text);
   const t1 = performance.now();
@@ -37,7 +50,7 @@ export function parseUpload(text: string, hero: string | null): ParsedUpload {
     const who = heroOf(hand, hero);
     if (who !== null) withHero++;
     const e0 = performance.now();
-    const allIn = allInAdjustment(hand, who);
+    const allIn = allInAdjustment(hand, who, equityMs >= budget);
     equityMs += performance.now() - e0;
     rows.push(
       rowOf(summarizeHand(hand, { hero, allIn: { adjustment: allIn.adjustment, note: allIn.note } }), hand),

@@ -13,7 +13,7 @@ import { RangeStore } from "@ranges/store";
 import { afterAll, describe, expect, it } from "vitest";
 import { cardNumbers, expandClassFilter, parseHoleCards } from "../src/cards.js";
 import { compareHand, NodeCache } from "../src/equilibrium.js";
-import { allInAdjustment } from "../src/equity.js";
+import { allInAdjustment, EQUITY_BUDGET_NOTE, HOLDEM_SAMPLES } from "../src/equity.js";
 import { handQueryOf } from "../src/filters.js";
 import { equilibriumProfile, handsOf, type Loaded, limpRange, opponentStats } from "../src/opponents.js";
 import { HandParser } from "../src/parser.js";
@@ -165,7 +165,18 @@ describe("all-in adjusted results", () => {
     const text = read(join(root, "packages/hand-history/test/fixtures/ggpoker/tournament-holdem.txt"));
     const hand = parseHandHistories(text).hands[0]!;
     const { adjustment } = allInAdjustment(hand, "Hero");
-    expect(adjustment).toMatchObject({ street: "preflop", players: 3, method: "exact" });
+    // Three players before the flop: seeded Monte Carlo (about 7 ms here; enumerating the 1,370,754 boards
+    // took about 120 ms a hand, more with more players).
+    expect(adjustment).toMatchObject({
+      street: "preflop",
+      players: 3,
+      method: "monte-carlo",
+      runouts: HOLDEM_SAMPLES,
+    });
+    expect(adjustment!.standardError).toBeGreaterThan(0);
+    expect(adjustment!.standardError).toBeLessThan(0.005);
+    // Seeded: the same answer every time.
+    expect(allInAdjustment(hand, "Hero").adjustment).toEqual(adjustment);
     // Hero (AhQh) against JcJs and KcKd; the side pot is between the hero and KcKd only, on the same
     // run-outs (JcJs are dead cards for it).
     const main = hand.pots[0]!;
@@ -180,11 +191,23 @@ describe("all-in adjusted results", () => {
       [],
       ["Jc", "Js"],
     );
-    expect(adjustment!.adjustedNet).toBeCloseTo(
-      threeWay * main.amount + headsUp * side.amount - hero.invested,
-      0,
+    // Within four standard errors of the exact value (the error is of the equity over both pots).
+    const exact = threeWay * main.amount + headsUp * side.amount - hero.invested;
+    const total = main.amount + side.amount;
+    expect(Math.abs(adjustment!.adjustedNet - exact)).toBeLessThan(
+      4 * adjustment!.standardError * total + 0.01,
     );
   }, 120_000);
+
+  it("an upload's equity time budget: past it, all-ins are left unadjusted with a note", () => {
+    const text = fixture("hero-6max-cash.txt");
+    const spent = parseUpload(text, null, { equityBudgetMs: 0 });
+    const aa = spent.rows.find((r) => r.handId === "250000000002")!;
+    expect(aa.adjustedBb).toBeNull();
+    expect((JSON.parse(aa.summary) as HandSummary).allInNote).toBe(EQUITY_BUDGET_NOTE);
+    const normal = parseUpload(text, null);
+    expect(normal.rows.find((r) => r.handId === "250000000002")!.adjustedBb).not.toBeNull();
+  });
 
   it("explains a missing adjustment: cards not shown, Hi/Lo", () => {
     const hand = parseHandHistories(fixture("hero-6max-cash.txt")).hands.find(
