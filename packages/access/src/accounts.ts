@@ -15,9 +15,11 @@
  *   it is right), so parallel attempts cannot exceed the limits.
  * - Sign-ups are counted per client address and UTC day, grouped as the keyless allowance groups them (IPv4
  *   per address, IPv6 per /64; subject `signup:<address>`), when the caller passes the address: past
- *   `maxSignUpsPerIp` (default 10) a sign-up is refused until the next UTC day (429). Only accounts made
- *   are counted (input refused with a 400 is not), by one atomic conditional increment on both back ends, so
- *   the limit is exact across processes.
+ *   `maxSignUpsPerIp` (default 10) a sign-up is refused until the next UTC day (429). Every sign-up with a
+ *   well-formed email and password counts, one for an email that has an account too (its 400 still says
+ *   the email is taken, so asking which emails have accounts is limited like making them); a malformed
+ *   email or a weak password is not counted. One atomic conditional increment on both back ends, so the
+ *   limit is exact across processes.
  */
 
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
@@ -122,18 +124,21 @@ export class AccountStore {
 
   /**
    * Creates an account. 400 for a malformed email or a weak password, or when the email has an account;
-   * with `from.ip` (the client address), 429 once that address has made `maxSignUpsPerIp` accounts today.
+   * with `from.ip` (the client address), 429 once that address has made `maxSignUpsPerIp` sign-ups today
+   * (a taken email counts, so the 400 that tells it cannot be asked without limit).
    */
   async signUp(emailInput: unknown, password: unknown, from: { ip?: string } = {}): Promise<Account> {
     const email = normalizeEmail(emailInput);
     checkPassword(password);
+    // Counted before the email is looked up: the answer for a taken email ("exists already") tells whether
+    // an email has an account, so asking it is rate limited like making an account.
+    if (from.ip !== undefined) await this.countSignUp(from.ip);
     const existing = await this.db
       .selectFrom("accounts")
       .select("id")
       .where("email", "=", email)
       .executeTakeFirst();
     if (existing) throw emailTaken();
-    if (from.ip !== undefined) await this.countSignUp(from.ip);
     const account: Account = {
       id: `acc_${randomBytes(8).toString("hex")}`,
       email,
@@ -253,7 +258,7 @@ export class AccountStore {
     const reset = secondsToUtcMidnight(now);
     throw new RangesError(
       "rate_limited",
-      `This network address has made ${limit} accounts today, the most one address may make per day. It resets at 00:00 UTC (in ${reset} s); sign in to an account you made instead.`,
+      `This network address has tried ${limit} sign-ups today, the most one address may try per day. It resets at 00:00 UTC (in ${reset} s); sign in to an account you made instead.`,
       {
         limit,
         meter: "signup",

@@ -146,25 +146,29 @@ describe.each([
       expect(await accounts.signIn("fay@example.com", PASSWORD, { ip: "2001:db8:0:1::1" })).toEqual(a);
     });
 
-    it("limits sign-ups per client address and UTC day, counting only accounts made", async () => {
+    it("limits sign-ups per client address and UTC day, taken emails included", async () => {
       let now = new Date("2026-03-10T23:00:00.000Z");
       const { access, accounts } = await stores(backend, { clock: () => now, maxSignUpsPerIp: 3 });
       expect(accounts.signUpsPerIp).toBe(3);
       const ip = "203.0.113.7";
       await accounts.signUp("s1@example.com", PASSWORD, { ip });
-      // Refused input and a taken email are not counted.
+      // Malformed input is not counted; asking for a taken email is (its 400 tells the email has an account).
       expect((await rejection(accounts.signUp("s2@example.com", "short", { ip }))).status).toBe(400);
-      expect((await rejection(accounts.signUp("S1@example.com", PASSWORD, { ip }))).status).toBe(400);
-      // Racing sign-ups: exactly the remaining two get through.
+      const taken = await rejection(accounts.signUp("S1@example.com", PASSWORD, { ip }));
+      expect(taken).toMatchObject({ status: 400 });
+      expect(taken.message).toContain("exists already");
+      // Racing sign-ups: exactly the remaining one gets through.
       const raced = await Promise.allSettled(
         ["r1", "r2", "r3", "r4"].map((n) =>
           accounts.signUp(`${n}@example.com`, PASSWORD, { ip: `::ffff:${ip}` }),
         ),
       );
-      expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(2);
+      expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       const limited = await rejection(accounts.signUp("s3@example.com", PASSWORD, { ip }));
       expect(limited).toMatchObject({ status: 429, code: "rate_limited" });
-      expect(limited.message).toContain("3 accounts today");
+      expect(limited.message).toContain("3 sign-ups today");
+      // Past the limit a taken email is refused with the 429 too: whether it has an account is not told.
+      expect((await rejection(accounts.signUp("s1@example.com", PASSWORD, { ip }))).status).toBe(429);
       expect(limited.hint).toEqual({
         limit: 3,
         meter: "signup",
