@@ -238,6 +238,14 @@ function longInputs(path: string, querystring: string): string[] {
   return out;
 }
 
+/**
+ * The path as the access log writes it: the secret segment of an upload link (`/api/v1/uploads/hul_...`,
+ * a bearer credential until used) is replaced by `[token]`, whatever its shape or case.
+ */
+export function loggedPath(path: string): string {
+  return path.replace(/(\/uploads\/)[^/]+/gi, "$1[token]");
+}
+
 export function createApp(o: AppOptions): Koa<RequestState> {
   const { store, access } = o;
   const log = o.logger ?? createStdoutLogger<LogLine>().log;
@@ -286,7 +294,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       level: status >= 500 ? "error" : status >= 400 ? "warn" : "info",
       requestId,
       method: ctx.method,
-      path: ctx.path,
+      path: loggedPath(ctx.path),
       status,
       ms: Math.round((performance.now() - start) * 100) / 100,
       ip: ctx.ip,

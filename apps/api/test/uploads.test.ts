@@ -27,6 +27,8 @@ const TEN = sample("cash-MultipleHandsTests-10MultipleHands.txt");
 
 let store: RangeStore;
 let access: AccessStore;
+/** The access log's lines. */
+const logged: Record<string, unknown>[] = [];
 let parser: HandParser;
 let server: Server;
 let base: string;
@@ -55,7 +57,9 @@ beforeAll(async () => {
   const app = createApp({
     store,
     access,
-    logger: () => {},
+    logger: (line) => {
+      logged.push(line as unknown as Record<string, unknown>);
+    },
     hands: uploads,
     mcpHandler: createMcpHttpHandler({
       store,
@@ -105,6 +109,19 @@ async function errorOf(res: Response, status: number) {
 }
 
 describe("POST /api/v1/uploads/{token}", () => {
+  it("the access log never writes the link's token", async () => {
+    const url = await link(alice, "jimmyhoo");
+    const token = url.slice(url.lastIndexOf("/") + 1);
+    logged.length = 0;
+    expect((await post(url, "not a hand history")).status).toBe(400);
+    await post(`${base}/api/v1/Uploads/${token}x`, TEN);
+    const text = JSON.stringify(logged);
+    expect(logged.some((l) => l.path === "/api/v1/uploads/[token]")).toBe(true);
+    expect(logged.some((l) => l.path === "/api/v1/Uploads/[token]")).toBe(true);
+    expect(text).not.toContain(token);
+    expect(text).not.toContain(token.slice(4, 20));
+  });
+
   it("needs a key to make a link", async () => {
     expect((await tool(anon, "get_upload_link")).error).toMatchObject({ status: 401 });
   });
