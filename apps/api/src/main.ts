@@ -21,7 +21,8 @@
  *                registered clients that never receive a grant are pruned after 30 days
  *   PUBLIC_URL   the URL users reach the site at (e.g. https://ranges.example): the account area's one allowed
  *                origin, https makes its session cookie Secure, and it is the OAuth issuer and the origin of
- *                the MCP resource (unset: the request's own origin, http, and the issuer http://localhost:PORT)
+ *                the MCP resource (unset: the request's own origin, http, and the issuer http://localhost:PORT);
+ *                required when TRUST_PROXY is set (the start stops with a message without it)
  * Human-readable start-up lines go to stderr; stdout carries only the JSON request log.
  *
  * `pnpm start` runs it as `node --max-old-space-size=$HEAP_MB` (default 256): without a heap cap V8 lets the
@@ -79,6 +80,14 @@ if (!Number.isSafeInteger(registrationDailyLimit) || registrationDailyLimit < 1)
 const publicUrl = process.env.PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
 if (publicUrl !== undefined && !/^https?:\/\/[^/?#\s]+$/.test(publicUrl)) {
   say(`PUBLIC_URL=${publicUrl} is not an http(s) origin such as https://ranges.example (no path).`);
+  process.exit(1);
+}
+if (trustProxy.trim() !== "" && publicUrl === undefined) {
+  // Behind a (TLS-terminating) proxy the request's own origin is http://<internal host>: the account area's
+  // same-origin check would refuse every change (403) and OAuth tokens would name the wrong resource (401).
+  say(
+    "TRUST_PROXY is set (a reverse proxy is in front) but PUBLIC_URL is not: set PUBLIC_URL to the origin users reach the site at (e.g. https://ranges.example), or the account area and OAuth sign-ins cannot work behind the proxy.",
+  );
   process.exit(1);
 }
 

@@ -101,3 +101,25 @@ describe("two API processes on one SQLite file", () => {
     }
   });
 });
+
+describe("start-up checks", () => {
+  it("refuses TRUST_PROXY without PUBLIC_URL, with a message that says what to set", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "api-proc-"));
+    try {
+      const env = {
+        ACCESS_DB: join(dir, "access.sqlite"),
+        PACKS_DIR: packs.dir,
+        DATABASE_URL: "",
+        TRUST_PROXY: "loopback",
+        PUBLIC_URL: "",
+      };
+      await expect(startApi(env)).rejects.toThrow(/exited 1: .*TRUST_PROXY is set .*PUBLIC_URL is not/s);
+      // With PUBLIC_URL the same start serves.
+      const ok = await startApi({ ...env, PUBLIC_URL: "https://ranges.example" });
+      expect((await fetch(`http://127.0.0.1:${ok.port}/healthz`)).status).toBe(200);
+      ok.child.kill("SIGTERM");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
