@@ -5,6 +5,9 @@
  * - Hands are stored per key holder: every row carries the key id, every read filters on it, so nobody ever
  *   reads another holder's hands. A hand is one row per (key, site, hand number): uploading it again is a
  *   duplicate, counted and not stored twice (`ON CONFLICT DO NOTHING`, atomic on both back ends).
+ * - The per-key maximum is checked and the hands inserted in one transaction that holds the key's lock
+ *   (PostgreSQL: a transaction-scoped advisory lock on the key; SQLite: the one connection runs one
+ *   transaction at a time), so two uploads at once cannot together go past it.
  * - The columns are what the hand tools filter on (date, site, game, stakes, position, cards, class, line,
  *   showdown, result); `summary` (JSON) holds the rest of what the analysis needs and `hand` the parsed hand.
  *   What the values mean is decided by the analysis library that writes them (`@ranges/hand-analysis`).
@@ -15,6 +18,7 @@
 
 import { createHash, randomBytes } from "node:crypto";
 import { RangesError } from "@ranges/core";
+import { sql } from "kysely";
 import type { AccountDatabase, AccountTables } from "./db/database.js";
 
 /** Most hands one key holder may keep (uploads beyond it are refused, and say so). */
@@ -284,7 +288,7 @@ export class HandStore {
   /** Stores hands for a key holder; hands it already has are counted as duplicates, not stored again. */
   async insert(keyId: string, uploadId: string, rows: readonly HandRow[]): Promise<InsertResult> {
     const createdAt = this.clock().toISOString();
-    let total = await this.countAll(keyId);
+    let total = 0;
     let stored = 0;
     let duplicates = 0;
     let refused = 0;
@@ -300,6 +304,16 @@ export class HandStore {
       }
     }
     await this.db.transaction().execute(async (tx) => {
+      // The count and the inserts under the key's lock: concurrent uploads of one key take turns.
+      if (this.account.backend === "postgres") {
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`hands:${keyId}`}, 0))`.execute(tx);
+      }
+      const counted = await tx
+        .selectFrom("hands")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("key_id", "=", keyId)
+        .executeTakeFirst();
+      total = Number(counted?.n ?? 0);
       let i = 0;
       while (i < unique.length) {
         const room = this.maxHandsPerKey - total;

@@ -132,6 +132,13 @@ describe.each([
       });
       // Another key holder has room of their own.
       expect((await hands.insert("j", "u3", [row("1")])).stored).toBe(1);
+      // Uploads at once cannot together go past the maximum: the count and the inserts are one step.
+      const racing = await Promise.all(
+        [0, 1, 2, 3, 4].map((n) => hands.insert("r", `up_r${n}`, [row(`r${n}a`), row(`r${n}b`)])),
+      );
+      expect(racing.reduce((x, r) => x + r.stored, 0)).toBe(3);
+      expect(racing.reduce((x, r) => x + r.refused, 0)).toBe(7);
+      expect(await hands.countAll("r")).toBe(3);
     });
   });
 
