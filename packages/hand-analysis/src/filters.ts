@@ -35,7 +35,19 @@ export interface HandFilters {
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?Z?$/;
+const TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?Z?$/;
+
+/**
+ * A time filter as the stored times compare with it as text: seconds always written, milliseconds only
+ * when not zero, no zone letter. Stored times are `2024-05-01T18:00:00.000Z` (PokerStars, UTC) or
+ * `2024-05-01T18:00:00` (GGPoker, local as written); `2024-05-01T18:00` and `...T18:00Z` both become
+ * `2024-05-01T18:00:00`, which is not after either form of the same instant and before any later one (as
+ * text `...T18:00Z` sorted after `...T18:00:59.000Z`: a bound off by up to a minute).
+ */
+function normalTime(m: RegExpExecArray): string {
+  const ms = (m[3] ?? "").padEnd(3, "0");
+  return `${m[1]}:${m[2] ?? "00"}${ms === "000" ? "" : `.${ms}`}`;
+}
 
 function dateArg(name: string, raw: string, end: boolean): string {
   const v = raw.trim();
@@ -45,7 +57,8 @@ function dateArg(name: string, raw: string, end: boolean): string {
     // An inclusive last day ends where the next one starts.
     return end ? new Date(t + 86_400_000).toISOString().slice(0, 10) : v;
   }
-  if (TIME.test(v) && !Number.isNaN(Date.parse(v.endsWith("Z") ? v : `${v}Z`))) return v;
+  const m = TIME.exec(v);
+  if (m && !Number.isNaN(Date.parse(v.endsWith("Z") ? v : `${v}Z`))) return normalTime(m);
   throw badDate(name, raw);
 }
 

@@ -435,6 +435,19 @@ describe("inputs", () => {
       handClasses: ["QQ", "KK", "AA"],
       heroOnly: true,
     });
+    // Times compare as text with the stored ones: written out in full, without the zone letter.
+    const q = handQueryOf({ from: "2024-03-01T18:00Z", to: "2024-03-01T19:30:15.5" });
+    expect(q).toMatchObject({ from: "2024-03-01T18:00:00", to: "2024-03-01T19:30:15.500" });
+    const within = (t: string) => t >= q.from! && t < q.to!;
+    expect(within("2024-03-01T18:00:00.000Z")).toBe(true);
+    expect(within("2024-03-01T18:00:00")).toBe(true);
+    expect(within("2024-03-01T17:59:59.999Z")).toBe(false);
+    expect(within("2024-03-01T19:30:15.499Z")).toBe(true);
+    expect(within("2024-03-01T19:30:15.500Z")).toBe(false);
+    expect(within("2024-03-01T19:30:16")).toBe(false);
+    const upTo = handQueryOf({ to: "2024-03-01T18:00Z" }).to!;
+    expect("2024-03-01T18:00:30.000Z" < upTo).toBe(false);
+    expect("2024-03-01T17:59:59" < upTo).toBe(true);
     expect(() => handQueryOf({ from: "yesterday" })).toThrow(/not a date/);
     expect(() => handQueryOf({ positions: ["DEALER"] })).toThrow(/not a position/);
     expect(() => handQueryOf({ from: "2024-03-02", to: "2024-03-01" })).toThrow(/before/);
