@@ -7,7 +7,7 @@
 
 import { useEffect, useState } from "preact/hooks";
 import { type ApiError, api } from "./api.js";
-import { setViewerKey } from "./keystore.js";
+import { forgetViewerKey, setViewerKey } from "./keystore.js";
 import { linkClick } from "./router.js";
 
 interface Account {
@@ -170,6 +170,8 @@ function Dashboard({ session, onSignOut }: { session: Session; onSignOut: () => 
   const signOut = async () => {
     try {
       await api("/api/v1/account/signout", { method: "POST", json: {}, csrf });
+      // The viewer's key is this account's: it does not stay in the browser after signing out.
+      forgetViewerKey();
       onSignOut();
     } catch (e) {
       setError((e as Error).message);
@@ -239,6 +241,7 @@ function Keys({ csrf }: { csrf: string }) {
     setError(null);
     try {
       await api(`/api/v1/account/keys/${id}`, { method: "DELETE", csrf });
+      forgetViewerKey(id);
       setConfirming(null);
       if (created?.key.id === id) setCreated(null);
       await reload();

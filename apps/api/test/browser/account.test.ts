@@ -83,6 +83,8 @@ describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
     expect(await page.isVisible('[data-testid="new-key"]')).toBe(false);
     expect(await page.content()).not.toContain(secret);
 
+    const viewerKey = () => page.evaluate(() => window.localStorage.getItem("ranges.viewerKey"));
+    expect(await viewerKey()).toBe(secret);
     await page.click('button[aria-label="Revoke laptop"]');
     await page.click('button:has-text("Confirm revoke")');
     await page.waitForSelector("tr.revoked", { timeout: 60_000 });
@@ -90,10 +92,33 @@ describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(res.status).toBe(401);
+    // The revoked key does not stay in the browser for the viewer.
+    expect(await viewerKey()).toBeNull();
+
+    // Revoking another key leaves the viewer's key; signing out forgets it.
+    await page.fill('input[name="keyName"]', "desktop");
+    await page.click('button:has-text("Create key")');
+    const desktop = (await page.textContent('[data-testid="new-key"]', { timeout: 60_000 }))!;
+    await page.click('button:has-text("Use in the range viewer")');
+    expect(await viewerKey()).toBe(desktop);
+    await page.fill('input[name="keyName"]', "spare");
+    await page.click('button:has-text("Create key")');
+    await page.waitForFunction(
+      (first) => document.querySelector('[data-testid="new-key"]')?.textContent !== first,
+      desktop,
+      { timeout: 60_000 },
+    );
+    await page.click('button[aria-label="Revoke spare"]');
+    await page.click('button:has-text("Confirm revoke")');
+    await page.waitForFunction(() => document.querySelectorAll("tr.revoked").length === 2, undefined, {
+      timeout: 60_000,
+    });
+    expect(await viewerKey()).toBe(desktop);
 
     // Sign out, and back in.
     await page.click('button:has-text("Sign out")');
     await page.waitForSelector('button:has-text("Create an account")');
+    expect(await viewerKey()).toBeNull();
     await page.fill('input[name="email"]', "player@example.com");
     await page.fill('input[name="password"]', "a long enough password");
     await page.click('button[type="submit"]');
