@@ -1,4 +1,4 @@
-/** Reads a JSON request body for the MCP endpoint, bounded in size. */
+/** Reads request bodies bounded in size: raw bytes (uploads) or JSON (MCP, account, OAuth). */
 
 import type { IncomingMessage } from "node:http";
 import { RangesError } from "@ranges/core";
@@ -20,9 +20,40 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
 }
 
 /** As `readJsonBody`, telling an empty body from one that is not JSON. */
-export function readJson(req: IncomingMessage, limit: number): Promise<JsonBody> {
+export async function readJson(req: IncomingMessage, limit: number): Promise<JsonBody> {
+  const text = (await readRawBody(req, limit)).toString("utf8");
+  if (text.trim().length === 0) return { kind: "empty" };
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch {
+    return { kind: "invalid" };
+  }
+}
+
+/** The errors `readRawBody` rejects with: over the limit, and a connection that broke off. */
+export interface RawBodyErrors {
+  readonly tooLarge: () => RangesError;
+  readonly aborted: () => RangesError;
+}
+
+const defaultErrors = (limit: number): RawBodyErrors => ({
+  tooLarge: () => tooLarge(limit),
+  aborted: () =>
+    new RangesError("invalid_parameter", "The request body could not be read (connection aborted?)."),
+});
+
+/**
+ * The raw body, up to `limit` bytes. Rejects with `errors.tooLarge()` as soon as it is larger, without
+ * reading further (a declared length over the limit is refused before any byte), and with
+ * `errors.aborted()` when the connection breaks off.
+ */
+export function readRawBody(
+  req: IncomingMessage,
+  limit: number,
+  errors: RawBodyErrors = defaultErrors(limit),
+): Promise<Buffer> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge(limit));
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(errors.tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -35,7 +66,7 @@ export function readJson(req: IncomingMessage, limit: number): Promise<JsonBody>
         chunks.length = 0;
         req.off("data", onData);
         req.pause();
-        reject(tooLarge(limit));
+        reject(errors.tooLarge());
         return;
       }
       chunks.push(chunk);
@@ -44,20 +75,12 @@ export function readJson(req: IncomingMessage, limit: number): Promise<JsonBody>
     req.on("end", () => {
       if (done) return;
       done = true;
-      const text = Buffer.concat(chunks).toString("utf8");
-      if (text.trim().length === 0) return resolve({ kind: "empty" });
-      try {
-        resolve({ kind: "json", value: JSON.parse(text) });
-      } catch {
-        resolve({ kind: "invalid" });
-      }
+      resolve(Buffer.concat(chunks));
     });
     req.on("error", () => {
       if (done) return;
       done = true;
-      reject(
-        new RangesError("invalid_parameter", "The request body could not be read (connection aborted?)."),
-      );
+      reject(errors.aborted());
     });
   });
 }

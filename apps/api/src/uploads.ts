@@ -17,6 +17,7 @@ import type { IncomingMessage } from "node:http";
 import type Router from "@koa/router";
 import { RangesError } from "@ranges/core";
 import { decodeUploadText, type HandUploads, LINK_UPLOAD_MAX_BYTES } from "@ranges/hand-analysis";
+import { readRawBody } from "./mcp-body.js";
 
 export const UPLOAD_PATH = /^\/api\/v1\/uploads\/[^/]+$/;
 
@@ -27,40 +28,11 @@ const tooLarge = () =>
     { limit: LINK_UPLOAD_MAX_BYTES },
   );
 
-/** The raw body, up to `limit` bytes; a 413 as soon as it is larger (the rest is not read). */
-export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const onData = (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        chunks.length = 0;
-        req.off("data", onData);
-        req.pause();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.on("end", () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks));
-    });
-    req.on("error", () => {
-      if (done) return;
-      done = true;
-      reject(new RangesError("bad_request", "The upload could not be read (connection aborted?)."));
-    });
-  });
-}
+/** What an upload body read rejects with (see `readRawBody`). */
+const UPLOAD_BODY_ERRORS = {
+  tooLarge,
+  aborted: () => new RangesError("bad_request", "The upload could not be read (connection aborted?)."),
+};
 
 const TEXT_TYPES = new Set(["text/plain", "application/octet-stream"]);
 
@@ -87,7 +59,7 @@ export function registerUploadRoutes(
         `Send the file itself as the body with "Content-Type: text/plain" (not ${type.slice(0, 40)}), e.g. curl --data-binary @HH.txt -H 'Content-Type: text/plain' <link>.`,
       );
     }
-    const text = decodeUploadText(await readRawBody(ctx.req, LINK_UPLOAD_MAX_BYTES));
+    const text = decodeUploadText(await readRawBody(ctx.req, LINK_UPLOAD_MAX_BYTES, UPLOAD_BODY_ERRORS));
     const { keyId, hero } = await uploads.hands.claimLink(token);
     const upload = await uploads.ingest(keyId, text, hero, "link");
     ctx.state.via = "upload";
