@@ -6,20 +6,13 @@
 
 import { type ChildProcess, type StdioOptions, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { SOURCE_EXEC_ARGV } from "@ranges/store";
 
 export {
   dropSchemas,
   POSTGRES_AVAILABLE,
   TEST_DATABASE_URL,
 } from "../../../packages/access/test/backends.js";
-
-const HOOKS = `export async function resolve(s, c, next) {
-  try { return await next(s, c); } catch (e) {
-    if (/^\\.\\.?\\//.test(s) && s.endsWith(".js")) return next(s.slice(0, -3) + ".ts", c);
-    throw e;
-  }
-}`;
-const REGISTER = `import { register } from "node:module"; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(HOOKS)}`)});`;
 
 const started: ChildProcess[] = [];
 
@@ -31,11 +24,10 @@ export function spawnSource(
   stdio: StdioOptions,
 ): ChildProcess {
   const file = fileURLToPath(new URL(`../src/${script}.ts`, import.meta.url));
-  const child = spawn(
-    process.execPath,
-    ["--import", `data:text/javascript,${encodeURIComponent(REGISTER)}`, file, ...args],
-    { env: { ...process.env, ...env }, stdio },
-  );
+  const child = spawn(process.execPath, [...SOURCE_EXEC_ARGV, file, ...args], {
+    env: { ...process.env, ...env },
+    stdio,
+  });
   started.push(child);
   return child;
 }

@@ -1,13 +1,5 @@
-/**
- * Parses uploads off the request thread: one worker thread (`parse-thread.ts`), started on the first upload
- * and stopped after `idleMs` without work, so its memory (the texts, the hands, the evaluator's tables) goes
- * back when nobody uploads. Jobs wait their turn in the thread. A thread that dies fails the jobs it held
- * (with a 500-free error the caller turns into a message) and the next upload starts a new one.
- */
-
-import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { siblingScript } from "@ranges/store";
 import type { ParseJob, ParseReply } from "./parse-thread.js";
 import type { ParsedUpload } from "./upload-parse.js";
 
@@ -18,24 +10,6 @@ export interface HandParserOptions {
   idleMs?: number;
   /** Heap limit of the thread (default 1024 MiB): the API's own heap is small. */
   maxOldGenerationSizeMb?: number;
-}
-
-/** The thread script: the built `parse-thread.js` beside this module, else (tests run `src/`) the source. */
-function threadScript(): { url: URL; execArgv: string[] } {
-  const built = new URL("./parse-thread.js", import.meta.url);
-  if (existsSync(fileURLToPath(built))) return { url: built, execArgv: [] };
-  const hooks = `export async function resolve(s, c, next) {
-    try { return await next(s, c); } catch (e) {
-      if (/^\\.\\.?\\//.test(s) && s.endsWith(".js")) return next(s.slice(0, -3) + ".ts", c);
-      throw e;
-    }
-  }`;
-  const register = `import { register } from "node:module";
-    register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
-  return {
-    url: new URL("./parse-thread.ts", import.meta.url),
-    execArgv: ["--import", `data:text/javascript,${encodeURIComponent(register)}`],
-  };
 }
 
 interface Pending {
@@ -89,7 +63,7 @@ export class HandParser {
 
   private ensure(): Worker {
     if (this.thread) return this.thread;
-    const { url, execArgv } = threadScript();
+    const { url, execArgv } = siblingScript("parse-thread", import.meta.url);
     const thread = new Worker(url, { execArgv, resourceLimits: { maxOldGenerationSizeMb: this.heapMb } });
     this.started++;
     thread.on("message", (reply: ParseReply) => {

@@ -10,10 +10,9 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { hostname } from "node:os";
-import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { siblingScript } from "@ranges/store";
 import type { ClaimedJob, JobProgress, SolveQueue } from "./queue.js";
 import type { SolveThreadInput, SolveThreadMessage } from "./solve-thread.js";
 
@@ -28,24 +27,6 @@ export interface SolveWorkerOptions {
   readonly heartbeatMs?: number;
   /** Called with every state change, for logs. */
   readonly log?: (line: string) => void;
-}
-
-/** The thread script: the built `solve-thread.js` beside this module, else (tests run `src/`) the source. */
-function threadScript(): { url: URL; execArgv: string[] } {
-  const built = new URL("./solve-thread.js", import.meta.url);
-  if (existsSync(fileURLToPath(built))) return { url: built, execArgv: [] };
-  const hooks = `export async function resolve(s, c, next) {
-    try { return await next(s, c); } catch (e) {
-      if (/^\\.\\.?\\//.test(s) && s.endsWith(".js")) return next(s.slice(0, -3) + ".ts", c);
-      throw e;
-    }
-  }`;
-  const register = `import { register } from "node:module";
-    register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
-  return {
-    url: new URL("./solve-thread.ts", import.meta.url),
-    execArgv: ["--import", `data:text/javascript,${encodeURIComponent(register)}`],
-  };
 }
 
 export class SolveWorker {
@@ -138,7 +119,7 @@ export class SolveWorker {
 
   private async solve(job: ClaimedJob): Promise<void> {
     this.log(`solve ${job.id}: started on ${this.name} (attempt ${job.attempts})`);
-    const { url, execArgv } = threadScript();
+    const { url, execArgv } = siblingScript("solve-thread", import.meta.url);
     const input: SolveThreadInput = {
       request: job.request,
       maxSeconds: job.maxSeconds,

@@ -14,7 +14,7 @@
  */
 
 import { type ChildProcess, fork } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { inflateRawSync } from "node:zlib";
@@ -44,6 +44,7 @@ import {
   preparePackFile,
 } from "./pack-worker.js";
 import { classWeights, type ReachSource, reachIn } from "./reach.js";
+import { siblingScript } from "./sibling-script.js";
 import type { LoadedPack } from "./views.js";
 
 /** Inflated blocks kept per pack (a walk over ancestors for a reach the loader left to us reuses them). */
@@ -216,27 +217,6 @@ export function compactPack(
       cache.length = 0;
       if (storage.kind === "file") closeBlocksFile(storage);
     },
-  };
-}
-
-/**
- * The helper script: the built `pack-worker.js` beside this module; else (tests run `src/`) the source, which
- * Node runs with its types stripped, given a resolve hook that finds `./x.ts` for a relative `./x.js`.
- */
-function helperCommand(): { script: string; execArgv: string[] } {
-  const built = fileURLToPath(new URL("./pack-worker.js", import.meta.url));
-  if (existsSync(built)) return { script: built, execArgv: [] };
-  const hooks = `export async function resolve(s, c, next) {
-    try { return await next(s, c); } catch (e) {
-      if (/^\\.\\.?\\//.test(s) && s.endsWith(".js")) return next(s.slice(0, -3) + ".ts", c);
-      throw e;
-    }
-  }`;
-  const register = `import { register } from "node:module";
-    register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});`;
-  return {
-    script: fileURLToPath(new URL("./pack-worker.ts", import.meta.url)),
-    execArgv: ["--import", `data:text/javascript,${encodeURIComponent(register)}`],
   };
 }
 
@@ -422,8 +402,8 @@ export class PackLoader {
     if (this.broken) return null;
     let helper: ChildProcess;
     try {
-      const { script, execArgv } = helperCommand();
-      helper = fork(script, [], {
+      const { url, execArgv } = siblingScript("pack-worker", import.meta.url);
+      helper = fork(fileURLToPath(url), [], {
         env: { ...process.env, [HELPER_ENV]: "1" },
         execArgv,
         serialization: "advanced",

@@ -34,6 +34,7 @@ export {
 } from "./params.js";
 export type { ReachPack } from "./reach.js";
 export { nodeReach } from "./reach.js";
+export { SOURCE_EXEC_ARGV, siblingScript } from "./sibling-script.js";
 export type {
   CacheStats,
   JsonResult,
