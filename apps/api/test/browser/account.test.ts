@@ -4,35 +4,16 @@
  * game, see its meter, revoke it, sign out and back in.
  */
 
-import { webRoot } from "@ranges/web";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixturePacksDir, start, type TestServer } from "../helpers.js";
-import { BROWSER_AVAILABLE, launchChromium } from "./chromium.js";
+import { describe, expect, it } from "vitest";
+import { BROWSER_AVAILABLE, siteInBrowser } from "./chromium.js";
 
-let server: TestServer;
-let browser: Browser;
-let removePacks: () => void;
-
-beforeAll(async () => {
-  if (!BROWSER_AVAILABLE) return;
-  const packs = await fixturePacksDir(false);
-  removePacks = packs.remove;
-  server = await start({ packsDir: packs.dir, webRoot });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  removePacks?.();
-});
+const site = siteInBrowser();
 
 describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
   it("signs up, creates a key, uses it in the viewer, and revokes it", async () => {
-    const context = await browser.newContext();
+    const context = await site.browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${server.base}/account`);
+    await page.goto(`${site.server.base}/account`);
     await page.click('button:has-text("Create an account")');
     await page.fill('input[name="email"]', "player@example.com");
     await page.fill('input[name="password"]', "short");
@@ -65,7 +46,7 @@ describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
 
     // The key goes to the viewer, which now shows a keyed game.
     await page.click('button:has-text("Use in the range viewer")');
-    await page.goto(`${server.base}/?game=nlmtt8&stack=40&history=UTG`);
+    await page.goto(`${site.server.base}/?game=nlmtt8&stack=40&history=UTG`);
     await page.waitForFunction(
       () =>
         document.querySelector("main")?.getAttribute("aria-busy") === "false" &&
@@ -76,7 +57,7 @@ describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
     expect(await page.isVisible('[role="alert"]')).toBe(false);
 
     // Its meter counted the viewer's call.
-    await page.goto(`${server.base}/account`);
+    await page.goto(`${site.server.base}/account`);
     await page.waitForSelector('[data-testid="used-today"]', { timeout: 60_000 });
     expect(Number(await page.textContent('[data-testid="used-today"]'))).toBeGreaterThanOrEqual(1);
     // The secret is not shown again.
@@ -88,7 +69,7 @@ describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
     await page.click('button[aria-label="Revoke laptop"]');
     await page.click('button:has-text("Confirm revoke")');
     await page.waitForSelector("tr.revoked", { timeout: 60_000 });
-    const res = await fetch(`${server.base}/api/v1/ranges/nlmtt8/node?stack=40&history=UTG`, {
+    const res = await fetch(`${site.server.base}/api/v1/ranges/nlmtt8/node?stack=40&history=UTG`, {
       headers: { authorization: `Bearer ${secret}` },
     });
     expect(res.status).toBe(401);
@@ -127,8 +108,8 @@ describe.skipIf(!BROWSER_AVAILABLE)("account area", () => {
   });
 
   it("shows the API's message for a wrong password", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.base}/account`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.server.base}/account`);
     await page.fill('input[name="email"]', "nobody@example.com");
     await page.fill('input[name="password"]', "not the right one");
     await page.click('button[type="submit"]');

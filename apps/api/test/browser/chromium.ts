@@ -5,7 +5,10 @@
  */
 
 import { existsSync } from "node:fs";
+import { webRoot } from "@ranges/web";
 import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { fixturePacksDir, start, type TestServer } from "../helpers.js";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const BROWSER_AVAILABLE = existsSync(CHROMIUM);
@@ -36,4 +39,27 @@ export function launchChromium(): Promise<Browser> {
       "--disable-sync",
     ],
   });
+}
+
+/**
+ * For a browser test file: registers hooks that start the app on the fixture packs with the web build at
+ * `/`, and Chromium, and close both after the file. The fields are set once `beforeAll` has run (nothing is
+ * started without a browser).
+ */
+export function siteInBrowser(): { readonly server: TestServer; readonly browser: Browser } {
+  const site = {} as { server: TestServer; browser: Browser };
+  let removePacks: (() => void) | undefined;
+  beforeAll(async () => {
+    if (!BROWSER_AVAILABLE) return;
+    const packs = await fixturePacksDir(false);
+    removePacks = packs.remove;
+    site.server = await start({ packsDir: packs.dir, webRoot });
+    site.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await site.browser?.close();
+    await site.server?.close();
+    removePacks?.();
+  });
+  return site;
 }

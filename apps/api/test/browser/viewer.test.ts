@@ -5,33 +5,15 @@
  */
 
 import type { Node } from "@ranges/schema";
-import { webRoot } from "@ranges/web";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixturePacksDir, start, type TestServer } from "../helpers.js";
-import { BROWSER_AVAILABLE, launchChromium } from "./chromium.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { BROWSER_AVAILABLE, siteInBrowser } from "./chromium.js";
 
-let server: TestServer;
-let browser: Browser;
-let removePacks: () => void;
-
-beforeAll(async () => {
-  if (!BROWSER_AVAILABLE) return;
-  const packs = await fixturePacksDir(false);
-  removePacks = packs.remove;
-  server = await start({ packsDir: packs.dir, webRoot });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  removePacks?.();
-});
+const site = siteInBrowser();
 
 async function apiNode(game: string, stack: number, history: string): Promise<Node> {
   const q = new URLSearchParams({ stack: String(stack), history });
-  const res = await fetch(`${server.base}/api/v1/ranges/${game}/node?${q}`);
+  const res = await fetch(`${site.server.base}/api/v1/ranges/${game}/node?${q}`);
   expect(res.status).toBe(200);
   return (await res.json()) as Node;
 }
@@ -66,7 +48,7 @@ function expectGridMatches(shown: Record<string, Record<string, number>>, node: 
 
 describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
   it("clicks through the action path to a node and shows the API's numbers", async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Layout shifts (Chromium's layout-shift entries) are summed from the first paint on.
     await page.addInitScript(() => {
       (window as unknown as { cls: number }).cls = 0;
@@ -76,7 +58,7 @@ describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
         }
       }).observe({ type: "layout-shift", buffered: true } as PerformanceObserverInit);
     });
-    await page.goto(`${server.base}/`);
+    await page.goto(`${site.server.base}/`);
     // The default view: nl/v2 at 100bb, the first seat to act.
     await waitForNode(page, "UTG");
     expect(new URL(page.url()).searchParams.get("game")).toBe(null);
@@ -146,12 +128,12 @@ describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
   });
 
   it("opens a deep link, and a phone-sized screen shows the whole grid without scrolling sideways", async () => {
-    const page = await browser.newPage({
+    const page = await site.browser.newPage({
       viewport: { width: 390, height: 844 },
       isMobile: true,
       hasTouch: true,
     });
-    await page.goto(`${server.base}/?game=nl/v2&stack=100&history=UTG_60%25_HJ`);
+    await page.goto(`${site.server.base}/?game=nl/v2&stack=100&history=UTG_60%25_HJ`);
     await waitForNode(page, "UTG_60%_HJ");
     expectGridMatches(await gridFreqs(page), await apiNode("nl/v2", 100, "UTG_60%_HJ"));
     const widths = await page.evaluate(() => ({
@@ -169,13 +151,13 @@ describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
   });
 
   it("shows the API's message for a path the tree lacks, and asks for a key for keyed games", async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.base}/?game=nl/v2&stack=100&history=CO`);
+    const page = await site.browser.newPage();
+    await page.goto(`${site.server.base}/?game=nl/v2&stack=100&history=CO`);
     const alert = page.locator('[role="alert"]');
     await alert.waitFor({ timeout: 60_000 });
     expect(await alert.textContent()).toContain("UTG, HJ must act before CO");
 
-    await page.goto(`${server.base}/?game=nlmtt8&stack=40&history=UTG`);
+    await page.goto(`${site.server.base}/?game=nlmtt8&stack=40&history=UTG`);
     await alert.waitFor({ timeout: 60_000 });
     expect(await alert.textContent()).toContain("needs an API key");
     expect(await page.isVisible('input[type="password"]')).toBe(true);
