@@ -32,6 +32,7 @@ import {
   type DatabaseTarget,
   openAccountDatabase,
 } from "./db/database.js";
+import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
 import { API_KEY_PREFIX, hashKey, keyMatches, newApiKey, parseApiKey } from "./keys.js";
 import { type FileLock, lockDatabaseFile } from "./lock.js";
@@ -734,18 +735,7 @@ export class AccessStore {
       // PostgreSQL: one atomic conditional increment; no row back means the limit was already reached.
       count = limit + 1;
       if (limit > 0) {
-        const row = await this.account.db
-          .insertInto("usage")
-          .values({ subject, day, count: 1 })
-          .onConflict((oc) =>
-            oc
-              .columns(["subject", "day"])
-              .doUpdateSet({ count: sql`usage.count + 1` })
-              .where("usage.count", "<", limit),
-          )
-          .returning("count")
-          .executeTakeFirst();
-        if (row !== undefined) count = Number(row.count);
+        count = (await claimUsage(this.account.db, subject, day, limit)) ?? count;
       }
     } else {
       let m = this.meters.get(subject);

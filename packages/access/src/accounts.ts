@@ -28,6 +28,7 @@ import { RangesError } from "@ranges/core";
 import { sql } from "kysely";
 import { secondsToUtcMidnight, utcDay } from "./clock.js";
 import type { AccountDatabase } from "./db/database.js";
+import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
 
 export interface Account {
@@ -210,18 +211,7 @@ export class AccountStore {
 
   /** Counts one on a subject's day unless it reached `limit` already: false then (nothing counted). */
   private async claim(subject: string, day: string, limit: number): Promise<boolean> {
-    const row = await this.db
-      .insertInto("usage")
-      .values({ subject, day, count: 1 })
-      .onConflict((oc) =>
-        oc
-          .columns(["subject", "day"])
-          .doUpdateSet({ count: sql`usage.count + 1` })
-          .where("usage.count", "<", limit),
-      )
-      .returning("count")
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await claimUsage(this.db, subject, day, limit)) !== undefined;
   }
 
   /** Gives back one claimed on a subject's day. */
@@ -243,18 +233,7 @@ export class AccountStore {
     const now = this.clock();
     const day = utcDay(now);
     const limit = this.maxSignUps;
-    const row = await this.db
-      .insertInto("usage")
-      .values({ subject: `signup:${ipSubject(ip)}`, day, count: 1 })
-      .onConflict((oc) =>
-        oc
-          .columns(["subject", "day"])
-          .doUpdateSet({ count: sql`usage.count + 1` })
-          .where("usage.count", "<", limit),
-      )
-      .returning("count")
-      .executeTakeFirst();
-    if (row !== undefined) return;
+    if ((await claimUsage(this.db, `signup:${ipSubject(ip)}`, day, limit)) !== undefined) return;
     const reset = secondsToUtcMidnight(now);
     throw new RangesError(
       "rate_limited",

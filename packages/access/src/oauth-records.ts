@@ -21,6 +21,7 @@
 import { sql } from "kysely";
 import { utcDay } from "./clock.js";
 import type { AccountDatabase } from "./db/database.js";
+import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
 
 /** Days a registered client that never received a grant is kept, unless configured. */
@@ -81,18 +82,8 @@ export class OAuthRecords {
    * counted). One conditional upsert: exact with any number of processes.
    */
   async countRegistration(ip: string, limit: number): Promise<boolean> {
-    const row = await this.db
-      .insertInto("usage")
-      .values({ subject: `oauth-register:${ipSubject(ip)}`, day: utcDay(this.clock()), count: 1 })
-      .onConflict((oc) =>
-        oc
-          .columns(["subject", "day"])
-          .doUpdateSet({ count: sql`usage.count + 1` })
-          .where("usage.count", "<", limit),
-      )
-      .returning("count")
-      .executeTakeFirst();
-    return row !== undefined;
+    const subject = `oauth-register:${ipSubject(ip)}`;
+    return (await claimUsage(this.db, subject, utcDay(this.clock()), limit)) !== undefined;
   }
 
   private get db() {
