@@ -190,10 +190,11 @@ for (const dir of PUBLIC_PACKAGES) {
   );
   check(stray.length === 0, `${name}: sources or tests in the tarball: ${stray.join(", ")}`);
   if (dir === "solver") {
-    check(
-      listing.includes("dist/data/equity/holdem-hu.bin"),
-      `${name}: the equity table is not in the tarball`,
-    );
+    for (const table of ["holdem-hu.bin", "holdem-multiway.bin"])
+      check(
+        listing.includes(`dist/data/equity/${table}`),
+        `${name}: the equity table ${table} is not in the tarball`,
+      );
     check(
       !listing.some((f) => f.startsWith("data/packs") || f.includes(".pack")),
       `${name}: packs in the tarball`,

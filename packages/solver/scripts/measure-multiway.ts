@@ -1,8 +1,10 @@
 /**
- * Measures the solver's multiway showdown model (independent duels, see src/engine/cfr.ts) against direct
- * simulation of multiway all-ins, and the error of drawing each opponent's hand independently against mine.
+ * Measures the solver's multiway showdown model (board-conditioned duels, src/model/multiway.ts, and the
+ * independent duels it replaced; see src/engine/cfr.ts) against direct simulation of multiway all-ins, and the
+ * error of drawing each opponent's hand independently against mine.
  *
  *   node packages/solver/scripts/measure-multiway.ts [--seed S] [--class-samples N] [--range-samples N]
+ *     [--multiway PATH]   (a board-conditioned table other than data/equity/holdem-multiway.bin)
  *
  * Runs straight from the TypeScript sources on Node >= 22.18 / 24 (type stripping); @ranges/core must be built
  * (`pnpm build`). Prints a markdown report on stdout (progress on stderr). Deterministic for a given seed
@@ -10,12 +12,14 @@
  * class of player 1's range; about 260 million deals, under a minute on one core.
  *
  * 1. Fixed hands: players hold fixed classes; combos are dealt uniformly among those that share no card, the
- *    board uniformly from the rest, and the pot split among the best hands. Compared with the model's share
- *    s_i = prod_j d_ij + (1 - sum_m prod_{l != m} d_ml) / k, d_ij the class table's heads-up equity.
+ *    board uniformly from the rest, and the pot split among the best hands. Compared with the independent
+ *    duels' share s_i = prod_j d_ij + (1 - sum_m prod_{l != m} d_ml) / k, d_ij the class table's heads-up
+ *    equity, and the board-conditioned one, P_i = sum_k pi_k(a_i) prod_j d^k_ij in place of prod_j d_ij.
  * 2. Ranges: for each class of player 1's range, the same simulation with the opponents' combos drawn from
  *    their ranges (no card shared by anyone: exact joint card removal). Compared with
- *      E: the engine's formula (each opponent drawn against my class with W, the cycle term taken from
- *         opponent m's duels against opponent l's range with card removal against m's class),
+ *      E: the independent duels' engine formula (each opponent drawn against my class with W, the cycle term
+ *         taken from opponent m's duels against opponent l's range with card removal against m's class),
+ *      B: the same with board-conditioned duels (the solver's model since v3.3),
  *      I: the exact expectation of s_i with the opponents drawn independently against my class,
  *      J: the exact expectation of s_i with the opponents' classes weighted by exact combo-level joint card
  *         removal,
@@ -47,13 +51,15 @@ registerHooks({
   },
 });
 
-const { loadHeadsUpEquity } = await import("../src/equity/index.ts");
+const { loadHeadsUpEquity, loadMultiwayTable } = await import("../src/equity/index.ts");
+const { buildBucketedDuels } = await import("../src/model/multiway.ts");
 
 const { values: args } = parseArgs({
   options: {
     seed: { type: "string", default: "1" },
     "class-samples": { type: "string", default: "4000000" },
     "range-samples": { type: "string", default: "1000000" },
+    multiway: { type: "string" },
   },
 });
 const SEED = Number(args.seed);
@@ -184,6 +190,44 @@ function seOf(s: SimSums, p: number): number {
 
 // ---- The model ----
 
+/**
+ * The board-conditioned duels of the engine's all-in pots: the committed table (or `--multiway PATH`) recentred
+ * on the exact heads-up table as the solver does (src/model/multiway.ts), as shares d_k(a, b).
+ */
+const MW = (() => {
+  const t = args.multiway ? loadMultiwayTable(args.multiway) : loadMultiwayTable();
+  const allIn = new Float64Array(N * N);
+  for (let i = 0; i < N * N; i++) allIn[i] = W[i]! * EQ[i]!;
+  const duels = buildBucketedDuels(t, W, [allIn]);
+  const eq = new Float64Array(N * t.buckets * N);
+  for (let a = 0; a < N; a++)
+    for (let k = 0; k < t.buckets; k++)
+      for (let b = 0; b < N; b++)
+        eq[(a * t.buckets + k) * N + b] = W[a * N + b]! > 0 ? duels.matrices[k]![a * N + b]! / W[a * N + b]! : 0;
+  return { buckets: t.buckets, pi: duels.pi, eq, boards: t.boards, seed: t.seed };
+})();
+const KB = MW.buckets;
+const dk = (a: number, k: number, b: number): number => MW.eq[(a * KB + k) * N + b]!;
+const pik = (a: number, k: number): number => MW.pi[a * KB + k]!;
+
+/** Board-conditioned duels share of every player for fixed classes. */
+function bucketShares(classes: readonly number[]): number[] {
+  const n = classes.length;
+  const sweep = classes.map((a, i) => {
+    let p = 0;
+    for (let k = 0; k < KB; k++) {
+      let prod = pik(a, k);
+      classes.forEach((b, j) => {
+        if (j !== i) prod *= dk(a, k, b);
+      });
+      p += prod;
+    }
+    return p;
+  });
+  const cycle = 1 - sweep.reduce((x, y) => x + y, 0);
+  return sweep.map((s) => s + cycle / n);
+}
+
 const eq = (a: number, b: number): number => EQ[a * N + b]!;
 
 /** Independent-duels share of every player for fixed classes. */
@@ -247,6 +291,53 @@ function engineShare(a: number, opps: readonly RangeVectors[]): { share: number;
     for (const l of rest) tm *= l.proj[a]!;
     out -= tm / k;
   }
+  return { share: out / prodP, mass: prodP };
+}
+
+/**
+ * The engine's board-conditioned formula: as `engineShare`, with the duel shares taken per strength bucket of
+ * the player whose chance to beat everyone is being computed.
+ */
+function bucketEngineShare(a: number, opps: readonly RangeVectors[]): { share: number; mass: number } {
+  const k = opps.length + 1;
+  // u^b_j(x) for every bucket b and class x (mass units).
+  const uOf = (o: RangeVectors): Float64Array[] =>
+    Array.from({ length: KB }, (_, kb) => {
+      const u = new Float64Array(N);
+      for (let x = 0; x < N; x++) {
+        let v = 0;
+        for (let b = 0; b < N; b++) if (o.r[b] !== 0) v += W[x * N + b]! * o.r[b]! * dk(x, kb, b);
+        u[x] = v * NORM[x]!;
+      }
+      return u;
+    });
+  const us = opps.map(uOf);
+  let prodP = 1;
+  for (const o of opps) prodP *= o.proj[a]!;
+  let prodU = 0;
+  for (let kb = 0; kb < KB; kb++) {
+    let p = pik(a, kb);
+    for (const u of us) p *= u[kb]![a]!;
+    prodU += p;
+  }
+  let out = prodU + (prodP - prodU) / k;
+  opps.forEach((m, mi) => {
+    const rest = opps.map((o, i) => i).filter((i) => i !== mi);
+    let tm = 0;
+    for (let x = 0; x < N; x++) {
+      if (m.r[x] === 0) continue;
+      let px = 0;
+      for (let kb = 0; kb < KB; kb++) {
+        let g = pik(x, kb) * dk(x, kb, a);
+        for (const l of rest) g *= opps[l]!.proj[x]! > 0 ? us[l]![kb]![x]! / opps[l]!.proj[x]! : 0;
+        px += g;
+      }
+      tm += W[a * N + x]! * m.r[x]! * px;
+    }
+    tm *= NORM[a]!;
+    for (const l of rest) tm *= opps[l]!.proj[a]!;
+    out -= tm / k;
+  });
   return { share: out / prodP, mass: prodP };
 }
 
@@ -471,7 +562,7 @@ const MATCHUPS: readonly string[][] = [
 
 function fixedHands(): void {
   const random = seededRandom(SEED);
-  print("## 1. Fixed hands: direct simulation vs independent duels");
+  print("## 1. Fixed hands: direct simulation vs independent and board-conditioned duels");
   print();
   print(
     `${CLASS_SAMPLES.toLocaleString("en-US")} deals per matchup (combos uniform among those sharing no card, ` +
@@ -479,9 +570,9 @@ function fixedHands(): void {
       "error; error = model - simulation.",
   );
   print();
-  print("| matchup | player | simulation (SE) | model | error |");
-  print("|---|---|---|---|---|");
-  const errors: { k: number; err: number; label: string }[] = [];
+  print("| matchup | player | simulation (SE) | duels | error | board-conditioned | error |");
+  print("|---|---|---|---|---|---|---|");
+  const errors: { k: number; err: number; errB: number; label: string }[] = [];
   let maxSe = 0;
   for (const names of MATCHUPS) {
     const classes = names.map(classOf);
@@ -491,26 +582,32 @@ function fixedHands(): void {
       random,
     );
     const model = duelShares(classes);
+    const bucketed = bucketShares(classes);
     names.forEach((name, p) => {
       const truth = meanOf(sims, p);
       const se = seOf(sims, p);
       maxSe = Math.max(maxSe, se);
       const err = model[p]! - truth;
-      errors.push({ k: names.length, err, label: `${name} in ${names.join("/")}` });
+      const errB = bucketed[p]! - truth;
+      errors.push({ k: names.length, err, errB, label: `${name} in ${names.join("/")}` });
       print(
-        `| ${p === 0 ? names.join(" / ") : ""} | ${name} | ${pp(truth)} (${pp(se)}) | ${pp(model[p]!)} | ${signedPp(err)} |`,
+        `| ${p === 0 ? names.join(" / ") : ""} | ${name} | ${pp(truth)} (${pp(se)}) | ${pp(model[p]!)} | ${signedPp(err)} | ${pp(bucketed[p]!)} | ${signedPp(errB)} |`,
       );
     });
     progress(`fixed hands ${names.join("/")}`);
   }
   print();
-  print("| players | max abs error (pp) | at | mean abs error (pp) |");
-  print("|---|---|---|---|");
+  print("| players | model | max abs error (pp) | at | mean abs error (pp) |");
+  print("|---|---|---|---|---|");
   for (const k of [3, 4]) {
-    const e = errors.filter((x) => x.k === k);
-    const worst = e.reduce((x, y) => (Math.abs(y.err) > Math.abs(x.err) ? y : x));
-    const mean = e.reduce((s, x) => s + Math.abs(x.err), 0) / e.length;
-    print(`| ${k} | ${pp(Math.abs(worst.err))} | ${worst.label} | ${pp(mean)} |`);
+    for (const key of ["err", "errB"] as const) {
+      const e = errors.filter((x) => x.k === k);
+      const worst = e.reduce((x, y) => (Math.abs(y[key]) > Math.abs(x[key]) ? y : x));
+      const mean = e.reduce((s, x) => s + Math.abs(x[key]), 0) / e.length;
+      print(
+        `| ${k} | ${key === "err" ? "independent duels" : `board-conditioned (${KB} buckets)`} | ${pp(Math.abs(worst[key]))} | ${worst.label} | ${pp(mean)} |`,
+      );
+    }
   }
   print();
   print(`Largest simulation SE: ${pp(maxSe, 3)} pp.`);
@@ -539,6 +636,7 @@ interface ClassRow {
   truth: number[];
   se: number[];
   engine: number;
+  bucketed: number;
   independent: number;
   joint: number;
   engineMass: number;
@@ -554,6 +652,7 @@ interface ScenarioResult {
   avgTruth: number[];
   avgSe: number[];
   avgEngine: number[];
+  avgBucketed: number[];
   avgIndependent: number;
   avgJoint: number;
   deals: number;
@@ -570,6 +669,7 @@ function runScenario(scenario: Scenario, random: () => number): ScenarioResult {
     const sims = simulate([poolOf([a]), ...pools.slice(1)], RANGE_SAMPLES, random);
     deals += sims.deals;
     const { share: engine, mass: engineMass } = engineShare(a, vectors.slice(1));
+    const bucketed = bucketEngineShare(a, vectors.slice(1)).share;
     const independent = independentShare(a, vectors.slice(1));
     const jw = jointWeights(a, pools.slice(1));
     const joint = jointShare(a, jw.J, k - 1);
@@ -579,6 +679,7 @@ function runScenario(scenario: Scenario, random: () => number): ScenarioResult {
       truth: Array.from({ length: k }, (_, p) => meanOf(sims, p)),
       se: Array.from({ length: k }, (_, p) => seOf(sims, p)),
       engine,
+      bucketed,
       independent,
       joint,
       engineMass,
@@ -605,17 +706,21 @@ function runScenario(scenario: Scenario, random: () => number): ScenarioResult {
   }
   // The engine's range average for every player: its per-class share weighted by its (independent) mass.
   const avgEngine: number[] = [];
+  const avgBucketed: number[] = [];
   for (let p = 0; p < k; p++) {
     const opps = vectors.filter((_, j) => j !== p);
     let m = 0;
+    let mb = 0;
     let total = 0;
     for (const a of ranges[p]!) {
       const e = engineShare(a, opps);
       const w = COMBOS[a]! * e.mass;
       m += w * e.share;
+      mb += w * bucketEngineShare(a, opps).share;
       total += w;
     }
     avgEngine.push(m / total);
+    avgBucketed.push(mb / total);
   }
   const engineWeight = rows.map((row) => COMBOS[row.a]! * row.engineMass);
   const totalEngine = engineWeight.reduce((s, w) => s + w, 0);
@@ -624,7 +729,7 @@ function runScenario(scenario: Scenario, random: () => number): ScenarioResult {
     0,
   );
   const avgJoint = rows.reduce((s, row, i) => s + (trueWeight[i]! / totalTrue) * row.joint, 0);
-  return { scenario, rows, avgTruth, avgSe, avgEngine, avgIndependent, avgJoint, deals };
+  return { scenario, rows, avgTruth, avgSe, avgEngine, avgBucketed, avgIndependent, avgJoint, deals };
 }
 
 function describeRanges(scenario: Scenario): string {
@@ -643,9 +748,10 @@ function rangeReport(results: readonly ScenarioResult[]): void {
     "Ranges are the strongest classes by heads-up equity against a random hand (from the class table), " +
       `whole classes, up to the given share of the 1326 combos. Each class of P1's range is simulated with ` +
       `${RANGE_SAMPLES.toLocaleString("en-US")} deals (P1 combo uniform in the class, opponents' combos uniform ` +
-      "in their ranges, no card shared by anyone, board uniform). E = engine formula (CfrSolver.potShare " +
-      "re-implemented: independent opponents, cycle term from opponent m's duels against opponent l's range " +
-      "with card removal against m's class); I = exact expectation of the duel shares with independent " +
+      "in their ranges, no card shared by anyone, board uniform). E = independent duels' engine formula " +
+      "(CfrSolver.potShare re-implemented: independent opponents, cycle term from opponent m's duels against " +
+      "opponent l's range with card removal against m's class); B = the same with board-conditioned duels, " +
+      "the solver's model; I = exact expectation of the duel shares with independent " +
       "opponents; J = exact expectation with exact joint card removal of the opponents' combos. Errors are model - simulation in percentage points of the pot; per-class errors over P1's " +
       "classes (mean weighted by each class's true probability), range averages weighted by each class's " +
       "probability (true for the simulation and J, the engine's independent mass for E and I).",
@@ -662,7 +768,7 @@ function rangeReport(results: readonly ScenarioResult[]): void {
     const seMean = rows.reduce((s, r) => s + r.se[0]!, 0) / rows.length;
     const weights = rows.map((r) => COMBOS[r.a]! * r.jointMass);
     const totalW = weights.reduce((s, w) => s + w, 0);
-    const models = ["engine", "independent", "joint"] as const;
+    const models = ["engine", "bucketed", "independent", "joint"] as const;
     print(
       "| model | per-class max abs error (pp) | at class | per-class mean abs error (pp) | P1 range-average error (pp) |",
     );
@@ -676,9 +782,15 @@ function rangeReport(results: readonly ScenarioResult[]): void {
         mean += (weights[i]! / totalW) * e;
       });
       const avg =
-        model === "engine" ? res.avgEngine[0]! : model === "independent" ? res.avgIndependent : res.avgJoint;
+        model === "engine"
+          ? res.avgEngine[0]!
+          : model === "bucketed"
+            ? res.avgBucketed[0]!
+            : model === "independent"
+              ? res.avgIndependent
+              : res.avgJoint;
       print(
-        `| ${model === "engine" ? "E" : model === "independent" ? "I" : "J"} | ` +
+        `| ${{ engine: "E", bucketed: "B", independent: "I", joint: "J" }[model]} | ` +
           `${pp(Math.abs(worst[model] - worst.truth[0]!))} | ${HOLDEM_CLASSES[worst.a]} (sim ${pp(worst.truth[0]!)}, ` +
           `model ${pp(worst[model])}) | ${pp(mean)} | ${signedPp(avg - res.avgTruth[0]!, 3)} |`,
       );
@@ -686,12 +798,13 @@ function rangeReport(results: readonly ScenarioResult[]): void {
     print();
     print(`Per-class simulation SE: mean ${pp(seMean, 3)} pp, max ${pp(seMax, 3)} pp.`);
     print();
-    print("| player | range-average share, simulation (SE) | engine (E) | error (pp) |");
-    print("|---|---|---|---|");
+    print("| player | range-average share, simulation (SE) | duels (E) | error (pp) | board-conditioned (B) | error (pp) |");
+    print("|---|---|---|---|---|---|");
     for (let p = 0; p < k; p++) {
       print(
         `| P${p + 1} | ${pp(res.avgTruth[p]!, 3)} (${pp(res.avgSe[p]!, 3)}) | ${pp(res.avgEngine[p]!, 3)} | ` +
-          `${signedPp(res.avgEngine[p]! - res.avgTruth[p]!, 3)} |`,
+          `${signedPp(res.avgEngine[p]! - res.avgTruth[p]!, 3)} | ${pp(res.avgBucketed[p]!, 3)} | ` +
+          `${signedPp(res.avgBucketed[p]! - res.avgTruth[p]!, 3)} |`,
       );
     }
     const sumEngine = res.avgEngine.reduce((s, x) => s + x, 0);
@@ -765,12 +878,12 @@ function jointReport(results: readonly ScenarioResult[]): void {
 
 // ---- Main ----
 
-print("# Multiway all-in showdowns: independent-duels model vs direct simulation");
+print("# Multiway all-in showdowns: the duels models vs direct simulation");
 print();
 print(
   `Seed ${SEED}; heads-up class table: ${table.method}` +
-    `${table.method === "exact" ? "" : ` (${table.samples} boards, seed ${table.seed})`}. ` +
-    "Hand values from evaluate7.",
+    `${table.method === "exact" ? "" : ` (${table.samples} boards, seed ${table.seed})`}; board-conditioned ` +
+    `table: ${KB} buckets, ${MW.boards.toLocaleString("en-US")} boards, seed ${MW.seed}. Hand values from evaluate7.`,
 );
 print();
 fixedHands();

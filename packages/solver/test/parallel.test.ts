@@ -202,7 +202,8 @@ describe("parallel solver", () => {
 
   it("rethrows a worker's error on the calling thread", () => {
     const { game } = buildEngineGame(threeHanded, 25, equity);
-    const p = partitionTree(game.root, game.seats.length, 2);
+    // The partition the solver makes (its cost estimate counts the multiway model's buckets).
+    const p = partitionTree(game.root, game.seats.length, 2, 512, game.multiway?.buckets ?? 1);
     // Break a showdown in group 1's subtrees (solved by the worker): its duel names a matrix that is not there.
     let broken = false;
     for (const r of p.groups[1]!) {

@@ -32,6 +32,37 @@ export interface ThreeHandedSpec {
    * BB-BTN, BB-SB; distinct indices, the slots left over hold unused zero matrices). Default 0 to 5.
    */
   readonly matrixIndex?: readonly number[];
+  /**
+   * Board-conditioned duels for pots of three (the engine's `multiway` model): the sweeping seat i holding a
+   * is in bucket k with chance `pi(a, k)`, and there wins its duel against j holding b with chance
+   * `share(i, j, a, b, k)`. Heads-up pots keep `share` above.
+   */
+  readonly bucketed?: {
+    readonly buckets: number;
+    readonly pi: (a: number, k: number) => number;
+    readonly share: (i: number, j: number, a: number, b: number, k: number) => number;
+  };
+}
+
+/** Random board-conditioned duels: random bucket chances per class and random duel shares per bucket. */
+export function randomBucketed(
+  classes: number,
+  buckets: number,
+  seed: number,
+): NonNullable<ThreeHandedSpec["bucketed"]> {
+  const next = rng(seed);
+  const pi = Float64Array.from({ length: classes * buckets }, () => 0.1 + next());
+  for (let a = 0; a < classes; a++) {
+    let total = 0;
+    for (let k = 0; k < buckets; k++) total += pi[a * buckets + k]!;
+    for (let k = 0; k < buckets; k++) pi[a * buckets + k]! /= total;
+  }
+  const shares = Float64Array.from({ length: 9 * buckets * classes * classes }, () => next());
+  return {
+    buckets,
+    pi: (a, k) => pi[a * buckets + k]!,
+    share: (i, j, a, b, k) => shares[(((i * 3 + j) * buckets + k) * classes + a) * classes + b]!,
+  };
 }
 
 /** Heads-up share for a strict order of the classes by `strength` (ties split), the same for every seat. */
@@ -84,6 +115,28 @@ export function threeHandedJamFold(spec: ThreeHandedSpec): EngineGame {
         for (let b = 0; b < n; b++) m[a * n + b] = W[a * n + b]! * spec.share(i, j, a, b);
       duel[i * 3 + j] = slots[pair++]!;
     }
+
+  const bucketed = spec.bucketed;
+  const multiway = bucketed
+    ? {
+        buckets: bucketed.buckets,
+        pi: Float64Array.from({ length: n * bucketed.buckets }, (_, x) =>
+          bucketed.pi(Math.floor(x / bucketed.buckets), x % bucketed.buckets),
+        ),
+        matrices: matrices.flatMap((_, slot) => {
+          const p = slots.indexOf(slot);
+          const i = p < 0 ? 0 : Math.floor(p / 2);
+          const j = p < 0 ? 0 : [1, 2, 0, 2, 0, 1][p]!;
+          return Array.from({ length: bucketed.buckets }, (_, k) => {
+            const m = new Float64Array(n * n);
+            if (p >= 0)
+              for (let a = 0; a < n; a++)
+                for (let b = 0; b < n; b++) m[a * n + b] = W[a * n + b]! * bucketed.share(i, j, a, b, k);
+            return m;
+          });
+        }),
+      }
+    : undefined;
 
   const showdown = (committed: readonly number[], players: number[]): TreeNode => {
     const invested = [...committed];
@@ -156,6 +209,7 @@ export function threeHandedJamFold(spec: ThreeHandedSpec): EngineGame {
     oppPerCombo: total,
     W,
     matrices,
+    ...(multiway ? { multiway } : {}),
     root: node(0, [...BLINDS], [true, true, true], false, ""),
   };
 }

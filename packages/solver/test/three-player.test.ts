@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { type CfrParams, CfrSolver, DCFR_PARAMS } from "../src/engine/cfr.js";
 import {
   BLINDS,
+  randomBucketed,
   randomShare,
   strengthShare,
   type ThreeHandedSpec,
@@ -40,6 +41,35 @@ function independentDuels(share: ThreeHandedSpec["share"]): Split {
       players.reduce((x, j) => (j === i ? x : x * share(i, j, deal[i]!, deal[j]!)), 1);
     const cycle = 1 - players.reduce((x, m) => x + sweep(m), 0);
     return [0, 1, 2].map((s) => (players.includes(s) ? sweep(s) + cycle / k : 0));
+  };
+}
+
+/**
+ * Board-conditioned duels: seat i sweeps with chance sum_k pi(a_i, k) prod_j share_k(i, j); a sweeper takes the
+ * pot and the rest is split equally. Heads-up, the plain share.
+ */
+function bucketedDuels(
+  share: ThreeHandedSpec["share"],
+  bucketed: NonNullable<ThreeHandedSpec["bucketed"]>,
+): Split {
+  return (players, deal) => {
+    const k = players.length;
+    if (k === 2) {
+      const [i, j] = players as [number, number];
+      const si = share(i, j, deal[i]!, deal[j]!);
+      return [0, 1, 2].map((s) => (s === i ? si : s === j ? 1 - si : 0));
+    }
+    const sweep = (i: number) => {
+      let p = 0;
+      for (let b = 0; b < bucketed.buckets; b++)
+        p += players.reduce(
+          (x, j) => (j === i ? x : x * bucketed.share(i, j, deal[i]!, deal[j]!, b)),
+          bucketed.pi(deal[i]!, b),
+        );
+      return p;
+    };
+    const rest = 1 - players.reduce((x, m) => x + sweep(m), 0);
+    return [0, 1, 2].map((s) => (players.includes(s) ? sweep(s) + rest / k : 0));
   };
 }
 
@@ -421,4 +451,53 @@ describe("three-way showdowns with side pots, random duels and rake", () => {
       }
     });
   }
+});
+
+describe("three-way showdowns with board-conditioned duels (the multiway model)", () => {
+  const classes = 4;
+  const share = randomShare(classes, 20261124);
+  const bucketed = randomBucketed(classes, 3, 7);
+  const split = bucketedDuels(share, bucketed);
+  const rake = (pot: number) => Math.min(0.05 * pot, 1);
+  const CASES: [string, ThreeHandedSpec][] = [
+    ["stacks 10/8/5", { stacks: [10, 8, 5], combos: [1, 2, 1, 3], share, bucketed }],
+    ["stacks 6/3/9 with rake", { stacks: [6, 3, 9], combos: [2, 1, 1, 1], share, bucketed, rake }],
+    ["stacks 6/6/6", { stacks: [6, 6, 6], combos: [1, 1, 1, 1], share, bucketed }],
+  ];
+
+  it("a deal's shares sum to the pot, and a bucket of certain wins gives the sweeper the pot", () => {
+    for (const deal of deals(classes)) {
+      const s = split([0, 1, 2], deal);
+      expect(s.reduce((x, y) => x + y, 0)).toBeCloseTo(1, 12);
+    }
+    const certain = { buckets: 2, pi: () => 0.5, share: (i: number) => (i === 0 ? 1 : 0) };
+    const s = bucketedDuels(share, certain)([0, 1, 2], [0, 1, 2]);
+    expect(s[0]).toBeCloseTo(1, 12);
+  });
+
+  for (const [name, spec] of CASES) {
+    it(`${name}: values, best responses and EVs match the brute force; chips are conserved`, () => {
+      for (const [, params] of PARAMS) {
+        const solver = new CfrSolver(threeHandedJamFold(spec), params);
+        for (const iterations of [1, 7, 60]) {
+          run(solver, iterations);
+          const brute = checkAgainstBruteForce(solver, spec, split);
+          const sum = solver.evaluate().reduce((x, r) => x + r.value, 0);
+          expect(sum).toBeCloseTo(-brute.rake, 9);
+        }
+      }
+    });
+  }
+
+  it("differs from independent duels where the buckets correlate the duels", () => {
+    const spec = CASES[2]![1];
+    const withBuckets = new CfrSolver(threeHandedJamFold(spec), DCFR_PARAMS);
+    const { bucketed: _b, ...plain } = spec;
+    const without = new CfrSolver(threeHandedJamFold(plain), DCFR_PARAMS);
+    run(withBuckets, 20);
+    run(without, 20);
+    const a = withBuckets.evaluate().map((r) => r.value);
+    const b = without.evaluate().map((r) => r.value);
+    expect(Math.max(...a.map((x, i) => Math.abs(x - b[i]!)))).toBeGreaterThan(1e-3);
+  });
 });

@@ -8,11 +8,13 @@
  * so a terminal's value for seat s holding a is its payoff times the product of the other seats'
  * projections (showdowns use share matrices for the opponents in the pot instead of W).
  *
- * Multiway showdowns (three or more players in a pot) use the independent-duels model: every pair of players
- * in the pot plays a heads-up duel, won by the row player with probability d_ij (its heads-up share: all-in
- * equity, or the realization contest on the flop); a player who wins all its duels takes the pot, and when
- * nobody does (a cycle) the pot is split equally. So player i's share is
- *   s_i = prod_j d_ij + (1 - sum_m prod_l d_ml) / k,
+ * Multiway showdowns (three or more players in a pot): every pair of players in the pot plays a heads-up duel,
+ * won by the row player with probability d_ij (its heads-up share: all-in equity, or the realization contest
+ * on the flop); a player who wins all its duels takes the pot, and when nobody does (a cycle) the pot is split
+ * equally. So player i's share is
+ *   s_i = P_i + (1 - sum_m P_m) / k,   P_i = prod_j d_ij (independent duels), or
+ *   P_i = sum_b pi_b(a_i) prod_j d_ij^b (board-conditioned duels, `EngineGame.multiway`, in all-in pots: the
+ *         duels are independent given the board, so they are taken per strength bucket b of player i's hand),
  * the shares of every deal sum to exactly the pot, and heads-up it is d_ij itself. Its expectation over the
  * opponents' ranges needs only heads-up matrix products (the duels of two opponents are taken against their
  * ranges with card removal against the first one's hand). docs/solver-model.md measures it against direct
@@ -76,6 +78,8 @@ interface CShowdown extends Base {
   pots: readonly { amount: number; players: readonly number[] }[];
   duel: Int32Array;
   pot: number;
+  /** Settled by all-in equity (board-conditioned duels apply), not by the postflop model. */
+  allIn: boolean;
 }
 
 /** A node below the cut of a parallel solve: its subtree is solved elsewhere, its values arrive here. */
@@ -207,13 +211,21 @@ export class CfrSolver implements Solver {
   private readonly conflictCount: Float64Array;
   private readonly denseW: boolean;
   private readonly wT: Float64Array;
+  /** The heads-up duel matrices, then (board-conditioned model) one per duel matrix and bucket. */
   private readonly mats: readonly Float64Array[];
   private readonly matsT: readonly Float64Array[];
+  /** Heads-up duel matrices (the first `duelCount` of `mats`). */
+  private readonly duelCount: number;
+  /** Strength buckets of the multiway model (1: independent duels) and their chances pi[a * buckets + k]. */
+  private readonly buckets: number;
+  private readonly bucketPi: Float64Array | null;
   private readonly tmp: Float64Array;
   private readonly tmp2: Float64Array;
   private readonly tmp3: Float64Array;
   private readonly tmp4: Float64Array;
   private readonly tmp5: Float64Array;
+  private readonly tmp6: Float64Array;
+  private readonly tmp7: Float64Array;
   private readonly foldBuf: Float64Array;
   /** Products of reaches with share matrices, valid while `epoch` (bumped when reaches change) matches. */
   private readonly cache = new Map<number, { epoch: number; v: Float64Array }>();
@@ -267,13 +279,20 @@ export class CfrSolver implements Solver {
     this.conflictClass = Int32Array.from(cls);
     this.conflictCount = Float64Array.from(cnt);
     this.denseW = cls.length > dense / 2;
-    this.mats = game.matrices;
-    this.matsT = game.matrices.map((m) => transpose(m, n));
+    this.duelCount = game.matrices.length;
+    this.buckets = game.multiway?.buckets ?? 1;
+    this.bucketPi = game.multiway?.pi ?? null;
+    if (game.multiway && game.multiway.matrices.length !== game.matrices.length * this.buckets)
+      throw new Error("multiway model: one matrix per duel matrix and bucket expected");
+    this.mats = [...game.matrices, ...(game.multiway?.matrices ?? [])];
+    this.matsT = this.mats.map((m) => transpose(m, n));
     this.tmp = new Float64Array(n);
     this.tmp2 = new Float64Array(n);
     this.tmp3 = new Float64Array(n);
     this.tmp4 = new Float64Array(n);
     this.tmp5 = new Float64Array(n);
+    this.tmp6 = new Float64Array(n);
+    this.tmp7 = new Float64Array(n);
     this.foldBuf = new Float64Array(n);
     if (scope.forest) {
       this.root = null;
@@ -328,6 +347,7 @@ export class CfrSolver implements Solver {
         pots: node.pots,
         duel: node.duel,
         pot: node.pot,
+        allIn: node.allIn,
       };
     } else {
       const nA = node.actions.length;
@@ -481,11 +501,13 @@ export class CfrSolver implements Solver {
   }
 
   /**
-   * u_ij = norm * (M_ij r_j): seat i's expected duel share against seat j's range, mass-weighted. Cached
-   * per (reach buffer, matrix) until the reaches change: terminals below the same actions share them.
+   * u_ij = norm * (M_ij r_j): seat i's expected duel share against seat j's range, mass-weighted; with
+   * `bucket` >= 0, in that strength bucket of seat i's hand (board-conditioned model). Cached per (reach
+   * buffer, matrix) until the reaches change: terminals below the same actions share them.
    */
-  private duelU(node: CShowdown, i: number, j: number): Float64Array {
-    const m = node.duel[i * this.game.seats.length + j]!;
+  private duelU(node: CShowdown, i: number, j: number, bucket = -1): Float64Array {
+    let m = node.duel[i * this.game.seats.length + j]!;
+    if (bucket >= 0) m = this.duelCount + m * this.buckets + bucket;
     const r = node.reach[j]!;
     return this.cached(this.bufferId(r) * this.mats.length + m, (out) =>
       this.project(out, r, this.matsT[m]!),
@@ -517,6 +539,9 @@ export class CfrSolver implements Solver {
   /**
    * Seat `me`'s expected share of a pot contested by `players` (k >= 2), weighted by the reach mass of the
    * pot's other players (not of the other seats). Written into `out`.
+   *
+   * With k >= 3, s_me = P_me + (1 - sum_m P_m) / k per deal, P_m the chance that m sweeps its duels: the
+   * product of m's duel shares (independent duels), or its bucket-weighted sum of products (board-conditioned).
    */
   private potShare(node: CShowdown, players: readonly number[], me: number, out: Float64Array): void {
     const n = this.n;
@@ -526,42 +551,75 @@ export class CfrSolver implements Solver {
       out.set(this.duelU(node, me, opp[0]!));
       return;
     }
-    // prod_j u_me,j and prod_j proj_j
+    const K = this.buckets;
+    // Board-conditioned duels settle all-in pots; pots that go to the flop keep independent duels of the
+    // realization model.
+    const pi = node.allIn ? this.bucketPi : null;
+    // E[P_me] (mass units) and prod_j proj_j.
     const prodU = this.tmp2;
     const prodP = this.tmp3;
-    prodU.fill(1);
     prodP.fill(1);
     for (const j of opp) {
-      const u = this.duelU(node, me, j);
       const pj = node.proj[j]!;
-      for (let a = 0; a < n; a++) {
-        prodU[a]! *= u[a]!;
-        prodP[a]! *= pj[a]!;
+      for (let a = 0; a < n; a++) prodP[a]! *= pj[a]!;
+    }
+    if (pi === null) {
+      prodU.fill(1);
+      for (const j of opp) {
+        const u = this.duelU(node, me, j);
+        for (let a = 0; a < n; a++) prodU[a]! *= u[a]!;
+      }
+    } else {
+      prodU.fill(0);
+      const t = this.tmp6;
+      for (let b = 0; b < K; b++) {
+        for (let a = 0; a < n; a++) t[a] = pi[a * K + b]!;
+        for (const j of opp) {
+          const u = this.duelU(node, me, j, b);
+          for (let a = 0; a < n; a++) t[a]! *= u[a]!;
+        }
+        for (let a = 0; a < n; a++) prodU[a]! += t[a]!;
       }
     }
     for (let a = 0; a < n; a++) out[a] = prodU[a]! + (prodP[a]! - prodU[a]!) / k;
-    // Minus (1/k) sum over opponents m of E[d_m,me * prod_l d_ml]: m's duels against the other opponents'
-    // ranges, as seen from m's hand.
+    // Minus (1/k) sum over opponents m of E[P_m], with m's duels against the other opponents' ranges as
+    // seen from m's hand and its duel against me projected onto my hand.
     const g = this.tmp4;
     const t = this.tmp5;
     const seats = this.game.seats.length;
     for (const m of opp) {
       const rest = opp.filter((l) => l !== m);
       const toMe = node.duel[m * seats + me]!;
-      const fill = (out: Float64Array) => {
-        g.set(node.reach[m]!);
-        for (const l of rest) {
-          const u = this.duelU(node, m, l);
-          const pl = node.proj[l]!;
-          for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
+      const fill = (result: Float64Array) => {
+        if (pi === null) {
+          g.set(node.reach[m]!);
+          for (const l of rest) {
+            const u = this.duelU(node, m, l);
+            const pl = node.proj[l]!;
+            for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
+          }
+          this.project(result, g, this.mats[toMe]!);
+          return;
         }
-        this.project(out, g, this.mats[toMe]!);
+        result.fill(0);
+        const part = this.tmp7;
+        const rm = node.reach[m]!;
+        for (let b = 0; b < K; b++) {
+          for (let x = 0; x < n; x++) g[x] = rm[x]! * pi[x * K + b]!;
+          for (const l of rest) {
+            const u = this.duelU(node, m, l, b);
+            const pl = node.proj[l]!;
+            for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
+          }
+          this.project(part, g, this.mats[this.duelCount + toMe * K + b]!);
+          for (let a = 0; a < n; a++) result[a]! += part[a]!;
+        }
       };
       let tm: Float64Array;
       if (rest.length === 1) {
         // Three-way pots: cache by (m's reach, l's reach, m-l duel, m-me duel).
         const l = rest[0]!;
-        const nm = this.mats.length;
+        const nm = this.duelCount;
         const key =
           ((this.bufferId(node.reach[m]!) * 1048576 + this.bufferId(node.reach[l]!)) * nm +
             node.duel[m * seats + l]!) *

@@ -78,6 +78,16 @@ export interface EngineGame {
   readonly W: Float64Array;
   /** Share matrices (W times the row player's pot share), row-major n*n each. */
   readonly matrices: readonly Float64Array[];
+  /**
+   * All-in pots of three or more players: board-conditioned duels (src/model/multiway.ts), `matrices[m *
+   * buckets + k]` the duel matrix m in strength bucket k of its row player, `pi[a * buckets + k]` the
+   * bucket's chance. Without it, and in pots that go to the flop, independent duels (the heads-up matrices).
+   */
+  readonly multiway?: {
+    readonly buckets: number;
+    readonly pi: Float64Array;
+    readonly matrices: readonly Float64Array[];
+  };
   readonly root: TreeNode;
 }
 

@@ -41,19 +41,24 @@ import type { DecisionNode, EngineGame, TreeNode } from "./game.js";
  * 169). Decisions: regret matching, the tremble, a sparse card-removal projection per action, values and
  * regret updates. Showdowns: per player and pot the duel products (about half of them shared with sibling
  * terminals through the cache); with three players the cycle term's products (cached too), with four or
- * more (k - 1) uncached products per player and pot.
+ * more (k - 1) uncached products per player and pot. The board-conditioned model does that work once per
+ * strength bucket (`buckets`) in all-in pots.
  */
-export function nodeCost(node: TreeNode, seats: number): number {
+export function nodeCost(node: TreeNode, seats: number, buckets = 1): number {
   if (node.type === "decision") return seats + node.actions.length * (56 + seats);
   if (node.type === "fold") return 2 + seats;
   let cost = 0;
+  const b = node.allIn ? buckets : 1;
   const k0 = node.players.length;
   cost += k0 * (2 + seats);
   for (const pot of node.pots) {
     const k = pot.players.length;
     if (k === 2) cost += k * (0.5 * 169 + seats + 4);
-    else if (k === 3) cost += k * (2 * 0.5 * 169 + 2 * 0.7 * 169 + 6 * seats);
-    else cost += k * ((k - 1) * 0.5 * 169 + (k - 1) * (169 + (k - 2) * 0.5 * 169) * 0.6 + 3 * k * seats);
+    else if (k === 3) cost += k * (b * (2 * 0.5 * 169 + 2 * 0.7 * 169) + 6 * seats);
+    else
+      cost +=
+        k *
+        (b * ((k - 1) * 0.5 * 169 + (k - 1) * (169 + (k - 2) * 0.5 * 169) * 0.6) + 3 * k * seats);
   }
   return cost;
 }
@@ -74,12 +79,18 @@ export interface Partition {
  * the work or there are `maxCuts` of them; then the subtrees are dealt to the groups, costliest first, each
  * to the least loaded group. Deterministic.
  */
-export function partitionTree(root: TreeNode, seats: number, groups: number, maxCuts = 512): Partition {
+export function partitionTree(
+  root: TreeNode,
+  seats: number,
+  groups: number,
+  maxCuts = 512,
+  buckets = 1,
+): Partition {
   const cost = new Map<TreeNode, number>();
   const order = new Map<TreeNode, number>();
   const visit = (node: TreeNode): number => {
     order.set(node, order.size);
-    let c = nodeCost(node, seats);
+    let c = nodeCost(node, seats, buckets);
     if (node.type === "decision") for (const child of node.children) c += visit(child);
     cost.set(node, c);
     return c;
@@ -88,7 +99,7 @@ export function partitionTree(root: TreeNode, seats: number, groups: number, max
   const cut = new Set<TreeNode>();
   let topCost = 0;
   const expand = (node: TreeNode) => {
-    topCost += nodeCost(node, seats);
+    topCost += nodeCost(node, seats, buckets);
     if (node.type !== "decision") return;
     for (const child of node.children) {
       if (child.type === "decision") cut.add(child);
@@ -434,7 +445,13 @@ export class ParallelCfrSolver implements Solver {
     this.params = params;
     const n = game.classCount;
     const seats = game.seats.length;
-    const partition = partitionTree(game.root, seats, Math.max(1, Math.floor(threads)));
+    const partition = partitionTree(
+      game.root,
+      seats,
+      Math.max(1, Math.floor(threads)),
+      512,
+      game.multiway?.buckets ?? 1,
+    );
     this.partition = partition;
     const arena = new Arena(n);
     const refs = new Map<TreeNode, RootRefs>();

@@ -32,3 +32,14 @@ export {
   parseHeadsUpEquity,
   serializeHeadsUpEquity,
 } from "./table-file.js";
+export type { MultiwayJob, MultiwayPartial, MultiwayTable } from "./multiway.js";
+export {
+  combineMultiwayParts,
+  computeMultiwayPart,
+  defaultMultiwayTablePath,
+  loadMultiwayTable,
+  MULTIWAY_EQUITY_FILE,
+  multiwayBucketEdges,
+  parseMultiwayTable,
+  serializeMultiwayTable,
+} from "./multiway.js";

@@ -10,7 +10,13 @@ import { PACK_FORMAT_VERSION, type PackConfig, type PackData, type PackNode } fr
 import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult, type Solver } from "../engine/cfr.js";
 import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
 import { ParallelCfrSolver } from "../engine/parallel.js";
-import { type HeadsUpEquityTable, loadHeadsUpEquity } from "../equity/index.js";
+import {
+  type HeadsUpEquityTable,
+  loadHeadsUpEquity,
+  loadMultiwayTable,
+  type MultiwayTable,
+} from "../equity/index.js";
+import { buildBucketedDuels } from "../model/multiway.js";
 import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
 import { profileFor, rakeOf, type SolverAlgorithm, type TreeConfig } from "../tree/config.js";
@@ -26,7 +32,7 @@ export const algorithmOf = (config: TreeConfig, stack: number): SolverAlgorithm 
  * Version of the solver's game model and engine semantics: part of every pack's input hash, so changing the
  * model makes `pnpm solve --all` re-solve every pack. Bump it with any change that alters results.
  */
-export const SOLVER_MODEL_VERSION = "v3.2";
+export const SOLVER_MODEL_VERSION = "v3.3";
 
 /**
  * Hash of everything a (config, stack) solve depends on: the model version, the config without the other
@@ -84,6 +90,8 @@ export interface SolveOptions {
   readonly configPath?: string;
   readonly stack: number;
   readonly equity?: HeadsUpEquityTable;
+  /** Board-conditioned duels table for pots of three or more (default: the committed one). */
+  readonly multiway?: MultiwayTable;
   readonly maxIterations?: number;
   readonly maxSeconds?: number;
   /** Stop when every seat is at or under this exploitability (percent of the starting pot). */
@@ -157,10 +165,23 @@ export interface SolveResult {
   readonly unreachedNodes: number;
 }
 
+let committedMultiway: MultiwayTable | null = null;
+
+/** The committed board-conditioned duels table, read once. */
+export function committedMultiwayTable(): MultiwayTable {
+  committedMultiway ??= loadMultiwayTable();
+  return committedMultiway;
+}
+
+/**
+ * The engine's game for a config and stack. Pots of three or more use board-conditioned duels from `multiway`
+ * (the committed table by default).
+ */
 export function buildEngineGame(
   config: TreeConfig,
   stack: number,
   equity: HeadsUpEquityTable,
+  multiway: MultiwayTable = committedMultiwayTable(),
 ): { game: EngineGame; tree: BuiltTree } {
   const shares = buildShareMatrices(config.model, equity.eq, equity.w);
   const tree = buildPreflopTree(config, stack, (kind) => shares.indexFor(kind.allIn, kind.spr, kind.rowIsIp));
@@ -171,6 +192,7 @@ export function buildEngineGame(
     oppPerCombo: 1225,
     W: equity.w,
     matrices: shares.matrices,
+    multiway: buildBucketedDuels(multiway, equity.w, shares.matrices),
     root: tree.root,
   };
   return { game, tree };
@@ -191,7 +213,7 @@ export function solvePreflop(options: SolveOptions): SolveResult {
   const { config, stack } = options;
   const now = options.now ?? (() => performance.now());
   const equity = options.equity ?? loadHeadsUpEquity();
-  const { game, tree } = buildEngineGame(config, stack, equity);
+  const { game, tree } = buildEngineGame(config, stack, equity, options.multiway);
   const nodes = countNodes(tree.root);
   const params = {
     ...DCFR_PARAMS,
@@ -412,7 +434,7 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
           pctPot: roundTo(s.pctPot, 5),
         })),
         seed: opts.seed,
-        model: `${m.name}: heads-up all-in pots by exact equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull}); pots of three or more players by independent heads-up duels (a player who wins every duel takes the pot, a cycle splits it); ${rakeText(config)}`,
+        model: `${m.name}: heads-up all-in pots by exact equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull}); all-in pots of three or more players by board-conditioned duels (each duel taken per strength bucket of the sweeping player's hand on the board, ${result.game.multiway?.buckets ?? 1} buckets), flop pots of three or more by independent duels of the realization model (a player who wins every duel takes the pot, the rest is split equally); ${rakeText(config)}`,
         solveSeconds: opts.solveSeconds ?? roundTo(result.seconds, 1),
         createdAt: opts.createdAt,
         treeConfig: opts.configPath,
