@@ -11,6 +11,7 @@ const store = RangeStore.open({ packsDir });
 const rows = [];
 let bytes = 0;
 let v3 = 0;
+const versions = new Map();
 const packs = store
   .packStatus()
   .filter((s) => s.ok && s.stack !== null)
@@ -20,7 +21,10 @@ for (const s of packs) {
   const p = meta.header.provenance;
   const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
   bytes += meta.fileBytes;
-  const model = (p.model ?? "").split(":")[0];
+  // The model version the solve recorded with its input hash ("Inputs: <hash> (model v3.3; ...").
+  const version = (p.notes ?? []).map((n) => /^Inputs: [0-9a-f]+ \(model (v[\d.]+)/.exec(n)).find(Boolean);
+  const model = `${(p.model ?? "").split(":")[0]}${version ? ` ${version[1]}` : ""}`;
+  if (version) versions.set(version[1], (versions.get(version[1]) ?? 0) + 1);
   const algorithm = p.algorithm.startsWith("Predictive CFR+") ? "PCFR+" : p.algorithm.split(" ")[0];
   const checkpoint = (p.notes ?? []).map((n) => /^Checkpoint: .* iteration (\d+),/.exec(n)).find(Boolean);
   const iterations = checkpoint ? `${checkpoint[1]} of ${p.iterations}` : `${p.iterations}`;
@@ -34,11 +38,13 @@ const section = `<!-- solver-table:start -->
 
 Read from the pack headers by \`node scripts/solver-table.mjs\`; regenerate the packs with \`pnpm solve --all\`
 (resumable: packs whose inputs are unchanged are skipped). Solved on ${cpus()[0]?.model ?? "unknown CPU"}
-(${cpus().length} cores), Node ${process.version}, one pack per core while other work shared the two cores, so
-times are upper bounds. Exploitability is each seat's best-response gain against the published strategies, in
+(${cpus().length} cores), Node ${process.version}: v3.3 packs one at a time on both cores at raised priority while
+other work ran at low priority, older ones one pack per core while other work shared the two cores; times are
+upper bounds. Exploitability is each seat's best-response gain against the published strategies, in
 percent of the starting pot (1.5bb cash, 2.5bb nlmtt8) and mbb/hand. Model v3 (\`realization-v3\`, see
 docs/solver-model.md): target 0.4% of the pot (0.05% for jam/fold), requirement 0.5% (0.1%). ${v3} of
-${rows.length} packs are v3. Algorithm: DCFR, or predictive CFR+ (PCFR+) for the deep profiles. Iterations "a of
+${rows.length} packs are v3 (${[...versions].sort().map(([v, n]) => `${v}: ${n}`).join(", ")}; v3.3 adds board-conditioned
+duels in multiway all-in pots, and \`pnpm solve --all\` re-solves the older ones). Algorithm: DCFR, or predictive CFR+ (PCFR+) for the deep profiles. Iterations "a of
 b": the run went to b and the least exploitable check, at a, is published.
 
 | game | stack | model | algorithm | decision nodes | iterations | solve s | worst seat | best seat | pack |

@@ -807,12 +807,9 @@ function rangeReport(results: readonly ScenarioResult[]): void {
           `${signedPp(res.avgBucketed[p]! - res.avgTruth[p]!, 3)} |`,
       );
     }
-    const sumEngine = res.avgEngine.reduce((s, x) => s + x, 0);
+    const sumOf = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0);
     print(
-      `| sum | ${pp(
-        res.avgTruth.reduce((s, x) => s + x, 0),
-        3,
-      )} | ${pp(sumEngine, 3)} | |`,
+      `| sum | ${pp(sumOf(res.avgTruth), 3)} | ${pp(sumOf(res.avgEngine), 3)} | | ${pp(sumOf(res.avgBucketed), 3)} | |`,
     );
     print();
     const worstRows = [...rows]
