@@ -16,9 +16,42 @@ export * from "./equity/index.js";
 export * from "./eval/index.js";
 export type { ShareMatrices } from "./model/realization.js";
 export { buildShareMatrices, classMultiplier, SPR_BUCKETS } from "./model/realization.js";
+export type {
+  DecodedPloBucketMap,
+  PloAbstraction,
+  PloAbstractionOptions,
+  PloBucket,
+  PloBucketMapJson,
+  PloClassFeatures,
+  PloFeatureWeights,
+  PloPairing,
+  PloSuitPattern,
+} from "./plo/abstraction.js";
+export {
+  buildPloAbstraction,
+  DEFAULT_PLO_BUCKETS,
+  DEFAULT_PLO_FEATURE_WEIGHTS,
+  decodePloBucketMap,
+  encodePloBucketMap,
+  PLO_MAX_BUCKETS,
+  PLO_MIN_BUCKETS,
+  PLO_STRATA,
+  ploClassFeatures,
+  stratumOf,
+} from "./plo/abstraction.js";
 export type { ExactEquity, OmahaEquityOptions, OmahaEquityResult, OmahaPlayer } from "./plo/equity.js";
 export { exactOmahaEquity, omahaEquity, ploHandsOfClass } from "./plo/equity.js";
 export { evaluateOmaha, OmahaBoard } from "./plo/evaluator.js";
+export type { PloRandomEquityOptions, PloRandomEquityTable } from "./plo/random-equity.js";
+export {
+  computePloRandomEquity,
+  defaultPloRandomEquityPath,
+  loadPloRandomEquity,
+  PLO_RANDOM_EQUITY_DEFAULTS,
+  PLO_RANDOM_EQUITY_FILE,
+  parsePloRandomEquity,
+  serializePloRandomEquity,
+} from "./plo/random-equity.js";
 export { defaultPacksDir, repoRoot, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
 export type {
   PackExportOptions,
@@ -44,10 +77,21 @@ export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, DuelKind } from "./tree/build.js";
 export { buildPreflopTree, postflopRank } from "./tree/build.js";
 export type {
+  BettingStructure,
+  PotLimitSize,
   RakeConfig,
   RealizationModel,
   SolverAlgorithm,
   StackProfile,
   TreeConfig,
 } from "./tree/config.js";
-export { configStacks, loadTreeConfig, profileFor, rakeOf, validateTreeConfig } from "./tree/config.js";
+export {
+  configStacks,
+  depthToken,
+  loadTreeConfig,
+  potLimitSizeId,
+  potLimitSizeIds,
+  profileFor,
+  rakeOf,
+  validateTreeConfig,
+} from "./tree/config.js";

@@ -183,6 +183,11 @@ export function buildEngineGame(
   equity: HeadsUpEquityTable,
   multiway: MultiwayTable = committedMultiwayTable(),
 ): { game: EngineGame; tree: BuiltTree } {
+  if (GAMES[config.game].variant !== "holdem") {
+    throw new Error(
+      `${config.game} is PLO: its pot-limit trees build (buildPreflopTree), but the solver's terminal model and classes are hold'em only`,
+    );
+  }
   const shares = buildShareMatrices(config.model, equity.eq, equity.w);
   const tree = buildPreflopTree(config, stack, (kind) => shares.indexFor(kind.allIn, kind.spr, kind.rowIsIp));
   const game: EngineGame = {

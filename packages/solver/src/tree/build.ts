@@ -12,6 +12,10 @@
  *   seat that has not yet put chips in voluntarily, from raise number 3 on) only where `coldFourBet` is set,
  *   and nobody raises over an all-in (the others may still call it).
  * - A raise reopens the action for every seat still in with chips behind.
+ * - Pot-limit trees (`"betting": "pot-limit"`, the PLO games): sized raises are at most the pot (validated on
+ *   the config); all-in exists only where the pot-size raise reaches the stack, so a sized raise that the
+ *   caps above would turn into an all-in stays sized where the all-in would be over the pot. Raise tokens are
+ *   `Open`, `3B`, ... with the suffix `-<pct>` when the node offers more than one sized raise.
  *
  * Terminals: a fold-out (one seat left), or a showdown of two or more seats, all-in (at most one seat has
  * chips behind) or to the flop. Unequal contributions are split into a main pot and side pots; an uncalled
@@ -30,7 +34,7 @@ import {
   PotState,
 } from "@ranges/core";
 import type { ActionInfo, DecisionNode, ShowdownPot, TreeNode } from "../engine/game.js";
-import { profileFor, rakeOf, type StackProfile, type TreeConfig } from "./config.js";
+import { potLimitSizeId, profileFor, rakeOf, type StackProfile, type TreeConfig } from "./config.js";
 
 /** How a heads-up duel inside a showdown is settled, resolved to a matrix index by the model. */
 export interface DuelKind {
@@ -97,17 +101,26 @@ export function buildPreflopTree(
   const showdownsByPlayers: number[] = new Array<number>(n + 1).fill(0);
   const startingPot = pot.pot;
   const maxRaises = profile.maxRaises ?? 5;
+  const potLimit = config.betting === "pot-limit";
 
   const invested = (st: State): number[] => st.pot.contributed.map((c, i) => c + anteOf[i]!);
   const totalStack = (st: State, i: number) => st.pot.contributed[i]! + st.pot.behind[i]!;
 
-  const tokenFor = (d: DecodedAction, raiseNumber: number, seat: string, st: State): string => {
+  const tokenFor = (
+    d: DecodedAction,
+    raiseNumber: number,
+    seat: string,
+    st: State,
+    sizedRaises: number,
+  ): string => {
     if (d.kind === "fold") return "Fold";
     if (d.kind === "call")
       return info.limpToken && st.raises === 0 && seat !== "BB" && st.limpers === 0 ? "Limp" : "Call";
     if (d.kind === "allin") return "AI";
     if (info.tokenStyle === "percent") return `${d.sizePctPot}%`;
-    return raiseNumber === 1 ? "Open" : `${raiseNumber + 1}B`;
+    const depth = raiseNumber === 1 ? "Open" : `${raiseNumber + 1}B`;
+    // PLO: a node with several sized raises names each by its size id (its percent of the pot).
+    return info.variant === "omaha" && sizedRaises > 1 ? `${depth}-${potLimitSizeId(d.code)}` : depth;
   };
 
   const raiseCodes = (p: StackProfile, raiseNumber: number, actor: number, st: State): readonly number[] => {
@@ -149,14 +162,19 @@ export function buildPreflopTree(
     if (!mayRaise) return codes;
     const maxOther = Math.max(...others.map((i) => totalStack(st, i)));
     const cap = Math.min(totalStack(st, actor), maxOther);
+    // Pot-limit: all-in is legal only when the pot-size raise reaches the stack.
+    const allInLegal = !potLimit || st.pot.decode(seat, POT_SIZE_RAISE).kind === "allin";
     let allIn = profile.jamOrFold === true || raiseNumber >= profile.allInFrom;
     for (const code of raiseCodes(profile, raiseNumber, actor, st)) {
       const d = st.pot.decode(seat, code);
-      if (d.kind === "allin" || d.toBb >= config.allInThreshold * totalStack(st, actor) || d.toBb >= cap)
+      if (
+        d.kind === "allin" ||
+        (allInLegal && (d.toBb >= config.allInThreshold * totalStack(st, actor) || d.toBb >= cap))
+      )
         allIn = true;
       else codes.push(code);
     }
-    if (allIn) codes.push(CODE_ALLIN);
+    if (allIn && allInLegal) codes.push(CODE_ALLIN);
     return codes;
   };
 
@@ -173,6 +191,7 @@ export function buildPreflopTree(
     const history = [...st.parts, seat].join("_");
     const actions: ActionInfo[] = [];
     const children: TreeNode[] = [];
+    const sizedRaises = codes.filter((c) => c !== CODE_FOLD && c !== CODE_CALL && c !== CODE_ALLIN).length;
     for (const code of codes) {
       const child: State = {
         pot: st.pot.clone(),
@@ -187,7 +206,7 @@ export function buildPreflopTree(
       };
       const d = child.pot.apply(seat, code);
       const isRaise = (d.kind === "raise" || d.kind === "allin") && d.toBb > st.pot.currentBet + 1e-9;
-      const token = tokenFor(d, st.raises + 1, seat, st);
+      const token = tokenFor(d, st.raises + 1, seat, st, sizedRaises);
       if (d.allIn || child.pot.behind[actor]! <= 1e-9) child.allIn[actor] = true;
       if (d.kind !== "fold" && d.addBb > 0) child.entered[actor] = true;
       if (isRaise) {
@@ -291,3 +310,6 @@ export function buildPreflopTree(
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+/** The pot-size raise, the pot-limit maximum: raise-to = the bet + the pot after calling. */
+const POT_SIZE_RAISE = 40100;

@@ -25,10 +25,39 @@
  *
  * Rake (`"rake": { "percent": 5, "capBb": 0.6 }`) is taken from every pot that sees a flop (all-in or not);
  * a pot won preflop pays none. Leave it out (or `null`) for no rake.
+ *
+ * Pot-limit Omaha (`"betting": "pot-limit"`, required for the games plo, plo9, plo5 and plo6hu and refused
+ * for hold'em). The same fields, with these differences (one profile of `data/trees/plo.json`):
+ *
+ * ```json
+ * { "stacks": [100], "open": [40100], "sbOpen": [40100], "isoRaise": [40100],
+ *   "threeBetIp": [40075, 40100], "threeBetOop": [40100], "fourBet": [40100],
+ *   "allInFrom": 3, "maxRaises": 4, "maxCallersToRaise": 1 }
+ * ```
+ *
+ * - Every sized raise is a percent of the pot, `40000+pct` with 1 <= pct <= 100: `40100` is the pot-size
+ *   raise, the pot-limit maximum (raise-to = the bet + the pot after calling). Codes 3, 5 and 14 and
+ *   `jamOrFold` are refused; `maxRaises` is required (a pot-limit tree needs a raise cap).
+ * - All-in is offered only where it is legal, i.e. where the pot-size raise reaches the stack; there it
+ *   replaces the sized raises that `allInFrom`, `allInThreshold` or the stacks would turn into an all-in.
+ *   Where it is not legal, those sized raises stay as they are.
+ * - Tokens: `Fold`, `Call` (a check or a complete too), `AI`, and the raise of its depth, `Open`, `3B`, `4B`,
+ *   `5B`, `6B`. When a node offers more than one sized raise, each carries the size id `-<pct>`, the percent
+ *   of the pot: above, a seat 3-betting in position chooses between `3B-75` and `3B-100`, while out of
+ *   position the 3-bet is plain `3B`. A size id means the same percent everywhere in a tree;
+ *   `potLimitSizeIds` lists them per raise depth.
+ * - Examples of PLO paths built from that profile: `UTG_Open_HJ` (HJ facing a pot open to 3.5bb),
+ *   `UTG_Open_HJ_3B-75` (HJ's 3-bet of 75% of the pot, to 9.88bb), `UTG_Open_HJ_3B-100_CO` (CO facing the
+ *   pot-size 3-bet to 12bb), `UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_Call_BB` (BB after an SB complete; a pot
+ *   raise there is `Open` to 3bb). At 100bb the pot 4-bet goes to 37.5bb, and facing it the pot-size raise
+ *   would reach 114bb, so the 5-bet is `AI`.
+ * - Refused configs (`validateTreeConfig` throws): a plo game without `"betting": "pot-limit"`, a hold'em
+ *   game with it, a raise code above `40100` or not a percent code (`[40150]`, `[3]`, `[5]`), `jamOrFold`,
+ *   a profile without `maxRaises`, an `allInThreshold` outside (0, 1].
  */
 
 import { readFileSync } from "node:fs";
-import { GAMES, type GameId, isGameId } from "@ranges/core";
+import { GAMES, type GameId, isGameId, PCT_CODE_BASE } from "@ranges/core";
 
 export interface StackProfile {
   readonly stacks: readonly number[];
@@ -96,8 +125,13 @@ export interface RealizationModel {
   readonly source: string;
 }
 
+/** `no-limit` (hold'em, the default) or `pot-limit` (PLO: no raise above the pot, see the module comment). */
+export type BettingStructure = "no-limit" | "pot-limit";
+
 export interface TreeConfig {
   readonly game: GameId;
+  /** Betting structure; absent means no-limit. Required `"pot-limit"` for the PLO games. */
+  readonly betting?: BettingStructure;
   /** Seats in acting order; defaults to the game's seats (a custom spot may name fewer). */
   readonly seats?: readonly string[];
   /**
@@ -136,11 +170,22 @@ export function loadTreeConfig(path: string): TreeConfig {
 }
 
 export function validateTreeConfig(raw: TreeConfig, where = "tree config"): TreeConfig {
-  if (!isGameId(raw.game) || GAMES[raw.game].variant !== "holdem") {
-    throw new Error(`${where}: game must be a hold'em game, got ${String(raw.game)}`);
+  if (!isGameId(raw.game)) throw new Error(`${where}: game must be a game, got ${String(raw.game)}`);
+  const omaha = GAMES[raw.game].variant === "omaha";
+  if (raw.betting !== undefined && raw.betting !== "no-limit" && raw.betting !== "pot-limit")
+    throw new Error(
+      `${where}: betting must be "no-limit" or "pot-limit", got ${JSON.stringify(raw.betting)}`,
+    );
+  if (omaha !== (raw.betting === "pot-limit")) {
+    throw new Error(
+      omaha
+        ? `${where}: ${raw.game} is pot-limit Omaha: set "betting": "pot-limit"`
+        : `${where}: ${raw.game} is no-limit hold'em: "betting": "pot-limit" is for the PLO games`,
+    );
   }
   if (!Array.isArray(raw.profiles) || raw.profiles.length === 0)
     throw new Error(`${where}: profiles is empty`);
+  if (raw.betting === "pot-limit") validatePotLimit(raw, where);
   if (raw.rake != null) {
     const { percent, capBb } = raw.rake;
     if (!(Number.isFinite(percent) && percent >= 0 && percent < 100))
@@ -176,6 +221,77 @@ export function validateTreeConfig(raw: TreeConfig, where = "tree config"): Tree
     if (!GAMES[raw.game].seats.includes(seat)) throw new Error(`${where}: limp seat ${seat} is not a seat`);
   }
   return raw;
+}
+
+/** The raise-code lists of a profile, by raise depth (1 = open, 2 = 3-bet, ...), with their field names. */
+const RAISE_FIELDS: readonly (readonly [keyof StackProfile, number])[] = [
+  ["open", 1],
+  ["sbOpen", 1],
+  ["isoRaise", 1],
+  ["threeBetIp", 2],
+  ["threeBetOop", 2],
+  ["squeeze", 2],
+  ["fourBet", 3],
+  ["fiveBet", 4],
+];
+
+function validatePotLimit(raw: TreeConfig, where: string): void {
+  if (!(Number.isFinite(raw.allInThreshold) && raw.allInThreshold > 0 && raw.allInThreshold <= 1))
+    throw new Error(`${where}: allInThreshold must be in (0, 1], got ${String(raw.allInThreshold)}`);
+  raw.profiles.forEach((p, k) => {
+    const at = `${where}: profile ${k + 1} (${JSON.stringify(p.stacks)})`;
+    if (p.jamOrFold) throw new Error(`${at}: jamOrFold is not pot-limit (an open shove is over the pot)`);
+    if (p.maxRaises === undefined)
+      throw new Error(`${at}: a pot-limit profile needs maxRaises (a raise cap)`);
+    for (const [field] of RAISE_FIELDS) {
+      const codes = p[field];
+      if (codes === undefined) continue;
+      if (!Array.isArray(codes)) throw new Error(`${at}: ${field} must be a list of raise codes`);
+      for (const code of codes as unknown[]) {
+        const pct = typeof code === "number" ? code - PCT_CODE_BASE : Number.NaN;
+        if (!(Number.isInteger(pct) && pct >= 1 && pct <= 100)) {
+          throw new Error(
+            `${at}: ${field} has ${JSON.stringify(code)}; a pot-limit raise is a percent of the pot, 40001 to 40100 (40100 is the pot-size raise)`,
+          );
+        }
+      }
+      if (new Set(codes).size !== codes.length) throw new Error(`${at}: ${field} lists a size twice`);
+    }
+  });
+}
+
+/** One raise size of a pot-limit tree: its size id (the suffix of `Open-<id>`) and percent of the pot. */
+export interface PotLimitSize {
+  readonly id: string;
+  readonly pct: number;
+}
+
+/** The depth tokens of raise numbers 1.. (`Open`, `3B`, `4B`, ...). */
+export const depthToken = (raiseNumber: number): string =>
+  raiseNumber === 1 ? "Open" : `${raiseNumber + 1}B`;
+
+/** The size id of a pot-limit raise code: its percent of the pot (`40075` -> `75`). */
+export const potLimitSizeId = (code: number): string => String(code - PCT_CODE_BASE);
+
+/**
+ * The raise sizes of a pot-limit profile by depth token, each with its size id: what `Open-<id>`, `3B-<id>`
+ * ... mean in the tree. A node that offers one sized raise writes the bare token; one that offers several
+ * writes every one with its suffix. E.g. `{ Open: [{ id: "100", pct: 100 }], "3B": [{ id: "75", pct: 75 },
+ * { id: "100", pct: 100 }], "4B": [...] }`.
+ */
+export function potLimitSizeIds(profile: StackProfile): Record<string, PotLimitSize[]> {
+  const out: Record<string, PotLimitSize[]> = {};
+  for (const [field, raiseNumber] of RAISE_FIELDS) {
+    const codes = profile[field] as readonly number[] | undefined;
+    if (!codes || (profile.maxRaises !== undefined && raiseNumber > profile.maxRaises)) continue;
+    const list = (out[depthToken(raiseNumber)] ??= []);
+    for (const code of codes) {
+      if (!list.some((s) => s.pct === code - PCT_CODE_BASE))
+        list.push({ id: potLimitSizeId(code), pct: code - PCT_CODE_BASE });
+    }
+    list.sort((a, b) => a.pct - b.pct);
+  }
+  return out;
 }
 
 /** The config's rake, or null when it takes none. */
