@@ -3,6 +3,7 @@
 import type { AccessStore, TrustProxy } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, parseHand, RangesError } from "@ranges/core";
 import type { HandUploads } from "@ranges/hand-analysis";
+import type { PostflopPacks } from "@ranges/postflop";
 import type { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import type { RangeStore } from "@ranges/store";
 import { parseGameParam } from "@ranges/store";
@@ -28,6 +29,8 @@ export interface McpDeps {
   readonly solves?: SolveDeps | undefined;
   /** Uploaded hand histories; absent, the hand tools answer that they are not enabled. */
   readonly hands?: HandDeps | undefined;
+  /** The heads-up postflop packs (data/postflop); absent, the postflop tools list no pack. */
+  readonly postflop?: PostflopPacks | undefined;
 }
 
 /** The hand tools' parts: the uploads (store of hands and parse thread) and where upload links point. */
@@ -82,6 +85,7 @@ export interface ToolContext {
   keyed(operation: string): Promise<{ keyId: string; plan: string }>;
   readonly solves: SolveDeps | undefined;
   readonly hands: HandDeps | undefined;
+  readonly postflop: PostflopPacks | undefined;
 }
 
 export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
@@ -101,6 +105,7 @@ export function toolContext(deps: McpDeps, caller: Caller): ToolContext {
     },
     solves: deps.solves,
     hands: deps.hands,
+    postflop: deps.postflop,
   };
 
   /** Authorizes the call; the key id and plan when a key was used. */

@@ -15,6 +15,7 @@ import {
   type TrustProxy,
 } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import type { PostflopPacks } from "@ranges/postflop";
 import { RangeStore } from "@ranges/store";
 import type { Caller, HandDeps, McpDeps, SolveDeps } from "./context.js";
 import { errorBody } from "./errors.js";
@@ -228,6 +229,8 @@ export interface StartOptions {
   readonly solves?: SolveDeps;
   /** Uploaded hand histories for the hand tools (absent: those answer not enabled). */
   readonly hands?: HandDeps;
+  /** The postflop packs (absent: the postflop tools list none). */
+  readonly postflop?: PostflopPacks;
 }
 
 export interface RunningMcpServer {
@@ -259,7 +262,14 @@ export async function startMcpServer(options: StartOptions = {}): Promise<Runnin
     if (ownStore) store.close();
     throw error;
   }
-  const deps: McpDeps = { store, access, trustProxy: trust, solves: options.solves, hands: options.hands };
+  const deps: McpDeps = {
+    store,
+    access,
+    trustProxy: trust,
+    solves: options.solves,
+    hands: options.hands,
+    postflop: options.postflop,
+  };
   const handle = createMcpHttpHandler(deps);
 
   const server = createServer((req, res) => {

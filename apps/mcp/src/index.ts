@@ -16,3 +16,13 @@ export { checkScope, unsupportedEnvelope } from "./scope.js";
 export type { ToolName } from "./server.js";
 export { createMcpServer, SERVER_NAME, SERVER_VERSION, TOOL_NAMES } from "./server.js";
 export { COMING_TOOLS } from "./tools/guide.js";
+export type { CompareSide, NodeArgs, PostflopSource, ReportArgs } from "./tools/postflop.js";
+export {
+  boardReport,
+  comparePostflop,
+  explainCombo,
+  listPostflopPacks,
+  POSTFLOP_UNITS,
+  postflopNode,
+  postflopRange,
+} from "./tools/postflop.js";

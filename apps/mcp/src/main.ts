@@ -4,6 +4,7 @@
  *   MCP_PORT      port (default 3001)
  *   MCP_HOST      interface to bind (default: all)
  *   PACKS_DIR     packs directory (default <repo>/data/packs)
+ *   POSTFLOP_DIR  postflop packs directory (default <repo>/data/postflop; missing or empty: no postflop pack)
  *   DATABASE_URL  PostgreSQL URL of the account database (shared with the API, exact limits)
  *   ACCESS_DB     otherwise, its SQLite file (default <repo>/var/access.sqlite), metered by one server
  *                 process at a time: a standalone MCP server beside an API on the same file is refused
@@ -19,11 +20,13 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AccessStore, HandStore } from "@ranges/access";
 import { HandParser, HandUploads } from "@ranges/hand-analysis";
+import { PostflopPacks } from "@ranges/postflop";
 import { startMcpServer } from "./http.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const port = Number(process.env.MCP_PORT ?? 3001);
 const packsDir = process.env.PACKS_DIR ?? resolve(repoRoot, "data/packs");
+const postflopDir = process.env.POSTFLOP_DIR ?? resolve(repoRoot, "data/postflop");
 const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
 const accessDb = databaseUrl || (process.env.ACCESS_DB ?? resolve(repoRoot, "var/access.sqlite"));
 if (!databaseUrl && accessDb !== ":memory:") mkdirSync(dirname(accessDb), { recursive: true });
@@ -44,6 +47,7 @@ try {
     packsDir,
     access,
     hands: { uploads: new HandUploads(new HandStore(access.database), parser), linkBase },
+    postflop: PostflopPacks.open({ dir: postflopDir }),
     trustProxy: process.env.TRUST_PROXY ?? "",
     ...(process.env.MCP_HOST ? { host: process.env.MCP_HOST } : {}),
   });

@@ -83,7 +83,7 @@ export const NOT_PUBLISHED = [
   "9-max tournaments (and any tournament table size other than 8-max)",
   "tournament postflop",
   "multiway postflop",
-  "postflop data of any kind on this server (not published yet)",
+  "postflop turn and river nodes (packs store the flop decisions of their solved boards; nothing is solved on demand)",
 ];
 
 const CHIP_EV = new Set(["chip_ev", "chipev", "chip-ev", "chip ev", "cev", "chips", "chip"]);

@@ -11,6 +11,7 @@ import { compareStrategies } from "./tools/compare.js";
 import { getExploitability, getRangeMetadata, getTreeDocs, listDatasets } from "./tools/datasets.js";
 import { getStarted, listGames } from "./tools/guide.js";
 import { HAND_TOOLS } from "./tools/hands.js";
+import { POSTFLOP_TOOLS } from "./tools/postflop.js";
 import { enqueueSolve, getQueuedSolve, listLibrarySolutions, listQueuedSolves } from "./tools/queue.js";
 import { listMyRequests, submitRequest } from "./tools/requests.js";
 import { getConfig, getNode, getRange, listSpots } from "./tools/retrieval.js";
@@ -38,6 +39,7 @@ export const TOOL_SPECS = [
   listQueuedSolves,
   listLibrarySolutions,
   ...HAND_TOOLS,
+  ...POSTFLOP_TOOLS,
 ] as unknown as readonly ToolSpec<z.ZodRawShape>[];
 
 /** The registered tool names, in registration order. */
@@ -69,6 +71,11 @@ export const TOOL_NAMES = [
   "list_my_opponents",
   "get_opponent_notes",
   "get_opponent_limp_range",
+  "list_postflop_packs",
+  "get_postflop_node",
+  "get_postflop_range",
+  "explain_combo",
+  "get_board_report",
 ] as const;
 
 export type ToolName = (typeof TOOL_NAMES)[number];
@@ -94,7 +101,7 @@ export function instructions(store: RangeStore): string {
     missing.length > 0
       ? ` Games with no packs yet: ${missing.join(", ")} (they answer 404 until packs are installed).`
       : "";
-  return `Solver-derived preflop poker strategies (frequency and EV per hand class) for ${data}.${none} Start with get_started. Spots are action paths such as UTG_Fold_HJ (every fold written out). EVs are in small blinds relative to folding. nl and nl/v2 retrieval is free; other games need \`Authorization: Bearer <key>\`. ICM, PKO, satellites, other antes, 9-max tournaments and postflop are not published: such requests answer coverage.status "unsupported".`;
+  return `Solver-derived preflop poker strategies (frequency and EV per hand class) for ${data}.${none} Start with get_started. Spots are action paths such as UTG_Fold_HJ (every fold written out). EVs are in small blinds relative to folding. nl and nl/v2 retrieval is free; other games need \`Authorization: Bearer <key>\`. Heads-up cash postflop (flop decisions of solved boards) is read with list_postflop_packs, get_postflop_node, get_postflop_range, explain_combo and get_board_report (a key). ICM, PKO, satellites, other antes, 9-max tournaments, tournament postflop, multiway postflop and turn or river postflop nodes are not published: such requests answer coverage.status "unsupported".`;
 }
 
 /** Builds a server whose tools answer for `caller` (access is checked and counted per tool call). */

@@ -93,7 +93,7 @@ describe("guidance and catalog", () => {
     expect(out.games.find((g) => g.game === "nl/v2")).toMatchObject({ stacks: [50, 100], keyless: true });
     expect(out.games.find((g) => g.game === "nlmtt8")).toMatchObject({ stacks: [20, 40], keyless: false });
     expect(out.coverage.notPublished.join(" ")).toMatch(/ICM/);
-    expect(out.comingTools).toContain("get_postflop_node");
+    expect(out.comingTools).toEqual([]);
   });
 
   it("list_games returns the catalog and the keyless games", async () => {

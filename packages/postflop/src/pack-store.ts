@@ -64,8 +64,9 @@ export class PostflopPacks {
       files = [];
     }
     const next = new Map<string, Entry>();
-    for (const file of files.sort()) {
-      const id = file.slice(0, -POSTFLOP_PACK_EXTENSION.length);
+    const ids = files.map((f) => f.slice(0, -POSTFLOP_PACK_EXTENSION.length)).sort();
+    for (const id of ids) {
+      const file = `${id}${POSTFLOP_PACK_EXTENSION}`;
       if (!PACK_ID.test(id)) continue;
       const path = join(this.dir, file);
       let signature: string;

@@ -20,6 +20,7 @@ import { invalidParameter, missingParameter } from "../errors.js";
 import { reachWarnings } from "../reach.js";
 import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
+import { comparePostflop } from "./postflop.js";
 
 export const COMPARE_DEFAULT_LIMIT = 10;
 export const COMPARE_MAX_LIMIT = 50;
@@ -30,15 +31,21 @@ const sideFields = {
   history: pathField("Preflop: node history ending in the seat to act, e.g. UTG_Fold_HJ.").optional(),
   hand: handField,
   combo: comboField,
-  pack: z.string().max(100).optional().describe("Postflop: pack id (postflop is not published yet)."),
-  board: z.string().max(20).optional().describe("Postflop: board cards (postflop is not published yet)."),
+  pack: z
+    .string()
+    .max(100)
+    .optional()
+    .describe("Postflop: pack id from list_postflop_packs, e.g. srp-btn-bb-100bb."),
+  board: z.string().max(20).optional().describe("Postflop: the flop, e.g. QsJh2h."),
   path: z
     .union([
       z.string().max(MAX_PATH_LENGTH).describe("The actions joined into one string."),
       z.array(z.string().max(32).describe("One action.")).max(64).describe("The actions in order."),
     ])
     .optional()
-    .describe("Postflop: action path."),
+    .describe(
+      'Postflop: the actions from the start of the flop, e.g. ["check", "bet"] ([] is the first decision).',
+    ),
   ...scopeFields,
 };
 
@@ -67,13 +74,7 @@ function labelled(side: "baseline" | "comparison", error: unknown): unknown {
 }
 
 function postflopGaps(sides: readonly Side[]): Gap[] {
-  const gaps: Gap[] = [
-    {
-      topic: "postflop",
-      detail:
-        "Postflop strategies are not published by this server yet (no postflop packs), so there is nothing to compare.",
-    },
-  ];
+  const gaps: Gap[] = [];
   const tournament = sides.some(
     (s) =>
       (s.format !== undefined && /mtt|tourn/i.test(s.format)) ||
@@ -83,7 +84,7 @@ function postflopGaps(sides: readonly Side[]): Gap[] {
   if (tournament) {
     gaps.push({
       topic: "tournament_postflop",
-      detail: "Tournament postflop is not published (only heads-up cash-style postflop is planned).",
+      detail: "Tournament postflop is not published (only heads-up cash postflop is).",
     });
   }
   if (sides.some((s) => (s.players ?? 2) > 2)) {
@@ -228,11 +229,13 @@ export const compareStrategies = defineTool({
   name: "compare_strategies",
   title: "Compare two preflop strategies",
   description:
-    'Use to see how a strategy changes between two spots (another stack depth, position, game or tree): each side is { game, stack, history, hand? }; actions are matched by token and kind. With `hand` (or combo): that class\'s frequency and EV (evSb, small blinds relative to folding) per action on both sides, with deltas. Without: each action\'s share on both sides and the largest per-class frequency changes (top `limit`, default 10, max 50). Answers in the analysis envelope { schemaVersion "1.0", coverage { status, dataClass, objective }, context, result, warnings }. domain "postflop" answers coverage.status "unsupported" (postflop data is not published yet). Free when both sides are nl or nl/v2; otherwise needs a key.',
+    'Use to see how a strategy changes between two spots (another stack depth, position, game or tree): each side is { game, stack, history, hand? }; actions are matched by token and kind. With `hand` (or combo): that class\'s frequency and EV (evSb, small blinds relative to folding) per action on both sides, with deltas. Without: each action\'s share on both sides and the largest per-class frequency changes (top `limit`, default 10, max 50). Answers in the analysis envelope { schemaVersion "1.0", coverage { status, dataClass, objective }, context, result, warnings }. domain "postflop": each side is { pack, board, path, combo? }; actions are matched by their pot-normalized compareKey; with a combo its frequency and evBb per action on both sides, without one the largest per-combo frequency changes (postflop needs a key; multiway or tournament postflop answers unsupported). Free when both preflop sides are nl or nl/v2; otherwise needs a key.',
   input: {
     domain: z
       .enum(["preflop", "postflop"])
-      .describe('"preflop" (published) or "postflop" (answers unsupported).'),
+      .describe(
+        '"preflop" (sides { game, stack, history, hand? }) or "postflop" (sides { pack, board, path, combo? }).',
+      ),
     baseline: baselineSchema,
     comparison: comparisonSchema,
     limit: z
@@ -251,15 +254,23 @@ export const compareStrategies = defineTool({
     const request = stripUndefined({ ...args });
     if (args.domain === "postflop") {
       const gaps = postflopGaps([args.baseline, args.comparison]);
+      if (gaps.length > 0) {
+        return {
+          schema: ToolEnvelopeSchema,
+          value: unsupportedEnvelope(
+            "compare_strategies",
+            request,
+            gaps,
+            publishedOf(ctx.store),
+            args.baseline.objective,
+          ),
+        };
+      }
+      await ctx.authorize(false);
+      const limit = args.limit ?? COMPARE_DEFAULT_LIMIT;
       return {
         schema: ToolEnvelopeSchema,
-        value: unsupportedEnvelope(
-          "compare_strategies",
-          request,
-          gaps,
-          publishedOf(ctx.store),
-          args.baseline.objective,
-        ),
+        value: comparePostflop(ctx.postflop, args.baseline, args.comparison, limit),
       };
     }
     const limit = args.limit ?? COMPARE_DEFAULT_LIMIT;

@@ -7,13 +7,7 @@ import { coverageOf } from "../scope.js";
 import { defineTool, type Outcome } from "../tool.js";
 
 /** Tools of the specification that this server does not register yet (no data or backend behind them). */
-export const COMING_TOOLS = [
-  "explain_combo",
-  "get_board_report",
-  "list_postflop_packs",
-  "get_postflop_node",
-  "get_postflop_range",
-] as const;
+export const COMING_TOOLS: readonly string[] = [];
 
 const ACCESS_NOTE =
   "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted). enqueue_solve queues a custom preflop solve (a key, counted once); get_queued_solve and list_queued_solves follow yours for free; a finished solve is read with get_node, get_range and list_spots and its id as solution. Your own hand histories: get_upload_link (a single-use link for a file) or upload_hand_history (text inline), then find_hands, get_hand_results, list_my_sessions, get_session_summary, get_tournament_results, list_my_opponents, get_opponent_notes and get_opponent_limp_range; they need a key, are free, and read only the hands stored under that key.";
@@ -22,7 +16,7 @@ export const getStarted = defineTool({
   name: "get_started",
   title: "Start here: what this server answers and how",
   description:
-    "Call first: explains the data (solver-derived preflop strategies per hand class), the recommended tool workflow, the games with their live stacks and which are free, the action-path grammar, units (EVs in small blinds relative to folding), access rules, what is and is not published (no ICM, PKO, satellites, other antes, 9-max tournaments or postflop), and the tools that are coming. Free without a key.",
+    "Call first: explains the data (solver-derived preflop strategies per hand class), the recommended tool workflow, the games with their live stacks and which are free, the action-path grammar, units (EVs in small blinds relative to folding), access rules, what is and is not published (heads-up cash postflop flop decisions are; ICM, PKO, satellites, other antes, 9-max tournaments, multiway or tournament postflop are not), and the tools that are coming. Free without a key.",
   input: {},
   variants: [GetStartedSchema],
   outputDescription: "A guide to the server, or an error body.",
