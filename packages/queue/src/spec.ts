@@ -221,7 +221,7 @@ export function validateSolveRequest(raw: unknown): ValidSpec {
     if (!GAMES[config.game].seats.length) throw new Error("no seats");
     // Tree configs also describe PLO (pot-limit) trees now; the solver solves hold'em only.
     if (GAMES[config.game].variant !== "holdem")
-      throw new Error(`${config.game} is PLO: the solver builds its trees but does not solve them yet`);
+      throw new Error(`${config.game} is PLO: the solver builds its trees but solves hold'em only`);
     // Counting needs no equity: any matrix index builds the same tree.
     decisions = countNodes(buildPreflopTree(config, stack, () => 0).root).decisions;
   } catch (error) {

@@ -179,7 +179,7 @@ export function validateTreeConfig(raw: TreeConfig, where = "tree config"): Tree
   if (omaha !== (raw.betting === "pot-limit")) {
     throw new Error(
       omaha
-        ? `${where}: ${raw.game} is pot-limit Omaha: set "betting": "pot-limit"`
+        ? `${where}: ${raw.game} is pot-limit Omaha, not hold'em: set "betting": "pot-limit"`
         : `${where}: ${raw.game} is no-limit hold'em: "betting": "pot-limit" is for the PLO games`,
     );
   }
