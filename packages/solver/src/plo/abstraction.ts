@@ -5,7 +5,7 @@
  *
  * Features (`ploClassFeatures`), from the class's suit groups and ranks plus one measured number:
  * - `equity` (and `equitySe`): all-in equity against one random hand, Monte Carlo with card removal, from the
- *   committed table `data/equity/plo-random.bin` (see `random-equity.ts`; standard errors about 0.003);
+ *   committed table `data/equity/plo-random.bin` (see `random-equity.ts`; standard errors about 0.002);
  * - high cards: `highCard` (the mean rank, 0 for 2222 .. 1 for AAAA), `topRank`, `broadways` (cards T or up);
  * - suits: `suitPattern` (`ds` 2+2, `ss` 2+1+1, `rainbow`, `3s` three of a suit, `4s` monotone), the top rank
  *   of each suited group (`suitedTop`, `suitedTop2`) and `nutSuited` (an ace with a suited partner);
