@@ -21,6 +21,15 @@ import { type AccessStore, AccountStore } from "@ranges/access";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
 import type { HandUploads } from "@ranges/hand-analysis";
 import {
+  boardReport,
+  comparePostflop,
+  explainCombo,
+  listPostflopPacks,
+  type PostflopSource,
+  postflopNode,
+  postflopRange,
+} from "@ranges/mcp";
+import {
   checkPlan,
   limitsOf,
   type SolutionPacks,
@@ -98,6 +107,8 @@ export interface AppOptions {
   solves?: SolveService;
   /** Hand-history uploads (`POST /api/v1/uploads/{token}`, links made by get_upload_link); absent: 404. */
   hands?: HandUploads;
+  /** The heads-up postflop packs (`/api/v1/postflop/...`); absent: no postflop pack is listed. */
+  postflop?: PostflopSource;
   /** The built web site (apps/web's dist/) served at `/`; absent, only the API answers. */
   webRoot?: string;
   /**
@@ -563,6 +574,138 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     });
   }
 
+  // Heads-up postflop: the same reads as the MCP postflop tools, in the same analysis envelope. Listing the
+  // packs is keyless; the reads need a key and are counted on its meter.
+  const postflop = o.postflop;
+  const POSTFLOP_PACK = /^[a-z0-9][a-z0-9-]{0,79}$/;
+  const postflopPack = (raw: string | undefined): string => {
+    const id = (raw ?? "").toLowerCase();
+    if (!POSTFLOP_PACK.test(id)) {
+      throw new RangesError(
+        "not_found",
+        `No postflop pack "${clip(raw ?? "", ECHO_LIMIT)}": pack ids are lower-case letters, digits and hyphens; GET /api/v1/postflop/packs lists them.`,
+      );
+    }
+    return id;
+  };
+  const sendEnvelope = (ctx: Koa.ParameterizedContext<RequestState>, value: unknown) => {
+    ctx.set("Cache-Control", CACHE_META);
+    ctx.set("Content-Type", JSON_TYPE);
+    ctx.body = JSON.stringify(value);
+  };
+  const required = (q: Record<string, string>, name: string, example: string): string => {
+    const v = q[name];
+    if (v === undefined || v.trim() === "") {
+      throw new RangesError(
+        "missing_parameter",
+        `The ${name} parameter is required, e.g. ${name}=${example}.`,
+      );
+    }
+    return v;
+  };
+  const fraction = (q: Record<string, string>, name: string): number | undefined => {
+    const v = q[name];
+    if (v === undefined) return undefined;
+    const x = Number(v);
+    if (v.trim() === "" || !Number.isFinite(x) || x < 0 || x > 1) {
+      throw new RangesError(
+        "invalid_parameter",
+        `The ${name} parameter must be a number from 0 to 1, e.g. ${name}=0.05.`,
+      );
+    }
+    return x;
+  };
+  router.get("/api/v1/postflop/packs", async (ctx) => {
+    await authorize(ctx, true, "the postflop pack list");
+    parseQuery(ctx.querystring, []);
+    sendEnvelope(ctx, listPostflopPacks(postflop));
+  });
+  router.get("/api/v1/postflop/compare", async (ctx) => {
+    await authorize(ctx, false, "postflop compare");
+    const q = parseQuery(ctx.querystring, [
+      "baselinePack",
+      "baselineBoard",
+      "baselinePath",
+      "comparisonPack",
+      "comparisonBoard",
+      "comparisonPath",
+      "combo",
+      "limit",
+    ]);
+    const limit = q.limit === undefined ? 10 : Number(q.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
+      throw new RangesError("invalid_parameter", "The limit parameter must be a whole number from 1 to 50.");
+    }
+    const side = (name: "baseline" | "comparison") => ({
+      pack: postflopPack(required(q, `${name}Pack`, "srp-btn-bb-100bb")),
+      board: required(q, `${name}Board`, "QsJh2h"),
+      path: q[`${name}Path`] ?? "",
+      ...(q.combo === undefined ? {} : { combo: q.combo }),
+    });
+    sendEnvelope(ctx, comparePostflop(postflop, side("baseline"), side("comparison"), limit));
+  });
+  router.get("/api/v1/postflop/:pack/node", async (ctx) => {
+    await authorize(ctx, false, "postflop node");
+    const q = parseQuery(ctx.querystring, ["board", "path", "combo"]);
+    const pack = postflopPack(ctx.params.pack);
+    sendEnvelope(
+      ctx,
+      postflopNode(postflop, {
+        pack,
+        board: required(q, "board", "QsJh2h"),
+        path: q.path ?? "",
+        combo: q.combo,
+      }),
+    );
+  });
+  router.get("/api/v1/postflop/:pack/range", async (ctx) => {
+    await authorize(ctx, false, "postflop range");
+    const q = parseQuery(ctx.querystring, ["board", "path", "action", "minReach"]);
+    const pack = postflopPack(ctx.params.pack);
+    sendEnvelope(
+      ctx,
+      postflopRange(postflop, {
+        pack,
+        board: required(q, "board", "QsJh2h"),
+        path: q.path ?? "",
+        action: q.action,
+        minReach: fraction(q, "minReach"),
+      }),
+    );
+  });
+  router.get("/api/v1/postflop/:pack/explain", async (ctx) => {
+    await authorize(ctx, false, "postflop explain");
+    const q = parseQuery(ctx.querystring, ["board", "path", "combo"]);
+    const pack = postflopPack(ctx.params.pack);
+    sendEnvelope(
+      ctx,
+      explainCombo(postflop, {
+        pack,
+        board: required(q, "board", "QsJh2h"),
+        path: q.path ?? "",
+        combo: required(q, "combo", "AhKh"),
+      }),
+    );
+  });
+  router.get("/api/v1/postflop/:pack/report", async (ctx) => {
+    await authorize(ctx, false, "postflop board report");
+    const q = parseQuery(ctx.querystring, [
+      "path",
+      "pairedness",
+      "suitTexture",
+      "connectivity",
+      "highCardClass",
+    ]);
+    const pack = postflopPack(ctx.params.pack);
+    const filters = {
+      pairedness: q.pairedness,
+      suitTexture: q.suitTexture,
+      connectivity: q.connectivity,
+      highCardClass: q.highCardClass,
+    };
+    sendEnvelope(ctx, boardReport(postflop, { pack, path: q.path ?? "", filters }));
+  });
+
   router.post("/api/v1/requests", async (ctx) => {
     const { keyId } = await keyHolder(ctx, "filing a request");
     if (!ctx.is("application/json")) {
@@ -775,7 +918,7 @@ function routeNotFound(path: string): RangesError {
   }
   return new RangesError(
     "not_found",
-    `No endpoint at ${clip(path)}. Endpoints: /api/v1/ranges/games, /api/v1/ranges/{game}, /api/v1/ranges/{game}/node|range|spots|config (nl/v2 as two segments), /api/v1/openapi.json, POST /api/mcp.`,
+    `No endpoint at ${clip(path)}. Endpoints: /api/v1/ranges/games, /api/v1/ranges/{game}, /api/v1/ranges/{game}/node|range|spots|config (nl/v2 as two segments), /api/v1/postflop/packs, /api/v1/postflop/{pack}/node|range|explain|report, /api/v1/postflop/compare, /api/v1/openapi.json, POST /api/mcp.`,
   );
 }
 

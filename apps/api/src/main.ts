@@ -2,6 +2,7 @@
  * Starts the API on the committed packs. Environment:
  *   PORT         listen port (default 3000)
  *   PACKS_DIR    pack directory (default <repo>/data/packs)
+ *   POSTFLOP_DIR postflop pack directory (default data/postflop beside PACKS_DIR; missing or empty: none)
  *   DATABASE_URL PostgreSQL URL of the account database (keys, meters, requests); when set, any number of
  *                API processes share it with exact limits
  *   ACCESS_DB    otherwise, the SQLite file of the account database (default <repo>/var/access.sqlite),
@@ -35,7 +36,7 @@ import { dirname, resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { AccessStore, DEFAULT_SIGNUPS_PER_IP, HandStore } from "@ranges/access";
 import { HandParser, HandUploads } from "@ranges/hand-analysis";
-import { createMcpHttpHandler } from "@ranges/mcp";
+import { createMcpHttpHandler, PostflopPacks } from "@ranges/mcp";
 import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import { RangeStore } from "@ranges/store";
 import { webRoot } from "@ranges/web";
@@ -92,6 +93,11 @@ if (trustProxy.trim() !== "" && publicUrl === undefined) {
 }
 
 const store = RangeStore.open({ packsDir, cacheBytes: Math.round(cacheMb * 1024 * 1024), refreshMs });
+// Heads-up postflop packs (POSTFLOP_DIR, default data/postflop): a missing or empty directory lists none.
+const postflop = PostflopPacks.open({
+  dir: process.env.POSTFLOP_DIR || resolve(dirname(packsDir), "postflop"),
+  refreshMs: refreshMs || 0,
+});
 const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
 if (!databaseUrl) mkdirSync(dirname(accessDb), { recursive: true });
 let access: AccessStore;
@@ -173,7 +179,9 @@ try {
       trustProxy: true,
       solves: { queue, solutions, worker: workers[0] },
       hands: { uploads: handUploads, linkBase: publicUrl ?? "request" },
+      postflop,
     }),
+    postflop,
     solves: { queue, solutions, worker: workers[0] },
     hands: handUploads,
     webRoot,

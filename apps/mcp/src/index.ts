@@ -1,3 +1,4 @@
+export { PostflopPacks } from "@ranges/postflop";
 export type { CompactOptions } from "./compact.js";
 export { bucketOf, compactNode, compactRange, holdemRangeNotation, holdemRangeString } from "./compact.js";
 export type { Caller, McpDeps, SolveDeps } from "./context.js";

@@ -59,7 +59,7 @@ describe("tools/list", () => {
   it("lists exactly the registered tools, each described, read-only, with an output schema", async () => {
     const { tools } = await anon.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([...TOOL_NAMES].sort());
-    expect(tools).toHaveLength(27);
+    expect(tools).toHaveLength(32);
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(80);
@@ -676,7 +676,7 @@ describe("compare_strategies", () => {
       }),
     );
     expect(post.coverage.status).toBe("unsupported");
-    expect(post.coverage.dataClass).toBe("postflop+multiway_postflop");
+    expect(post.coverage.dataClass).toBe("multiway_postflop");
     expect(post.result.substituted).toBeNull();
     const icm = ToolEnvelopeSchema.parse(
       await ok(anon, "compare_strategies", {

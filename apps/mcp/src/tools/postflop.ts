@@ -221,7 +221,7 @@ function locate(
   return {
     pack,
     entry: board.entry,
-    data: pack.board(board.entry.board),
+    data: boardData(pack, board.entry.board),
     toSolved: board.toSolved,
     fromSolved: board.fromSolved,
     identical: board.identical,
@@ -229,6 +229,19 @@ function locate(
     path,
     steps,
   };
+}
+
+/** A board's data; a block that cannot be read is a 503 for this pack and board only. */
+function boardData(pack: PostflopPackFile, board: string): BoardData {
+  try {
+    return pack.board(board);
+  } catch (error) {
+    throw new RangesError(
+      "pack_unavailable",
+      `Board ${board} of postflop pack ${pack.header.id} cannot be read: ${(error as Error).message.replace(`${pack.path}: `, "")}`,
+      { pack: pack.header.id, board },
+    );
+  }
 }
 
 const isEnvelope = (x: Located | ToolEnvelope): x is ToolEnvelope => "schemaVersion" in x;
