@@ -56,6 +56,7 @@ import {
   SolveJobAnswerSchema,
   SolveJobListSchema,
   SpotsSchema,
+  ToolEnvelopeSchema,
 } from "./responses.js";
 
 type JsonObject = Record<string, unknown>;
@@ -86,6 +87,7 @@ const COMPONENTS = {
   AccountSolveList: AccountSolveListSchema,
   ProtectedResourceMetadata: ProtectedResourceMetadataSchema,
   AuthorizationServerMetadata: AuthorizationServerMetadataSchema,
+  ToolEnvelope: ToolEnvelopeSchema,
 } as const;
 
 const errorCodeSchema = (): JsonObject => ({
@@ -1128,6 +1130,132 @@ function oauthPaths(): JsonObject {
   };
 }
 
+/**
+ * Heads-up postflop: the MCP postflop tools' reads over HTTP, each answering the analysis envelope
+ * (`ToolEnvelope`: coverage.status exact, aggregated_report or unsupported).
+ */
+function postflopPaths(): JsonObject {
+  const query = (
+    name: string,
+    description: string,
+    required = false,
+    schema: JsonObject = { type: "string" },
+  ) => ({
+    name,
+    in: "query",
+    required,
+    description,
+    schema,
+  });
+  const packParam = {
+    name: "pack",
+    in: "path",
+    required: true,
+    description:
+      "Pack id from /api/v1/postflop/packs: <pack> is the 75% pot tree, <pack>-flop33 the 33% pot flop bet.",
+    schema: { type: "string", pattern: "^[a-z0-9][a-z0-9-]{0,79}$" },
+  };
+  const board = query(
+    "board",
+    "The flop, e.g. QsJh2h (suit-isomorphic boards map onto the solved one).",
+    true,
+  );
+  const path = query(
+    "path",
+    "Actions from the start of the flop, comma-separated (labels such as check, bet 4.13, or a unique kind such as bet); empty is the first decision.",
+  );
+  const combo = (required: boolean) => query("combo", "Two concrete cards, e.g. AhKh.", required);
+  const ok = (what: string) => ({
+    description: what,
+    headers: {
+      "Cache-Control": headerRef("CacheControlMeta"),
+      ...RATE_LIMIT_HEADERS,
+      "X-Request-Id": headerRef("XRequestId"),
+    },
+    content: { "application/json": { schema: schemaRef("ToolEnvelope") } },
+  });
+  const op = (id: string, summary: string, description: string, params: unknown[], keyed = true) => ({
+    get: {
+      operationId: id,
+      tags: ["postflop"],
+      summary,
+      description: `${description} ${keyed ? "Needs a key; counted on its meter." : "Keyless (the per-IP allowance counts it) or with a key."}`,
+      parameters: [...params, parameterRef("requestId")],
+      security: keyed ? API_KEY_REQUIRED : API_KEY_OPTIONAL,
+      responses: { "200": ok("The analysis envelope."), ...errors(...DATA_ERRORS) },
+    },
+  });
+  return {
+    "/api/v1/postflop/packs": op(
+      "postflopPacks",
+      "The postflop packs (same as the MCP tool list_postflop_packs)",
+      "Ids, preflop line, stacks, pot, rake, tree, solved boards and exploitability summary.",
+      [],
+      false,
+    ),
+    "/api/v1/postflop/{pack}/node": op(
+      "postflopNode",
+      "A flop decision of a solved board (get_postflop_node)",
+      "Per action its chip addition, compare key, frequency and EV in bb; per hand class the frequencies; with combo that combo's strategy. Unsolved boards and turn or river paths answer coverage.status unsupported.",
+      [packParam, board, path, combo(false)],
+    ),
+    "/api/v1/postflop/{pack}/range": op(
+      "postflopRange",
+      "Every combo at a flop decision, or one action's range (get_postflop_range)",
+      "Per combo reach, frequencies, evBb and equity; with action, that action's range.",
+      [
+        packParam,
+        board,
+        path,
+        query("action", "One action at the node: answer that action's range."),
+        query("minReach", "Drop combos at or below this reach (0 to 1).", false, {
+          type: "number",
+          minimum: 0,
+          maximum: 1,
+        }),
+      ],
+    ),
+    "/api/v1/postflop/{pack}/explain": op(
+      "postflopExplain",
+      "One combo explained (explain_combo)",
+      "Strategy and EV per action, equity, hand category, range position and a plain explanation.",
+      [packParam, board, path, combo(true)],
+    ),
+    "/api/v1/postflop/{pack}/report": op(
+      "postflopReport",
+      "A flop decision across the solved boards (get_board_report)",
+      "Every matched board weighs equally; counts of matched, analyzed and unavailable boards.",
+      [
+        packParam,
+        path,
+        query("pairedness", "unpaired, paired or trips."),
+        query("suitTexture", "rainbow, two-tone or monotone."),
+        query("connectivity", "connected, semi-connected or disconnected."),
+        query("highCardClass", "ace-high, king-high, broadway, middle or low."),
+      ],
+    ),
+    "/api/v1/postflop/compare": op(
+      "postflopCompare",
+      "Two flop decisions compared (compare_strategies, domain postflop)",
+      "The largest per-combo frequency changes, or one combo side by side.",
+      [
+        query("baselinePack", "Baseline pack id.", true),
+        query("baselineBoard", "Baseline flop.", true),
+        query("baselinePath", "Baseline actions, comma-separated."),
+        query("comparisonPack", "Comparison pack id.", true),
+        query("comparisonBoard", "Comparison flop.", true),
+        query("comparisonPath", "Comparison actions, comma-separated."),
+        combo(false),
+        query("limit", "Largest changes to list, 1 to 50 (default 10).", false, {
+          type: "integer",
+          minimum: 1,
+          maximum: 50,
+        }),
+      ],
+    ),
+  };
+}
+
 /** Builds the OpenAPI 3.1 document. `serverUrl` is the service's base URL. */
 export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
   const paths: JsonObject = {
@@ -1149,6 +1277,7 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
     ...operationPaths("discovery"),
     ...Object.assign({}, ...DATA_OPS.map(operationPaths)),
     ...servicePaths(),
+    ...postflopPaths(),
     ...accountPaths(),
     ...oauthPaths(),
   };
@@ -1165,6 +1294,11 @@ export function buildOpenApiDocument(serverUrl = "/"): JsonObject {
     tags: [
       { name: "ranges", description: "Preflop strategies: catalog, discovery, node, range, spots, config." },
       { name: "mcp", description: "The hosted Model Context Protocol tool endpoint." },
+      {
+        name: "postflop",
+        description:
+          "Heads-up cash postflop: flop decisions of the solved boards of each postflop pack, in the analysis envelope of the MCP tools.",
+      },
       { name: "requests", description: "Feature and data requests of key holders." },
       {
         name: "solves",
