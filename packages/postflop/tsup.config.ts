@@ -5,5 +5,10 @@ import { baseTsup } from "../../tsup.base.js";
 // it) and the CLI, all ESM.
 export default defineConfig({
   ...baseTsup([]),
-  entry: { index: "src/index.ts", worker: "src/worker.ts", cli: "src/cli.ts" },
+  entry: {
+    index: "src/index.ts",
+    worker: "src/worker.ts",
+    cli: "src/cli.ts",
+    "packs-cli": "src/packs-cli.ts",
+  },
 });
