@@ -122,6 +122,14 @@ describe("list_postflop_packs", () => {
     expect(ex.max).toBeLessThanOrEqual(0.3);
   });
 
+  it("get_started says postflop is published exactly where packs are installed", async () => {
+    const guide = (await ok(anon, "get_started")) as { coverage: Record<string, string[]> };
+    expect(guide.coverage.published!.join(" ")).toMatch(/postflop packs test-river, test-river-flop33/);
+    const none = (await ok(emptyClient, "get_started")) as { coverage: Record<string, string[]> };
+    expect(none.coverage.published!.join(" ")).not.toMatch(/postflop/);
+    expect(none.coverage.notPublished!.join(" ")).toMatch(/no postflop pack is installed yet/);
+  });
+
   it("lists zero packs cleanly when the directory is empty", async () => {
     const out = await env("list_postflop_packs", {}, emptyClient);
     expect(out.result).toEqual({ packs: [], count: 0 });
@@ -320,6 +328,16 @@ describe("compare_strategies postflop", () => {
       comparison: { pack: "test-river-flop33", board: "QsJh7d3c2h", path: [] },
     });
     expect(one.result.mode).toBe("combo");
+    // Each side's bet carries its exact chip addition next to the pot-normalized key.
+    const bet = (
+      one.result.actions as Array<{
+        compareKey: string;
+        baseline: { amountBb: number } | null;
+        comparison: { amountBb: number } | null;
+      }>
+    ).find((a) => a.compareKey === "bet:75%")!;
+    expect(bet.baseline?.amountBb).toBe(7.5);
+    expect(bet.comparison?.amountBb).toBe(7.5);
     const multi = await call(client, "compare_strategies", {
       domain: "postflop",
       baseline: { pack: "test-river", board: "QsJh7d3c2h", players: 3 },

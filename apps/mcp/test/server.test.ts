@@ -90,9 +90,21 @@ describe("guidance and catalog", () => {
   it("get_started explains the workflow, access and coverage", async () => {
     const out = GetStartedSchema.parse(await ok(anon, "get_started"));
     expect(out.workflow.map((s) => s.tool)).toContain("get_node");
+    const postflopSteps = out.workflow.filter((s) => s.purpose.startsWith("Postflop"));
+    expect(postflopSteps.map((s) => s.tool)).toEqual([
+      "list_postflop_packs",
+      "get_postflop_node",
+      "get_postflop_range",
+      "explain_combo",
+      "get_board_report",
+      "compare_strategies",
+    ]);
+    expect(out.workflow.map((s) => s.step)).toEqual(out.workflow.map((_, i) => i + 1));
+    expect(out.access.join(" ")).toMatch(/list_postflop_packs; each call counts/);
     expect(out.games.find((g) => g.game === "nl/v2")).toMatchObject({ stacks: [50, 100], keyless: true });
     expect(out.games.find((g) => g.game === "nlmtt8")).toMatchObject({ stacks: [20, 40], keyless: false });
     expect(out.coverage.notPublished.join(" ")).toMatch(/ICM/);
+    expect(out.coverage.notPublished.join(" ")).toMatch(/no postflop pack is installed yet/);
     expect(out.comingTools).toEqual([]);
   });
 

@@ -50,10 +50,10 @@ const sideFields = {
 };
 
 const baselineSchema = closedObject("compare_strategies baseline", sideFields).describe(
-  "The side compared from: { game, stack, history, hand? } for preflop.",
+  "The side compared from: { game, stack, history, hand? } for preflop, { pack, board, path, combo? } for postflop.",
 );
 const comparisonSchema = closedObject("compare_strategies comparison", sideFields).describe(
-  "The side compared to: { game, stack, history, hand? } for preflop.",
+  "The side compared to: { game, stack, history, hand? } for preflop, { pack, board, path, combo? } for postflop.",
 );
 
 type Side = z.infer<typeof baselineSchema>;
@@ -227,9 +227,9 @@ function compare(b: Loaded, c: Loaded, limit: number, warnings: string[]): Recor
 
 export const compareStrategies = defineTool({
   name: "compare_strategies",
-  title: "Compare two preflop strategies",
+  title: "Compare two strategies (preflop or postflop)",
   description:
-    'Use to see how a strategy changes between two spots (another stack depth, position, game or tree): each side is { game, stack, history, hand? }; actions are matched by token and kind. With `hand` (or combo): that class\'s frequency and EV (evSb, small blinds relative to folding) per action on both sides, with deltas. Without: each action\'s share on both sides and the largest per-class frequency changes (top `limit`, default 10, max 50). Answers in the analysis envelope { schemaVersion "1.0", coverage { status, dataClass, objective }, context, result, warnings }. domain "postflop": each side is { pack, board, path, combo? }; actions are matched by their pot-normalized compareKey; with a combo its frequency and evBb per action on both sides, without one the largest per-combo frequency changes (postflop needs a key; multiway or tournament postflop answers unsupported). Free when both preflop sides are nl or nl/v2; otherwise needs a key.',
+    'Use to see how a strategy changes between two spots (another stack depth, position, game or tree): each side is { game, stack, history, hand? }; actions are matched by token and kind. With `hand` (or combo): that class\'s frequency and EV (evSb, small blinds relative to folding) per action on both sides, with deltas. Without: each action\'s share on both sides and the largest per-class frequency changes (top `limit`, default 10, max 50). Answers in the analysis envelope { schemaVersion "1.0", coverage { status, dataClass, objective }, context, result, warnings }. domain "postflop": each side is { pack, board, path, combo? }; actions are matched by their pot-normalized compareKey; with a combo its frequency, amountBb and evBb per action on both sides, without one the largest per-combo frequency changes (postflop needs a key; multiway or tournament postflop answers unsupported). Free when both preflop sides are nl or nl/v2; otherwise needs a key.',
   input: {
     domain: z
       .enum(["preflop", "postflop"])

@@ -10,7 +10,29 @@ import { defineTool, type Outcome } from "../tool.js";
 export const COMING_TOOLS: readonly string[] = [];
 
 const ACCESS_NOTE =
-  "Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata and get_exploitability; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key's plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted). enqueue_solve queues a custom preflop solve (a key, counted once); get_queued_solve and list_queued_solves follow yours for free; a finished solve is read with get_node, get_range and list_spots and its id as solution. Your own hand histories: get_upload_link (a single-use link for a file) or upload_hand_history (text inline), then find_hands, get_hand_results, list_my_sessions, get_session_summary, get_tournament_results, list_my_opponents, get_opponent_notes and get_opponent_limp_range; they need a key, are free, and read only the hands stored under that key.";
+  'Without a key: get_node, get_range and list_spots for nl and nl/v2 (6-max NL cash preflop), plus get_started, list_games, get_config, list_datasets, get_tree_docs, get_range_metadata, get_exploitability and list_postflop_packs; each call counts toward the per-IP daily allowance (200 calls). Other games need an API key sent as the HTTP header `Authorization: Bearer <key>` on the MCP connection; the key\'s plan meter counts the calls. submit_request and list_my_requests need a key and are free (not counted). enqueue_solve queues a custom preflop solve (a key, counted once); get_queued_solve and list_queued_solves follow yours for free; a finished solve is read with get_node, get_range and list_spots and its id as solution. Your own hand histories: get_upload_link (a single-use link for a file) or upload_hand_history (text inline), then find_hands, get_hand_results, list_my_sessions, get_session_summary, get_tournament_results, list_my_opponents, get_opponent_notes and get_opponent_limp_range; they need a key, are free, and read only the hands stored under that key. Heads-up cash postflop reads (get_postflop_node, get_postflop_range, explain_combo, get_board_report, and compare_strategies with domain "postflop") need a key and are counted on its meter.';
+
+/** get_started's coverage with heads-up postflop: published where postflop packs are installed, else said to have none. */
+function withPostflop(
+  coverage: { published: string[]; notPublished: string[] },
+  packs: readonly string[],
+): { published: string[]; notPublished: string[] } {
+  return packs.length > 0
+    ? {
+        ...coverage,
+        published: [
+          ...coverage.published,
+          `Heads-up cash postflop: the flop decisions of the solved boards of the postflop packs ${packs.join(", ")} (list_postflop_packs).`,
+        ],
+      }
+    : {
+        ...coverage,
+        notPublished: [
+          ...coverage.notPublished,
+          "heads-up cash postflop: no postflop pack is installed yet (list_postflop_packs lists none; the postflop reads answer 404)",
+        ],
+      };
+}
 
 export const getStarted = defineTool({
   name: "get_started",
@@ -26,7 +48,7 @@ export const getStarted = defineTool({
     const value = {
       schemaVersion: 1,
       service:
-        "Preflop ranges: equilibrium strategies computed by this project's own solver (CFR family), per hand class: for every action its frequency in [0,1] and EV. Read-only.",
+        "Preflop ranges: equilibrium strategies computed by this project's own solver (CFR family), per hand class: for every action its frequency in [0,1] and EV. Heads-up cash postflop: per combo, the flop decisions of the boards solved in the installed postflop packs (list_postflop_packs). Read-only.",
       workflow: [
         { step: 1, tool: "list_games", purpose: "Pick a game and a live stack." },
         {
@@ -43,6 +65,41 @@ export const getStarted = defineTool({
           step: 8,
           tool: "get_range_metadata",
           purpose: "Cite the pack: provenance, solve time, exploitability.",
+        },
+        {
+          step: 9,
+          tool: "list_postflop_packs",
+          purpose:
+            "Postflop (heads-up cash, flop decisions only): the installed packs, their preflop line and solved flops. Free; it may list none.",
+        },
+        {
+          step: 10,
+          tool: "get_postflop_node",
+          purpose:
+            "Postflop: the strategy at a flop decision of a solved board (pack, board, path, combo?). Key.",
+        },
+        {
+          step: 11,
+          tool: "get_postflop_range",
+          purpose: "Postflop: every combo at a flop decision, or one action's range. Key.",
+        },
+        {
+          step: 12,
+          tool: "explain_combo",
+          purpose:
+            "Postflop: one combo's strategy, EV per action, equity, hand category and range position. Key.",
+        },
+        {
+          step: 13,
+          tool: "get_board_report",
+          purpose:
+            "Postflop: one flop decision aggregated over the pack's solved boards, filtered by texture. Key.",
+        },
+        {
+          step: 14,
+          tool: "compare_strategies",
+          purpose:
+            'Postflop, domain "postflop": two flop decisions compared (boards, trees), per combo. Key.',
         },
       ],
       games: GAME_IDS.map((game) => ({
@@ -64,7 +121,7 @@ export const getStarted = defineTool({
         "reach in [0,1]: the probability a node's line is played when every seat follows the published strategies (card removal ignored, 4 significant digits); 0 means never reached, and the strategy there is a best response, not an equilibrium frequency.",
       ],
       access: [ACCESS_NOTE],
-      coverage: coverageOf(ctx.store),
+      coverage: withPostflop(coverageOf(ctx.store), ctx.postflop?.ids() ?? []),
       comingTools: [...COMING_TOOLS],
     };
     return { schema: GetStartedSchema, value };

@@ -828,8 +828,18 @@ export function comparePostflop(
       const cs = ci >= 0 ? hands[1]!.strategy[ci]! : null;
       return {
         compareKey: key,
-        baseline: bs && { action: bs.action, frequency: bs.frequency, evBb: bs.evBb },
-        comparison: cs && { action: cs.action, frequency: cs.frequency, evBb: cs.evBb },
+        baseline: bs && {
+          action: bs.action,
+          amountBb: b.view[bi]!.amountBb,
+          frequency: bs.frequency,
+          evBb: bs.evBb,
+        },
+        comparison: cs && {
+          action: cs.action,
+          amountBb: c.view[ci]!.amountBb,
+          frequency: cs.frequency,
+          evBb: cs.evBb,
+        },
         deltaFreq: bs && cs ? r4(cs.frequency - bs.frequency) : null,
         deltaEvBb: bs?.evBb != null && cs?.evBb != null ? r3(cs.evBb - bs.evBb) : null,
       };
