@@ -14,8 +14,14 @@ export type { ParallelStats, Partition } from "./engine/parallel.js";
 export { ParallelCfrSolver, partitionTree } from "./engine/parallel.js";
 export * from "./equity/index.js";
 export * from "./eval/index.js";
-export type { ShareMatrices } from "./model/realization.js";
-export { buildShareMatrices, classMultiplier, SPR_BUCKETS } from "./model/realization.js";
+export { ploBucketMultipliers, ploClassMultiplier } from "./model/plo-realization.js";
+export type { ContestParams, ShareMatrices } from "./model/realization.js";
+export {
+  buildContestMatrices,
+  buildShareMatrices,
+  classMultiplier,
+  SPR_BUCKETS,
+} from "./model/realization.js";
 export type {
   DecodedPloBucketMap,
   PloAbstraction,
@@ -39,6 +45,30 @@ export {
   ploClassFeatures,
   stratumOf,
 } from "./plo/abstraction.js";
+export type {
+  PloBucketEquityJob,
+  PloBucketEquityOptions,
+  PloBucketEquityPartial,
+  PloBucketEquityTable,
+  PloHandGroups,
+} from "./plo/bucket-equity.js";
+export {
+  combinePloBucketEquityParts,
+  computePloBucketEquity,
+  computePloBucketEquityPart,
+  defaultPloBucketEquityPath,
+  loadPloBucketEquity,
+  PLO_BUCKET_EQUITY_DEFAULTS,
+  PLO_BUCKET_EQUITY_FILE,
+  PLO_OPP_PER_COMBO,
+  parsePloBucketEquity,
+  ploBucketCombos,
+  ploBucketGroups,
+  ploBucketMapCrc32,
+  ploBucketPairWeights,
+  ploHandGroups,
+  serializePloBucketEquity,
+} from "./plo/bucket-equity.js";
 export type { ExactEquity, OmahaEquityOptions, OmahaEquityResult, OmahaPlayer } from "./plo/equity.js";
 export { exactOmahaEquity, omahaEquity, ploHandsOfClass } from "./plo/equity.js";
 export { evaluateOmaha, OmahaBoard } from "./plo/evaluator.js";
@@ -53,6 +83,8 @@ export {
   serializePloRandomEquity,
 } from "./plo/random-equity.js";
 export { defaultPacksDir, repoRoot, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
+export type { PloEngineGame, PloGameTables } from "./solve/plo.js";
+export { buildPloEngineGame, loadPloGameTables } from "./solve/plo.js";
 export type {
   PackExportOptions,
   SeatExploitabilityResult,
@@ -78,6 +110,8 @@ export type { BuiltTree, DuelKind } from "./tree/build.js";
 export { buildPreflopTree, postflopRank } from "./tree/build.js";
 export type {
   BettingStructure,
+  PloPlayability,
+  PloRealizationModel,
   PotLimitSize,
   RakeConfig,
   RealizationModel,
@@ -89,6 +123,7 @@ export {
   configStacks,
   depthToken,
   loadTreeConfig,
+  ploModelOf,
   potLimitSizeId,
   potLimitSizeIds,
   profileFor,

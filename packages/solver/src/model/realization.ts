@@ -45,10 +45,33 @@ export function buildShareMatrices(
   w: Float64Array,
 ): ShareMatrices {
   const n = 169;
+  const mult = Array.from({ length: n }, (_, a) => classMultiplier(model, a));
+  return buildContestMatrices(model, n, eq, w, mult);
+}
+
+/** The parameters of the contest shared by every game: position factors, exponent and full-SPR point. */
+export type ContestParams = Pick<RealizationModel, "ipFactor" | "oopFactor" | "contestExponent" | "sprFull">;
+
+/**
+ * The share matrices of the contest above for `n` hand classes (or buckets): `eq` and `w` row-major n x n
+ * (equity of the row hand against the column hand, and compatible-pair weights), `mult[a]` the playability
+ * multiplier of hand a before the position factor. Hold'em passes its 169 classes (`buildShareMatrices`),
+ * PLO its buckets (src/solve/plo.ts).
+ */
+export function buildContestMatrices(
+  model: ContestParams,
+  n: number,
+  eq: Float64Array,
+  w: Float64Array,
+  mult: ArrayLike<number>,
+): ShareMatrices {
+  if (eq.length !== n * n || w.length !== n * n || mult.length !== n)
+    throw new RangeError(
+      `share matrices of ${n} hands need ${n} x ${n} equities and weights, ${n} multipliers`,
+    );
   const allIn = new Float64Array(n * n);
   for (let i = 0; i < n * n; i++) allIn[i] = w[i]! * eq[i]!;
   const matrices: Float64Array[] = [allIn];
-  const mult = Array.from({ length: n }, (_, a) => classMultiplier(model, a));
   if (!(model.contestExponent >= 1))
     throw new Error(`contestExponent must be >= 1, got ${model.contestExponent}`);
   for (const lambda of SPR_BUCKETS) {

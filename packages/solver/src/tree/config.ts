@@ -125,6 +125,92 @@ export interface RealizationModel {
   readonly source: string;
 }
 
+/**
+ * Playability bonuses of a PLO hand, added to its realization multiplier (1 + the sum), from the features of
+ * `ploClassFeatures` (src/plo/abstraction.ts). A bucket's multiplier is the combo-weighted mean of its
+ * classes'. Negative values are penalties.
+ */
+export interface PloPlayability {
+  /** Two suited pairs (`ds`). */
+  readonly doubleSuited: number;
+  /** One suited pair and two other suits (`ss`). */
+  readonly singleSuited: number;
+  /** Three or four cards of one suit (`3s`, `4s`): one flush draw, partly blocked by the hand's own cards. */
+  readonly threeFlush: number;
+  /** An ace in a suited group (the nut flush draw), on top of the suit bonus. */
+  readonly nutSuit: number;
+  /** Per straight window holding three or more of the hand's ranks (`wrapWindows`, 0 to 4): wraps. */
+  readonly wrap: number;
+  /** Per paired rank (one pair or two pairs): set value. */
+  readonly pair: number;
+  /** Trips or quads: cards that block the hand's own sets and straights. */
+  readonly trips: number;
+  /** Per dangler (a card that works with no other: unpaired, unsuited, four or more ranks away). */
+  readonly dangler: number;
+}
+
+/**
+ * The terminal model of a PLO tree (`"betting": "pot-limit"`): the contest of `RealizationModel` (position
+ * factors, exponent, `sprFull`), with PLO playability in place of hold'em's suited, connector and pair bonuses,
+ * over the buckets of the PLO abstraction. Read it with `ploModelOf`.
+ */
+export interface PloRealizationModel {
+  readonly name: string;
+  readonly ipFactor: number;
+  readonly oopFactor: number;
+  readonly contestExponent: number;
+  readonly sprFull: number;
+  readonly playability: PloPlayability;
+  /** Buckets of the abstraction the tree is solved over (`buildPloAbstraction({ buckets })`). */
+  readonly buckets: number;
+  readonly source: string;
+}
+
+const PLO_PLAYABILITY_KEYS: readonly (keyof PloPlayability)[] = [
+  "doubleSuited",
+  "singleSuited",
+  "threeFlush",
+  "nutSuit",
+  "wrap",
+  "pair",
+  "trips",
+  "dangler",
+];
+
+/**
+ * The PLO model block of a pot-limit config, checked: positive position factors, an exponent of at least 1,
+ * a positive `sprFull`, every playability bonus a finite number in [-0.5, 0.5], an integer bucket count, and
+ * none of hold'em's bonus fields (they mean nothing over four-card hands).
+ */
+export function ploModelOf(config: Pick<TreeConfig, "model">, where = "tree config"): PloRealizationModel {
+  const m = config.model as unknown as Partial<PloRealizationModel> & Record<string, unknown>;
+  const fail = (why: string): never => {
+    throw new Error(`${where}: PLO model ${why}`);
+  };
+  if (typeof m !== "object" || m === null) return fail("is missing");
+  for (const key of ["suitedBonus", "connectedBonus", "pairBonus"])
+    if (key in m) fail(`has the hold'em field ${key}; PLO playability goes in "playability"`);
+  if (typeof m.name !== "string" || m.name === "") fail("needs a name");
+  for (const key of ["ipFactor", "oopFactor", "sprFull"] as const)
+    if (!(typeof m[key] === "number" && Number.isFinite(m[key]) && m[key] > 0)) fail(`${key} must be > 0`);
+  if (!(typeof m.contestExponent === "number" && m.contestExponent >= 1))
+    fail("contestExponent must be >= 1");
+  if (!(typeof m.buckets === "number" && Number.isInteger(m.buckets) && m.buckets >= 2))
+    fail("buckets must be an integer >= 2");
+  if (typeof m.source !== "string") fail("needs a source");
+  const p = m.playability as Record<string, unknown> | undefined;
+  if (typeof p !== "object" || p === null) return fail("needs a playability block");
+  for (const key of Object.keys(p))
+    if (!(PLO_PLAYABILITY_KEYS as readonly string[]).includes(key))
+      fail(`playability has an unknown field ${key}`);
+  for (const key of PLO_PLAYABILITY_KEYS) {
+    const x = p[key];
+    if (!(typeof x === "number" && Number.isFinite(x) && Math.abs(x) <= 0.5))
+      fail(`playability.${key} must be a number in [-0.5, 0.5]`);
+  }
+  return m as PloRealizationModel;
+}
+
 /** `no-limit` (hold'em, the default) or `pot-limit` (PLO: no raise above the pot, see the module comment). */
 export type BettingStructure = "no-limit" | "pot-limit";
 
@@ -153,6 +239,10 @@ export interface TreeConfig {
   /** Cash-game rake (no flop, no drop); absent or null for none. */
   readonly rake?: RakeConfig | null;
   readonly profiles: readonly StackProfile[];
+  /**
+   * The terminal model. Hold'em: a `RealizationModel`. Pot-limit (PLO) configs hold a `PloRealizationModel`
+   * here instead (checked by `validateTreeConfig`; read it with `ploModelOf`).
+   */
   readonly model: RealizationModel;
   /** Iteration and time budget and the exploitability target (percent of the starting pot). */
   readonly solve: {
@@ -185,7 +275,10 @@ export function validateTreeConfig(raw: TreeConfig, where = "tree config"): Tree
   }
   if (!Array.isArray(raw.profiles) || raw.profiles.length === 0)
     throw new Error(`${where}: profiles is empty`);
-  if (raw.betting === "pot-limit") validatePotLimit(raw, where);
+  if (raw.betting === "pot-limit") {
+    validatePotLimit(raw, where);
+    ploModelOf(raw, where);
+  }
   if (raw.rake != null) {
     const { percent, capBb } = raw.rake;
     if (!(Number.isFinite(percent) && percent >= 0 && percent < 100))
