@@ -242,11 +242,12 @@ describe("plo6hu 100bb solved over the 512 buckets (small test-only equity table
   let built: PloEngineGame;
   let game: EngineGame;
   let config: TreeConfig;
+  let equity: PloBucketEquityTable;
   beforeAll(() => {
     abstraction = buildPloAbstraction();
     // 600 boards: standard errors near 0.02, enough for the shape of the solution (the committed table
     // is built from 100,000).
-    const equity = computePloBucketEquity({
+    equity = computePloBucketEquity({
       classToBucket: abstraction.classToBucket,
       buckets: abstraction.bucketCount,
       boards: 600,
@@ -292,6 +293,14 @@ describe("plo6hu 100bb solved over the 512 buckets (small test-only equity table
     const aa = abstraction.classToBucket[classIndex("(AK)(AK)")]!;
     const rainbow = abstraction.classToBucket[classIndex("9642")]!;
     expect(built.multipliers[aa]).toBeGreaterThan(built.multipliers[rainbow]!);
+  });
+
+  it("refuses an equity table of another abstraction, and an abstraction of another bucket count", () => {
+    expect(() =>
+      buildPloEngineGame(config, 100, { abstraction, equity: { ...equity, mapCrc32: equity.mapCrc32 ^ 1 } }),
+    ).toThrow(/another abstraction/);
+    const other = buildPloAbstraction({ buckets: 256 });
+    expect(() => buildPloEngineGame(config, 100, { abstraction: other, equity })).toThrow(/512 buckets/);
   });
 
   it("conserves chips, gets less exploitable with iterations, and plays (AK)(AK) and 9642 sensibly", () => {
