@@ -2,24 +2,40 @@
  * `pnpm solve` — solve preflop spots and write packs.
  *
  *   pnpm solve --game nlmtt8 --stack 40        one pack into data/packs
+ *   pnpm solve --game plo --stack 100          a PLO pack (solved over the buckets of the PLO abstraction;
+ *                                              needs data/equity/plo-hu-buckets.bin, see below)
  *   pnpm solve --all [--jobs 1] [--force]      every committed pack whose inputs changed (resumable: a pack
  *                                              whose header records the same input hash is skipped); one
  *                                              pack at a time on every core by default, or --jobs packs at
- *                                              once sharing the cores
+ *                                              once sharing the cores; hold'em games first, then PLO
+ *                                              (skipped with a note while the PLO equity table is missing)
  *   pnpm solve --spot spot.json --out x.json   a custom spot (tree config with one stack) to JSON or .pack
  * Options: --out DIR|FILE, --max-iterations N, --max-seconds S, --target PCT (exploitability, % of pot),
  * --quiet.
+ *
+ * PLO solves read the bucket-against-bucket equity table data/equity/plo-hu-buckets.bin; build it once with
+ *   nice -n 19 node packages/solver/scripts/build-plo-bucket-equity.ts --threads 2
  */
 
 import { fork } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { type GameId, HOLDEM_CLASSES, isGameId } from "@ranges/core";
-import { packPath, readPackFile, writePack } from "@ranges/store";
+import { GAMES, type GameId, HOLDEM_CLASSES, isGameId } from "@ranges/core";
+import { type PackData, packPath, readPackFile, writePack } from "@ranges/store";
 import { loadHeadsUpEquity } from "./equity/index.js";
-import { defaultPacksDir, repoRelative, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
+import { loadPloBucketEquity, PLO_BUCKET_EQUITY_FILE } from "./plo/bucket-equity.js";
+import {
+  defaultPacksDir,
+  PLO_SOLVED_GAMES,
+  repoRelative,
+  repoRoot,
+  SOLVED_GAMES,
+  treeConfigPath,
+} from "./solve/files.js";
+import { loadPloGameTables, ploIdentityOfTable, solvePlo, toPloPackData } from "./solve/plo.js";
 import {
   recordedInputHash,
   type SolveProgress,
@@ -79,31 +95,52 @@ function progressBar(label: string, maxIterations: number) {
   };
 }
 
+/** The PLO bucket equity table's path, or null (with what to run printed) when it is not built yet. */
+function ploEquityPath(): string | null {
+  const path = join(repoRoot(), PLO_BUCKET_EQUITY_FILE);
+  if (existsSync(path)) return path;
+  process.stderr.write(
+    `solve: PLO solves need ${PLO_BUCKET_EQUITY_FILE}, which is not built yet. Build it once (about 6 minutes on 2 cores) with\n` +
+      "  nice -n 19 node packages/solver/scripts/build-plo-bucket-equity.ts --threads 2\n" +
+      "(pnpm build first: the script runs on the built @ranges/core).\n",
+  );
+  return null;
+}
+
 function solveOne(config: TreeConfig, configPath: string | null, stack: number, out: string): void {
-  const equity = loadHeadsUpEquity();
+  const omaha = GAMES[config.game].variant === "omaha";
+  if (omaha && ploEquityPath() === null) process.exit(1);
   const maxIterations = num("max-iterations", values["max-iterations"]) ?? config.solve.maxIterations;
-  const result = solvePreflop({
+  const budget = {
     config,
     stack,
-    equity,
     maxIterations,
     maxSeconds: num("max-seconds", values["max-seconds"]) ?? config.solve.maxSeconds,
     // Left undefined, the solver picks the config's target (tighter for jam/fold trees).
     targetPctPot: num("target", values.target),
     onProgress: progressBar(`${config.game} ${stack}bb`, maxIterations),
-  });
+  };
+  const createdAt = new Date().toISOString();
+  let pack: PackData;
+  let result: ReturnType<typeof solvePreflop>;
+  if (omaha) {
+    const tables = loadPloGameTables(config);
+    const plo = solvePlo({ ...budget, tables });
+    result = plo;
+    pack = toPloPackData(plo, config, { createdAt, configPath, seed: tables.equity.seed });
+  } else {
+    const equity = loadHeadsUpEquity();
+    result = solvePreflop({ ...budget, equity });
+    pack = toPackData(result, config, { createdAt, configPath, seed: equity.seed });
+  }
   if (process.stderr.isTTY && !values.quiet) process.stderr.write("\n");
-  const pack = toPackData(result, config, {
-    createdAt: new Date().toISOString(),
-    configPath,
-    seed: equity.seed,
-  });
   const worst = Math.max(...result.seats.map((s) => s.pctPot));
   const summary = `${config.game} ${stack}bb: ${result.nodes.decisions} decisions, ${result.iterations} iterations${result.publishedIteration < result.iterations ? ` (published: the averages at ${result.publishedIteration})` : ""}, ${result.seconds.toFixed(1)}s, worst seat ${worst.toFixed(3)}% pot (${Math.max(...result.seats.map((s) => s.mbbPerHand)).toFixed(2)} mbb/hand)`;
   if (out.endsWith(".json")) {
     const json = {
       header: pack.header,
-      classes: HOLDEM_CLASSES,
+      // A PLO pack's values are per bucket: header.buckets holds the class-to-bucket map.
+      ...(pack.header.buckets ? { buckets: pack.header.buckets.names } : { classes: HOLDEM_CLASSES }),
       nodes: pack.nodes.map((node) => ({
         ...node,
         actions: node.actions.map((a) => ({
@@ -132,8 +169,17 @@ async function solveAll(out: string): Promise<void> {
   const threadsPerJob = Math.max(1, Math.floor(availableParallelism() / jobs));
   const queue: Array<{ game: GameId; stack: number }> = [];
   const seed = loadHeadsUpEquity().seed;
+  // PLO inputs include the bucket equity table's identity (read once; the abstraction is pinned by the map
+  // crc32 it records). Without the table the PLO games are skipped, with what to run to build it.
+  const ploPath = PLO_SOLVED_GAMES.some((g) => !values.only || values.only.includes(`${g}:`))
+    ? ploEquityPath()
+    : null;
+  const ploIdentity = ploPath === null ? null : ploIdentityOfTable(loadPloBucketEquity(ploPath));
+  if (ploPath === null && !values.only) process.stderr.write("solve: --all goes on without the PLO games.\n");
   let skipped = 0;
-  for (const game of SOLVED_GAMES) {
+  for (const game of [...SOLVED_GAMES, ...PLO_SOLVED_GAMES]) {
+    const omaha = GAMES[game].variant === "omaha";
+    if (omaha && ploIdentity === null) continue;
     const config = loadTreeConfig(treeConfigPath(game));
     for (const stack of configStacks(config)) {
       if (values.only && !values.only.split(",").includes(`${game}:${stack}`)) continue;
@@ -141,7 +187,10 @@ async function solveAll(out: string): Promise<void> {
       if (!values.force && existsSync(file)) {
         try {
           const { header } = await readPackFile(file);
-          if (recordedInputHash(header.provenance.notes) === solveInputHash(config, stack, seed)) {
+          const inputs = omaha
+            ? solveInputHash(config, stack, ploIdentity!.equity.seed, ploIdentity!)
+            : solveInputHash(config, stack, seed);
+          if (recordedInputHash(header.provenance.notes) === inputs) {
             skipped++;
             continue;
           }

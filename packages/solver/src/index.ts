@@ -82,11 +82,21 @@ export {
   parsePloRandomEquity,
   serializePloRandomEquity,
 } from "./plo/random-equity.js";
-export { defaultPacksDir, repoRoot, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
-export type { PloEngineGame, PloGameTables } from "./solve/plo.js";
-export { buildPloEngineGame, loadPloGameTables } from "./solve/plo.js";
+export { defaultPacksDir, PLO_SOLVED_GAMES, repoRoot, SOLVED_GAMES, treeConfigPath } from "./solve/files.js";
+export type { PloEngineGame, PloGameTables, PloSolveOptions, PloSolveResult } from "./solve/plo.js";
+export {
+  buildPloEngineGame,
+  loadPloGameTables,
+  packBucketsOf,
+  ploIdentityOfTable,
+  ploSolveIdentity,
+  solvePlo,
+  toPloPackData,
+} from "./solve/plo.js";
 export type {
+  EngineSolveOptions,
   PackExportOptions,
+  PloSolveIdentity,
   SeatExploitabilityResult,
   SolveOptions,
   SolveProgress,
@@ -100,6 +110,7 @@ export {
   PARALLEL_MIN_DECISIONS,
   recordedInputHash,
   SOLVER_MODEL_VERSION,
+  solveBuiltGame,
   solveInputHash,
   solvePreflop,
   solverThreads,

@@ -26,7 +26,7 @@ import {
   ploClasses,
   RangesError,
 } from "@ranges/core";
-import { decodeActionValues } from "./format.js";
+import { decodeActionValues, expandToClasses, packClassToBucket, storedValueCount } from "./format.js";
 import { actionOffsets, type StoredNode } from "./pack-index.js";
 import type { PackAction, PackNode } from "./pack-types.js";
 import {
@@ -89,7 +89,9 @@ export function compactPack(
   const meta = prepared.index;
   const { header } = meta;
   const omaha = header.classSet === "plo16432";
-  const n = header.classCount;
+  // Values per action as stored: classes, or buckets (expanded to classes through the map when served).
+  const n = storedValueCount(header);
+  const classToBucket = packClassToBucket(header);
   const v1 = prepared.formatVersion === 1;
   const { blockEnds, blockStarts } = prepared;
   const storage = prepared.storage;
@@ -139,7 +141,8 @@ export function compactPack(
     return raw;
   };
 
-  const decode = (node: StoredNode): PackNode => {
+  /** The node as stored: per class, or per bucket for a bucketed pack. */
+  const decodeStored = (node: StoredNode): PackNode => {
     const offsets = actionOffsets(node, n);
     const block = floorIndex(blockStarts, node.start, blockStarts.length - 2);
     const raw = node.actions.length === 0 ? Buffer.alloc(0) : inflated(block);
@@ -171,12 +174,26 @@ export function compactPack(
     };
   };
 
-  // Reaches the loader could not compute (NaN) are walked on demand, like `nodeReach`.
+  const decode = (node: StoredNode): PackNode => {
+    const stored = decodeStored(node);
+    if (classToBucket === null) return stored;
+    return {
+      ...stored,
+      actions: stored.actions.map((a) => ({
+        ...a,
+        freqs: expandToClasses(a.freqs, classToBucket),
+        evs: a.evs === null ? null : expandToClasses(a.evs, classToBucket),
+      })),
+    };
+  };
+
+  // Reaches the loader could not compute (NaN) are walked on demand, like `nodeReach` (over the buckets of
+  // a bucketed pack, with `classWeights` giving each bucket its hands).
   const source: ReachSource<StoredNode> = {
     where: `${id.game} at ${id.stack}bb`,
     ...classWeights(header),
     node: (history) => byHistory.get(history),
-    freqs: (node, action) => decode(node).actions[action]!.freqs,
+    freqs: (node, action) => decodeStored(node).actions[action]!.freqs,
     values: new Map(),
   };
   const reach = (node: StoredNode): number => {

@@ -14,8 +14,9 @@
  *   96   H  header JSON (PackHeader, canonical: sorted keys, no whitespace)
  *        I  index JSON ({"nodes": [...]}, canonical)
  *           zero padding up to the data offset
- *        D  data: per action in index order, classCount u16 frequencies (round(f * 65535)), zero-padded to
- *           a multiple of 4 bytes, then, when the action has EVs, classCount EVs: version 2 stores each as an
+ *        D  data: per action in index order, n u16 frequencies (round(f * 65535)), zero-padded to a
+ *           multiple of 4 bytes, then, when the action has EVs, n EVs, where n is the class count, or the
+ *           bucket count of a bucketed PLO pack (header.buckets, with its class-to-bucket map); version 2 stores each as an
  *           i32 in hundredths of the EV unit (round(ev * 100); -2^31 = unscored), byte-planed (all low bytes,
  *           then all second bytes, ...), which deflates about three times smaller than f32; version 1 stored
  *           f32 (NaN = unscored)
@@ -30,7 +31,7 @@
 
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { crc32, deflateRawSync, inflateRawSync } from "node:zlib";
 import {
   GAMES,
   HOLDEM_CLASS_COUNT,
@@ -45,6 +46,7 @@ import {
   PACK_FORMAT_VERSION,
   PACK_FORMAT_VERSIONS,
   type PackAction,
+  type PackBuckets,
   type PackConfig,
   type PackData,
   type PackHeader,
@@ -128,6 +130,76 @@ const align = (n: number, to: number): number => Math.ceil(n / to) * to;
 /** Expected class count of a class set. */
 export function classCountOf(classSet: string): number {
   return classSet === "plo16432" ? PLO_CLASS_COUNT : HOLDEM_CLASS_COUNT;
+}
+
+/**
+ * Values stored per action in the data section: the class count, or the bucket count of a bucketed pack
+ * (`header.buckets`, PLO). The index offsets and the data layout follow this count.
+ */
+export function storedValueCount(header: Pick<PackHeader, "classCount" | "buckets">): number {
+  return header.buckets ? header.buckets.count : header.classCount;
+}
+
+const bucketMaps = new WeakMap<PackBuckets, Uint16Array>();
+
+/**
+ * The class-to-bucket map of a bucketed pack (bucket of each class, class-set order), decoded once per
+ * header and checked (length, CRC-32, every entry below the bucket count); null for a pack stored per class.
+ */
+export function packClassToBucket(header: Pick<PackHeader, "classCount" | "buckets">): Uint16Array | null {
+  const b = header.buckets;
+  if (!b) return null;
+  let map = bucketMaps.get(b);
+  if (map) return map;
+  const bytes = Buffer.from(b.map, "base64");
+  if (bytes.length !== 2 * header.classCount)
+    throw new PackFormatError(
+      `header.buckets.map holds ${bytes.length} bytes; ${header.classCount} classes need ${2 * header.classCount}.`,
+    );
+  if (crc32(bytes) !== b.crc32)
+    throw new PackFormatError("header.buckets.map does not match its crc32: the map is corrupt.");
+  map = new Uint16Array(header.classCount);
+  for (let c = 0; c < map.length; c++) {
+    const v = bytes.readUInt16LE(2 * c);
+    if (v >= b.count)
+      throw new PackFormatError(`header.buckets.map gives class ${c} bucket ${v}; the pack has ${b.count}.`);
+    map[c] = v;
+  }
+  bucketMaps.set(b, map);
+  return map;
+}
+
+/** Per-class values from per-bucket values through a class-to-bucket map. */
+export function expandToClasses(values: Float32Array, classToBucket: Uint16Array): Float32Array {
+  const out = new Float32Array(classToBucket.length);
+  for (let c = 0; c < out.length; c++) out[c] = values[classToBucket[c]!]!;
+  return out;
+}
+
+/** `header.buckets`: absent, or a bucket count with a map, names and representatives per bucket. */
+function checkBuckets(header: PackHeader): void {
+  const b: unknown = header.buckets;
+  if (b === undefined) return;
+  const where = "header.buckets";
+  if (!isObj(b)) throw new PackFormatError(`${where} must be an object when present.`);
+  if (header.classSet !== "plo16432")
+    throw new PackFormatError(`${where} is for PLO packs; ${header.classSet} packs store every class.`);
+  const { count, encoding, map, crc32: crc, names, representatives, abstraction } = b;
+  if (!(typeof count === "number" && Number.isInteger(count) && count >= 1 && count < header.classCount))
+    throw new PackFormatError(
+      `${where}.count must be an integer in [1, ${header.classCount}), got ${String(count)}.`,
+    );
+  if (encoding !== "u16le-base64")
+    throw new PackFormatError(`${where}.encoding must be "u16le-base64", got ${String(encoding)}.`);
+  if (typeof map !== "string" || !Number.isInteger(crc) || typeof abstraction !== "string")
+    throw new PackFormatError(`${where} needs a map string, an integer crc32 and an abstraction string.`);
+  for (const [what, list] of [
+    ["names", names],
+    ["representatives", representatives],
+  ] as const) {
+    if (!Array.isArray(list) || list.length !== count || list.some((x) => typeof x !== "string"))
+      throw new PackFormatError(`${where}.${what} must be ${String(count)} strings.`);
+  }
 }
 
 /**
@@ -230,6 +302,7 @@ function checkHeader(header: PackHeader): void {
   }
   const config: unknown = header.config;
   if (isObj(config)) checkRake(config.rake);
+  checkBuckets(header);
 }
 
 function checkNode(header: PackHeader, node: PackNode, seen: Set<string>): void {
@@ -263,17 +336,17 @@ function checkNode(header: PackHeader, node: PackNode, seen: Set<string>): void 
       throw new PackFormatError(`${at} has code ${action.code}; codes are non-negative integers.`);
     }
     if (!ACTION_KINDS.includes(action.kind)) throw new PackFormatError(`${at} has kind "${action.kind}".`);
-    if (action.freqs.length !== header.classCount) {
+    const stored = storedValueCount(header);
+    const unit = header.buckets ? "buckets" : "classes";
+    if (action.freqs.length !== stored) {
       throw new PackFormatError(
-        `${at} has ${action.freqs.length} frequencies; the pack has ${header.classCount} classes.`,
+        `${at} has ${action.freqs.length} frequencies; the pack has ${stored} ${unit}.`,
       );
     }
     if (action.evs !== null) {
       if (header.evUnit === null) throw new PackFormatError(`${at} has EVs but header.evUnit is null.`);
-      if (action.evs.length !== header.classCount) {
-        throw new PackFormatError(
-          `${at} has ${action.evs.length} EVs; the pack has ${header.classCount} classes.`,
-        );
+      if (action.evs.length !== stored) {
+        throw new PackFormatError(`${at} has ${action.evs.length} EVs; the pack has ${stored} ${unit}.`);
       }
     }
   }
@@ -294,8 +367,9 @@ export function encodePack(data: PackData): Buffer {
   if (data.nodes.length === 0) throw new PackFormatError("A pack needs at least one node.");
   const seen = new Set<string>();
   for (const node of data.nodes) checkNode(header, node, seen);
+  packClassToBucket(header);
 
-  const n = header.classCount;
+  const n = storedValueCount(header);
   const freqBytes = align(2 * n, 4);
   let cursor = 0;
   const indexNodes: IndexNode[] = data.nodes.map((node) => ({
@@ -452,6 +526,11 @@ function validateHeader(value: unknown): PackHeader {
   if (!isObj(h.provenance) || (h.provenance.source !== "solver" && h.provenance.source !== "import")) {
     throw new PackFormatError("The pack header has no provenance with source solver or import.");
   }
+  try {
+    packClassToBucket(h);
+  } catch (error) {
+    throw new PackFormatError(`The pack header is invalid: ${(error as Error).message}`);
+  }
   // Written before the rake was recorded: unknown, not "no rake".
   if (h.config.rake === undefined) return { ...h, config: withUnknownRake(h.config) };
   return h;
@@ -464,7 +543,7 @@ function validateIndex(
   dataLength: number | null,
 ): { nodes: IndexNode[]; rawLength: number } {
   if (!isObj(value) || !Array.isArray(value.nodes)) throw new PackFormatError("The pack index has no nodes.");
-  const n = header.classCount;
+  const n = storedValueCount(header);
   const freqBytes = align(2 * n, 4);
   const seen = new Set<string>();
   let cursor = 0;
@@ -586,7 +665,7 @@ export function decodePackData(meta: PackMetaData, dataBytes: Uint8Array): PackD
       `The data section inflates to ${d.length} bytes; the index describes ${meta.rawDataLength}.`,
     );
   }
-  const n = meta.header.classCount;
+  const n = storedValueCount(meta.header);
   const nodes: PackNode[] = meta.nodes.map((node) => ({
     history: node.history,
     actor: node.actor,

@@ -2,12 +2,15 @@ export { packPath, readPackFile, writePack } from "./files.js";
 export {
   decodePack,
   encodePack,
+  expandToClasses,
   FREQ_MAX_ERROR,
   FREQ_SCALE,
   PACK_MAGIC,
   PackFormatError,
   packChecksum,
+  packClassToBucket,
   RAKE_NOT_RECORDED,
+  storedValueCount,
 } from "./format.js";
 export type { ImportOptions } from "./importer.js";
 export { importMonker } from "./importer.js";
@@ -15,6 +18,7 @@ export type { LineAction } from "./line.js";
 export { finalTokens, LineReplay, potSetupFor } from "./line.js";
 export type {
   PackAction,
+  PackBuckets,
   PackConfig,
   PackData,
   PackHeader,

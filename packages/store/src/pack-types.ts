@@ -78,6 +78,28 @@ export interface PackConfig {
   readonly unverified: readonly Unverified[];
 }
 
+/**
+ * How a bucketed pack stores its strategies (PLO): the data section holds `count` values per action, one
+ * per bucket, and `map` gives each class of the class set its bucket; every class of a bucket plays the
+ * bucket's strategy and has its EV. Readers expand to classes (`expandToClasses`). Absent: one value per
+ * class.
+ */
+export interface PackBuckets {
+  /** Number of buckets: values per action in the data section. */
+  readonly count: number;
+  /** The map's encoding: one little-endian u16 bucket per class, in class-set order, base64. */
+  readonly encoding: "u16le-base64";
+  readonly map: string;
+  /** CRC-32 of the map's bytes (as the solver's `encodePloBucketMap` computes it). */
+  readonly crc32: number;
+  /** Name of each bucket (e.g. `ds.none.nut.1`). */
+  readonly names: readonly string[];
+  /** The member class nearest each bucket's centroid. */
+  readonly representatives: readonly string[];
+  /** How the buckets were made (abstraction parameters), free-form. */
+  readonly abstraction: string;
+}
+
 export interface PackHeader {
   readonly format: typeof PACK_FORMAT;
   /** 2 for packs written now; 1 for older packs (read, never written). */
@@ -89,6 +111,8 @@ export interface PackHeader {
   readonly classCount: number;
   /** "sb" when actions carry EVs; null (nl v1) when no EVs are stored. */
   readonly evUnit: "sb" | null;
+  /** Present when the strategies are stored per bucket (PLO); see `PackBuckets`. */
+  readonly buckets?: PackBuckets;
   readonly config: PackConfig;
   readonly provenance: PackProvenance;
 }
@@ -102,9 +126,12 @@ export interface PackAction {
   readonly sizeBb: number | null;
   readonly sizePctPot: number | null;
   readonly sizeReason?: string;
-  /** Frequency of the action for each class, in class-set order, values in [0,1]. */
+  /**
+   * Frequency of the action for each class, in class-set order, values in [0,1]; for a bucketed pack
+   * (`header.buckets`), for each bucket.
+   */
   readonly freqs: Float32Array;
-  /** EV in sb relative to fold for each class; NaN where unscored; null when the pack has no EVs. */
+  /** EV in sb relative to fold for each class (bucket); NaN where unscored; null when the pack has no EVs. */
   readonly evs: Float32Array | null;
 }
 

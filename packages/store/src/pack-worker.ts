@@ -28,7 +28,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { decodePackMeta, FREQ_SCALE, type IndexNode } from "./format.js";
+import { decodePackMeta, FREQ_SCALE, type IndexNode, storedValueCount } from "./format.js";
 import { type PackIndex, packIndexOf } from "./pack-index.js";
 
 const MAX_INFLATED = 1 << 30;
@@ -118,6 +118,7 @@ export interface PreparedPack {
   /** Header, pack checksum and node table (compact), verified by `decodePackMeta`. */
   readonly index: PackIndex;
   readonly formatVersion: number;
+  /** Values per action in the data section (the class count, or the bucket count of a bucketed pack). */
   readonly classCount: number;
   /** Block b is stored at `[blockEnds[b - 1] ?? 0, blockEnds[b])` of the storage. */
   readonly storage: BlockStorage;
@@ -296,7 +297,8 @@ export function preparePack(file: Uint8Array, signature: string, options: Prepar
     fail(`The data section inflates to ${d.length} bytes; the index describes ${meta.rawDataLength}.`);
   }
   const { header } = meta;
-  const n = header.classCount;
+  // Values per action: classes, or buckets for a bucketed (PLO) pack.
+  const n = storedValueCount(header);
   const version = header.formatVersion;
 
   // Node extents in the inflated data, in index order (the writer lays the nodes out back to back, and
@@ -316,8 +318,10 @@ export function preparePack(file: Uint8Array, signature: string, options: Prepar
   }
 
   const priors = options.priors;
-  const weights =
-    header.classSet === "holdem169" && n === 169
+  // A bucketed pack's reaches are left to the store (which walks them over the buckets on demand).
+  const weights = header.buckets
+    ? null
+    : header.classSet === "holdem169" && n === 169
       ? (priors?.holdem169 ?? null)
       : header.classSet === "plo16432" && n === 16432
         ? (priors?.plo16432 ?? null)

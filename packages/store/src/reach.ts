@@ -13,6 +13,7 @@ import {
   ploClassComboCounts,
   RangesError,
 } from "@ranges/core";
+import { packClassToBucket } from "./format.js";
 import type { PackData, PackHeader, PackNode } from "./pack-types.js";
 
 /** What `nodeReach` reads of a pack: its header (class set) and its node table. */
@@ -49,7 +50,18 @@ const memos = new WeakMap<readonly PackNode[], ReachSource<PackNode>>();
  */
 export function classWeights(header: PackHeader): { weights: ArrayLike<number>; total: number } {
   let weights: ArrayLike<number>;
-  if (header.classSet === "holdem169" && header.classCount === HOLDEM_CLASS_COUNT) {
+  const map = packClassToBucket(header);
+  if (map !== null && header.classSet === "plo16432" && header.classCount === PLO_CLASS_COUNT) {
+    // A bucketed pack's frequencies are per bucket: each bucket weighs its classes' hands.
+    const combos = ploClassComboCounts();
+    const w = new Float64Array(header.buckets!.count);
+    for (let c = 0; c < map.length; c++) w[map[c]!]! += combos[c]!;
+    weights = w;
+  } else if (map !== null) {
+    const w = new Float64Array(header.buckets!.count);
+    for (let c = 0; c < map.length; c++) w[map[c]!]! += 1;
+    weights = w;
+  } else if (header.classSet === "holdem169" && header.classCount === HOLDEM_CLASS_COUNT) {
     weights = HOLDEM_CLASS_COMBOS;
   } else if (header.classSet === "plo16432" && header.classCount === PLO_CLASS_COUNT) {
     weights = ploClassComboCounts();
@@ -87,7 +99,8 @@ function sourceOf(pack: ReachPack): ReachSource<PackNode> {
  *   m_s = sum over classes c of prior(c) * prod of freq_c(a_i) over every step i of h where s_i = s,
  *
  * with prior(c) = combos of c / all combos (hold'em: 6, 4 or 12 over 1,326; PLO: the class's hands over
- * 270,725; a pack whose class count does not match its class set: uniform over its classes). A seat that has
+ * 270,725; a pack whose class count does not match its class set: uniform over its classes). A bucketed
+ * PLO pack is walked over its buckets, each weighing the hands of its classes: the same sums, grouped. A seat that has
  * not acted on the path contributes 1, so the root has reach 1, and a seat that acts twice multiplies both
  * of its decisions per class before summing. The frequencies are used exactly as stored in the pack (the
  * decoded u16-quantized values), so the number is reproducible from the published data. Card removal

@@ -26,3 +26,6 @@ export const repoRelative = (path: string, root = repoRoot()): string => relativ
 
 /** Games with a committed tree config, in the order `--all` solves them. */
 export const SOLVED_GAMES: readonly GameId[] = ["nlmtt8", "nl", "nl/v2", "nl9"];
+
+/** PLO games with a committed tree config, in the order `--all` solves them (after the hold'em games). */
+export const PLO_SOLVED_GAMES: readonly GameId[] = ["plo6hu", "plo5", "plo", "plo9"];

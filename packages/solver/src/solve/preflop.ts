@@ -21,8 +21,13 @@ import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
 import { profileFor, rakeOf, type SolverAlgorithm, type TreeConfig } from "../tree/config.js";
 
-export const algorithmName = (alternate: boolean, algorithm: SolverAlgorithm = "dcfr"): string =>
-  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over 169 classes; trembling hand (every action at least ${PREFLOP_TREMBLE} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+/** The algorithm line of a pack's provenance; `over` names what the solve is vectorized over. */
+export const algorithmName = (
+  alternate: boolean,
+  algorithm: SolverAlgorithm = "dcfr",
+  over = "169 classes",
+): string =>
+  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over ${over}; trembling hand (every action at least ${PREFLOP_TREMBLE} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
 
 /** The regret minimizer of a (config, stack): the profile's `algorithm`, DCFR by default. */
 export const algorithmOf = (config: TreeConfig, stack: number): SolverAlgorithm =>
@@ -35,11 +40,35 @@ export const algorithmOf = (config: TreeConfig, stack: number): SolverAlgorithm 
 export const SOLVER_MODEL_VERSION = "v3.3";
 
 /**
- * Hash of everything a (config, stack) solve depends on: the model version, the config without the other
- * stacks' profiles, the stack and the equity table's seed. `pnpm solve --all` skips a pack whose header
- * records the same hash.
+ * What identifies the tables of a PLO solve beyond its config: the abstraction (bucket count and the CRC-32 of
+ * its class-to-bucket map, which pins every setting that built it) and the bucket equity table (the map it
+ * was built for, its boards, hands per bucket, parts and seed). See `ploSolveIdentity` (solve/plo.ts).
  */
-export function solveInputHash(config: TreeConfig, stack: number, equitySeed: number): string {
+export interface PloSolveIdentity {
+  readonly buckets: number;
+  readonly mapCrc32: number;
+  readonly equity: {
+    readonly buckets: number;
+    readonly mapCrc32: number;
+    readonly boards: number;
+    readonly handsPerBucket: number;
+    readonly parts: number;
+    readonly seed: number;
+  };
+}
+
+/**
+ * Hash of everything a (config, stack) solve depends on: the model version, the config without the other
+ * stacks' profiles, the stack and the equity table's seed, and for PLO the abstraction and bucket equity
+ * table (`plo`; absent for hold'em, whose hashes are unchanged by it). `pnpm solve --all` skips a pack whose
+ * header records the same hash.
+ */
+export function solveInputHash(
+  config: TreeConfig,
+  stack: number,
+  equitySeed: number,
+  plo?: PloSolveIdentity,
+): string {
   const { profiles: _profiles, description: _description, ...rest } = config;
   const input = {
     model: SOLVER_MODEL_VERSION,
@@ -47,6 +76,7 @@ export function solveInputHash(config: TreeConfig, stack: number, equitySeed: nu
     profile: profileFor(config, stack),
     stack,
     equitySeed,
+    ...(plo === undefined ? {} : { plo }),
   };
   return createHash("sha256").update(stableJson(input)).digest("hex").slice(0, 16);
 }
@@ -216,9 +246,23 @@ export function exploitabilityOf(
 
 export function solvePreflop(options: SolveOptions): SolveResult {
   const { config, stack } = options;
-  const now = options.now ?? (() => performance.now());
   const equity = options.equity ?? loadHeadsUpEquity();
   const { game, tree } = buildEngineGame(config, stack, equity, options.multiway);
+  return solveBuiltGame(options, game, tree);
+}
+
+/** The budget, target, clock and threads of a solve: `SolveOptions` less the tables of one variant. */
+export type EngineSolveOptions = Omit<SolveOptions, "equity" | "multiway">;
+
+/**
+ * Solves an already built game (hold'em or PLO): DCFR (or the profile's algorithm) with the tremble, checks
+ * every `checkEvery` iterations, the least exploitable checkpoint, the target and the iteration and time
+ * budget, then purification and the final evaluation. `solvePreflop` and `solvePlo` differ only in the game
+ * they build.
+ */
+export function solveBuiltGame(options: EngineSolveOptions, game: EngineGame, tree: BuiltTree): SolveResult {
+  const { config, stack } = options;
+  const now = options.now ?? (() => performance.now());
   const nodes = countNodes(tree.root);
   const params = {
     ...DCFR_PARAMS,
@@ -237,7 +281,7 @@ export function solvePreflop(options: SolveOptions): SolveResult {
 }
 
 function runSolve(
-  options: SolveOptions,
+  options: EngineSolveOptions,
   solver: Solver,
   game: EngineGame,
   tree: BuiltTree,
@@ -389,11 +433,14 @@ export interface PackExportOptions {
   readonly solveSeconds?: number;
 }
 
-/** Turns a solve into a pack: average strategies per class, EVs in sb relative to fold (if the game has EVs). */
-export function toPackData(result: SolveResult, config: TreeConfig, opts: PackExportOptions): PackData {
+/**
+ * The pack nodes of a solve: each decision's average strategy per hand of the engine (hold'em classes, or
+ * PLO buckets), and EVs in sb relative to fold when the game has EVs.
+ */
+export function packNodesOf(result: SolveResult, config: TreeConfig): PackNode[] {
   const info = GAMES[config.game];
-  const n = 169;
-  const nodes: PackNode[] = result.solver.decisionResults().map(({ node, strategy, evs }) => ({
+  const n = result.game.classCount;
+  return result.solver.decisionResults().map(({ node, strategy, evs }) => ({
     history: node.history,
     actor: result.tree.seats[node.actor]!,
     depth: node.depth,
@@ -418,6 +465,50 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
       return a.sizeReason === undefined ? base : { ...base, sizeReason: a.sizeReason };
     }),
   }));
+}
+
+/** Provenance fields every solved pack shares: exploitability per seat, times, the tree config. */
+export function solvedProvenanceBase(result: SolveResult, opts: PackExportOptions) {
+  return {
+    source: "solver" as const,
+    iterations: result.iterations,
+    exploitability: result.seats.map((s) => ({
+      seat: s.seat,
+      mbbPerHand: roundTo(s.mbbPerHand, 4),
+      pctPot: roundTo(s.pctPot, 5),
+    })),
+    seed: opts.seed,
+    solveSeconds: opts.solveSeconds ?? roundTo(result.seconds, 1),
+    createdAt: opts.createdAt,
+    treeConfig: opts.configPath,
+  };
+}
+
+/** Notes every solved pack shares: no forced folds, rake, unreached lines, the checkpoint, the tree. */
+export function solvedNotes(result: SolveResult, config: TreeConfig): string[] {
+  return [
+    "No forced folds: facing a bet every seat may fold or call (all-in for less counts as a call); pots may be multiway.",
+    `Rake: ${rakeText(config)}.`,
+    `Unreached lines: ${result.unreachedNodes} decisions have reach 0 under these strategies; their strategies are best responses to the others' play, solved with every action kept at probability ${PREFLOP_TREMBLE} or more while iterating (the deviating seat holding its range from before the deviation).`,
+    ...(result.publishedIteration < result.iterations
+      ? [
+          `Checkpoint: the published strategies are the averages at iteration ${result.publishedIteration}, the least exploitable of the checks; the run went on to iteration ${result.iterations} without improving on it.`,
+        ]
+      : []),
+    `Tree: ${result.nodes.decisions} decision nodes, ${result.nodes.terminals} terminals; starting pot ${roundBb(result.tree.startingPot)}bb.`,
+  ];
+}
+
+/** The pack config (table facts) of a solve. */
+export const solvedPackConfig = (config: TreeConfig, result: SolveResult): PackConfig =>
+  packConfig(config, result.tree);
+
+/** Turns a solve into a pack: average strategies per class, EVs in sb relative to fold (if the game has EVs). */
+export function toPackData(result: SolveResult, config: TreeConfig, opts: PackExportOptions): PackData {
+  const info = GAMES[config.game];
+  if (info.variant !== "holdem")
+    throw new Error(`${config.game} is PLO: export its solve with toPloPackData`);
+  const nodes = packNodesOf(result, config);
   const m = config.model;
   return {
     header: {
@@ -430,29 +521,11 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
       evUnit: info.hasEvs ? "sb" : null,
       config: packConfig(config, result.tree),
       provenance: {
-        source: "solver",
+        ...solvedProvenanceBase(result, opts),
         algorithm: algorithmName(config.solve.alternate, algorithmOf(config, result.tree.stack)),
-        iterations: result.iterations,
-        exploitability: result.seats.map((s) => ({
-          seat: s.seat,
-          mbbPerHand: roundTo(s.mbbPerHand, 4),
-          pctPot: roundTo(s.pctPot, 5),
-        })),
-        seed: opts.seed,
         model: `${m.name}: heads-up all-in pots by exact equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull}); all-in pots of three or more players by board-conditioned duels (each duel taken per strength bucket of the sweeping player's hand on the board, ${result.game.multiway?.buckets ?? 1} buckets), flop pots of three or more by independent duels of the realization model (a player who wins every duel takes the pot, the rest is split equally); ${rakeText(config)}`,
-        solveSeconds: opts.solveSeconds ?? roundTo(result.seconds, 1),
-        createdAt: opts.createdAt,
-        treeConfig: opts.configPath,
         notes: [
-          "No forced folds: facing a bet every seat may fold or call (all-in for less counts as a call); pots may be multiway.",
-          `Rake: ${rakeText(config)}.`,
-          `Unreached lines: ${result.unreachedNodes} decisions have reach 0 under these strategies; their strategies are best responses to the others' play, solved with every action kept at probability ${PREFLOP_TREMBLE} or more while iterating (the deviating seat holding its range from before the deviation).`,
-          ...(result.publishedIteration < result.iterations
-            ? [
-                `Checkpoint: the published strategies are the averages at iteration ${result.publishedIteration}, the least exploitable of the checks; the run went on to iteration ${result.iterations} without improving on it.`,
-              ]
-            : []),
-          `Tree: ${result.nodes.decisions} decision nodes, ${result.nodes.terminals} terminals; starting pot ${roundBb(result.tree.startingPot)}bb.`,
+          ...solvedNotes(result, config),
           `Inputs: ${solveInputHash(config, result.tree.stack, opts.seed)} (model ${SOLVER_MODEL_VERSION}; pnpm solve --all skips the pack while this matches).`,
           "Exploitability: best response of each seat against the stored average strategies of the others, on this tree and terminal model.",
         ],
@@ -462,9 +535,9 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
   };
 }
 
-const rakeText = (config: TreeConfig): string => {
+export const rakeText = (config: TreeConfig): string => {
   const r = rakeOf(config);
   return r ? `${r.percent}% of the pot capped at ${r.capBb}bb, taken only when a flop is dealt` : "none";
 };
 
-const roundTo = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const roundTo = (x: number, digits: number): number => Math.round(x * 10 ** digits) / 10 ** digits;
