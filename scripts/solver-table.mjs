@@ -43,7 +43,10 @@ other work ran at low priority, older ones one pack per core while other work sh
 upper bounds. Exploitability is each seat's best-response gain against the published strategies, in
 percent of the starting pot (1.5bb cash, 2.5bb nlmtt8) and mbb/hand. Model v3 (\`realization-v3\`, see
 docs/solver-model.md): target 0.4% of the pot (0.05% for jam/fold), requirement 0.5% (0.1%). ${v3} of
-${rows.length} packs are v3 (${[...versions].sort().map(([v, n]) => `${v}: ${n}`).join(", ")}; v3.3 adds board-conditioned
+${rows.length} packs are v3 (${[...versions]
+  .sort()
+  .map(([v, n]) => `${v}: ${n}`)
+  .join(", ")}; v3.3 adds board-conditioned
 duels in multiway all-in pots, and \`pnpm solve --all\` re-solves the older ones). Algorithm: DCFR, or predictive CFR+ (PCFR+) for the deep profiles. Iterations "a of
 b": the run went to b and the least exploitable check, at a, is published.
 

@@ -28,7 +28,9 @@ const { values } = parseArgs({
 const iterations = Number(values.iterations);
 const equity = loadHeadsUpEquity();
 
-console.log("| tree | decisions | all-in pots of 3+ | flop pots of 3+ | independent duels s/it | board-conditioned s/it | ratio |");
+console.log(
+  "| tree | decisions | all-in pots of 3+ | flop pots of 3+ | independent duels s/it | board-conditioned s/it | ratio |",
+);
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const spec of values.trees.split(",")) {
   const [game, stack] = spec.split(":");

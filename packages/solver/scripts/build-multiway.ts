@@ -80,7 +80,14 @@ async function main(): Promise<void> {
   const started = performance.now();
   const edges = equity.multiwayBucketEdges(buckets, pilotBoards, seed);
   console.log(`pilot: ${pilotBoards} boards, ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const jobs: Job[] = Array.from({ length: parts }, (_, part) => ({ part, parts, boards, buckets, seed, edges }));
+  const jobs: Job[] = Array.from({ length: parts }, (_, part) => ({
+    part,
+    parts,
+    boards,
+    buckets,
+    seed,
+    edges,
+  }));
   let done = 0;
   const perThread = Array.from({ length: threads }, (_, t) => jobs.filter((_, i) => i % threads === t));
   const partials = (
@@ -88,7 +95,9 @@ async function main(): Promise<void> {
       perThread.map((js) =>
         runJobs(js, () => {
           done++;
-          console.log(`${done} of ${parts} parts after ${((performance.now() - started) / 1000).toFixed(0)} s`);
+          console.log(
+            `${done} of ${parts} parts after ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          );
         }),
       ),
     )

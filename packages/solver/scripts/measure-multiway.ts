@@ -203,7 +203,8 @@ const MW = (() => {
   for (let a = 0; a < N; a++)
     for (let k = 0; k < t.buckets; k++)
       for (let b = 0; b < N; b++)
-        eq[(a * t.buckets + k) * N + b] = W[a * N + b]! > 0 ? duels.matrices[k]![a * N + b]! / W[a * N + b]! : 0;
+        eq[(a * t.buckets + k) * N + b] =
+          W[a * N + b]! > 0 ? duels.matrices[k]![a * N + b]! / W[a * N + b]! : 0;
   return { buckets: t.buckets, pi: duels.pi, eq, boards: t.boards, seed: t.seed };
 })();
 const KB = MW.buckets;
@@ -322,7 +323,7 @@ function bucketEngineShare(a: number, opps: readonly RangeVectors[]): { share: n
   }
   let out = prodU + (prodP - prodU) / k;
   opps.forEach((m, mi) => {
-    const rest = opps.map((o, i) => i).filter((i) => i !== mi);
+    const rest = opps.map((_, i) => i).filter((i) => i !== mi);
     let tm = 0;
     for (let x = 0; x < N; x++) {
       if (m.r[x] === 0) continue;
@@ -798,7 +799,9 @@ function rangeReport(results: readonly ScenarioResult[]): void {
     print();
     print(`Per-class simulation SE: mean ${pp(seMean, 3)} pp, max ${pp(seMax, 3)} pp.`);
     print();
-    print("| player | range-average share, simulation (SE) | duels (E) | error (pp) | board-conditioned (B) | error (pp) |");
+    print(
+      "| player | range-average share, simulation (SE) | duels (E) | error (pp) | board-conditioned (B) | error (pp) |",
+    );
     print("|---|---|---|---|---|---|");
     for (let p = 0; p < k; p++) {
       print(

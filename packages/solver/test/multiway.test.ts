@@ -47,7 +47,14 @@ function firstBoards(seed: number, count: number): number[][] {
 describe("board-conditioned duels table", () => {
   it("counts every hero combo's wins and ties against every class exactly (brute force on three boards)", () => {
     const seed = 11;
-    const part = computeMultiwayPart({ part: 0, parts: 1, boards: 3, buckets: 1, seed, edges: new Float64Array(0) });
+    const part = computeMultiwayPart({
+      part: 0,
+      parts: 1,
+      boards: 3,
+      buckets: 1,
+      seed,
+      edges: new Float64Array(0),
+    });
     const share = new Float64Array(N * N);
     const mass = new Float64Array(N * N);
     const count = new Float64Array(N);
@@ -56,7 +63,15 @@ describe("board-conditioned duels table", () => {
       const value = new Int32Array(COMBO_COUNT);
       for (let c = 0; c < COMBO_COUNT; c++)
         if (live(c))
-          value[c] = evaluate7(COMBO_LOW_CARD[c]!, COMBO_HIGH_CARD[c]!, board[0]!, board[1]!, board[2]!, board[3]!, board[4]!);
+          value[c] = evaluate7(
+            COMBO_LOW_CARD[c]!,
+            COMBO_HIGH_CARD[c]!,
+            board[0]!,
+            board[1]!,
+            board[2]!,
+            board[3]!,
+            board[4]!,
+          );
       for (let h = 0; h < COMBO_COUNT; h++) {
         if (!live(h)) continue;
         const a = COMBO_CLASS[h]!;
@@ -79,8 +94,11 @@ describe("board-conditioned duels table", () => {
 
   it("buckets by strength: edges rise, every bucket is about 1/K of a class, and stronger buckets win more", () => {
     const edges = multiwayBucketEdges(4, 300, 3);
-    for (let a = 0; a < N; a++) for (let i = 1; i < 3; i++) expect(edges[a * 3 + i]).toBeGreaterThanOrEqual(edges[a * 3 + i - 1]!);
-    const parts = [0, 1].map((part) => computeMultiwayPart({ part, parts: 2, boards: 600, buckets: 4, seed: 3, edges }));
+    for (let a = 0; a < N; a++)
+      for (let i = 1; i < 3; i++) expect(edges[a * 3 + i]).toBeGreaterThanOrEqual(edges[a * 3 + i - 1]!);
+    const parts = [0, 1].map((part) =>
+      computeMultiwayPart({ part, parts: 2, boards: 600, buckets: 4, seed: 3, edges }),
+    );
     const table = combineMultiwayParts(parts, { buckets: 4, seed: 3, edges, pilotBoards: 300 });
     expect(table.boards).toBe(600);
     for (let a = 0; a < N; a++) {

@@ -56,9 +56,7 @@ export function nodeCost(node: TreeNode, seats: number, buckets = 1): number {
     if (k === 2) cost += k * (0.5 * 169 + seats + 4);
     else if (k === 3) cost += k * (b * (2 * 0.5 * 169 + 2 * 0.7 * 169) + 6 * seats);
     else
-      cost +=
-        k *
-        (b * ((k - 1) * 0.5 * 169 + (k - 1) * (169 + (k - 2) * 0.5 * 169) * 0.6) + 3 * k * seats);
+      cost += k * (b * ((k - 1) * 0.5 * 169 + (k - 1) * (169 + (k - 2) * 0.5 * 169) * 0.6) + 3 * k * seats);
   }
   return cost;
 }

@@ -25,13 +25,6 @@ export {
   computeHeadsUpPart,
   exactHeadsUpEquity,
 } from "./heads-up.js";
-export {
-  defaultHeadsUpEquityPath,
-  HEADS_UP_EQUITY_FILE,
-  loadHeadsUpEquity,
-  parseHeadsUpEquity,
-  serializeHeadsUpEquity,
-} from "./table-file.js";
 export type { MultiwayJob, MultiwayPartial, MultiwayTable } from "./multiway.js";
 export {
   combineMultiwayParts,
@@ -43,3 +36,10 @@ export {
   parseMultiwayTable,
   serializeMultiwayTable,
 } from "./multiway.js";
+export {
+  defaultHeadsUpEquityPath,
+  HEADS_UP_EQUITY_FILE,
+  loadHeadsUpEquity,
+  parseHeadsUpEquity,
+  serializeHeadsUpEquity,
+} from "./table-file.js";

@@ -32,12 +32,12 @@
  * over the sorted values, with the combos that share a card with the hero taken back out.
  */
 
-import { seededRandom } from "@ranges/core";
-import { evaluateWith2, partialHand } from "../eval/evaluator.js";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
+import { seededRandom } from "@ranges/core";
+import { evaluateWith2, partialHand } from "../eval/evaluator.js";
 import {
   CLASS_COUNT,
   COMBO_CLASS,
@@ -248,7 +248,8 @@ export function multiwayBucketEdges(buckets: number, pilotBoards: number, seed: 
   const edges = new Float64Array(N * (buckets - 1));
   for (let a = 0; a < N; a++) {
     const s = samples[a]!.sort((x, y) => x - y);
-    for (let i = 1; i < buckets; i++) edges[a * (buckets - 1) + i - 1] = s[Math.floor((i * s.length) / buckets)]!;
+    for (let i = 1; i < buckets; i++)
+      edges[a * (buckets - 1) + i - 1] = s[Math.floor((i * s.length) / buckets)]!;
   }
   return edges;
 }
@@ -329,7 +330,7 @@ export function combineMultiwayParts(
       for (let k = 0; k < K; k++) allMass += mass[(a * K + k) * N + b]!;
       for (let k = 0; k < K; k++) {
         const i = (a * K + k) * N + b;
-        nu[i] = allMass > 0 && count[a * K + k]! > 0 ? (mass[i]! / count[a * K + k]!) / (allMass / total) : 0;
+        nu[i] = allMass > 0 && count[a * K + k]! > 0 ? mass[i]! / count[a * K + k]! / (allMass / total) : 0;
       }
     }
   }
@@ -422,8 +423,10 @@ export function parseMultiwayTable(bytes: Uint8Array): MultiwayTable & { readonl
   const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, bodyStart))) as MultiwayHeader;
   const K = header.buckets;
   if (!(Number.isInteger(K) && K >= 1 && K <= 64)) throw new Error(`multiway equity file has ${K} buckets`);
-  if (bytes.length !== bodyStart + bodyFloats(K) * 4) throw new Error("multiway equity file has the wrong length");
-  if (crc32(bytes.subarray(bodyStart)) !== header.crc32) throw new Error("multiway equity file is corrupt (crc32)");
+  if (bytes.length !== bodyStart + bodyFloats(K) * 4)
+    throw new Error("multiway equity file has the wrong length");
+  if (crc32(bytes.subarray(bodyStart)) !== header.crc32)
+    throw new Error("multiway equity file is corrupt (crc32)");
   let offset = bodyStart;
   const read = (count: number): Float64Array => {
     const out = new Float64Array(count);
