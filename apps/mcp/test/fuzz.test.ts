@@ -1,10 +1,12 @@
 /** Whatever a caller sends within the input schemas, no tool throws or answers 500, and every answer validates. */
 
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AccessStore, HandStore } from "@ranges/access";
 import { GAME_IDS } from "@ranges/core";
 import { HandParser, HandUploads } from "@ranges/hand-analysis";
+import { PostflopPacks, runPackJob } from "@ranges/postflop";
 import { ErrorBodySchema } from "@ranges/schema";
 import { RangeStore } from "@ranges/store";
 import fc from "fast-check";
@@ -19,8 +21,37 @@ let access: AccessStore;
 let key: string;
 let parser: HandParser;
 let uploads: HandUploads;
+let postflop: PostflopPacks;
+let postflopDir: string;
 
 beforeAll(async () => {
+  // One real postflop pack from a small river solve, so the postflop tools run past their lookups.
+  postflopDir = mkdtempSync(join(tmpdir(), "mcp-fuzz-postflop-"));
+  await runPackJob(
+    {
+      id: "fuzz-river",
+      basePack: "fuzz-river",
+      tree: "75",
+      line: {
+        kind: "test",
+        description: "a narrow river spot for the fuzzer",
+        game: "nl/v2",
+        stack: 100,
+        oop: "BB",
+        ip: "BTN",
+        oopSpot: "test",
+        ipSpot: "test",
+      },
+      pot: 10,
+      stack: 40,
+      rake: { percent: 5, capBb: 0.6 },
+      ranges: { oop: "KK,QQ,AQs,T9s", ip: "AA,KQs,87s,A5s" },
+      boards: ["Qs Jh 2h 7c 3d"],
+    },
+    postflopDir,
+    { threads: 1, maxIterations: 50, targetPct: 1 },
+  );
+  postflop = PostflopPacks.open({ dir: postflopDir });
   store = RangeStore.open({ packsDir: (await writeFixturePacks()).dir });
   access = await AccessStore.open(":memory:", { keylessDailyLimit: 1_000_000 });
   const created = await access.createKey({ name: "fuzz", dailyQuota: null });
@@ -35,6 +66,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  rmSync(postflopDir, { recursive: true, force: true });
   await parser.close();
   await access.close();
 });
@@ -126,7 +158,72 @@ const side = fc.record({
   ...scope,
 });
 
+const postflopPack = fc.oneof(
+  fc.constantFrom("fuzz-river", "fuzz-river-flop33", "srp-btn-bb-100bb"),
+  fc.string({ maxLength: 12 }),
+);
+const postflopBoard = fc.oneof(
+  fc.constantFrom("QsJh2h7c3d", "Qs Jh 2h 7c 3d", "QdJc2c7s3h", "QsJh2h", "AsAs2h", "Ks9d5c4h2s"),
+  fc.string({ minLength: 1, maxLength: 20 }),
+);
+const postflopAction = fc.oneof(
+  fc.constantFrom("check", "bet", "call", "fold", "raise", "allin", "bet 75%", "bet 4.13", "x"),
+  fc.string({ maxLength: 12 }),
+);
+const postflopPath = opt(
+  fc.oneof(
+    fc.array(postflopAction, { maxLength: 5 }),
+    fc.array(postflopAction, { maxLength: 5 }).map((a) => a.join(",")),
+  ),
+);
+const postflopCombo = fc.oneof(
+  fc.constantFrom("AhAd", "KsKh", "QcQd", "9h8h", "AhKh", "Qs2c", "XxYy"),
+  fc.string({ maxLength: 6 }),
+);
+const postflopScope = {
+  players: opt(fc.integer({ min: 2, max: 10 })),
+  format: opt(fc.constantFrom("cash", "mtt", "x")),
+};
+const texture = (values: readonly string[]) =>
+  opt(fc.oneof(fc.constantFrom(...values, "any"), fc.string({ maxLength: 6 })));
+
 const ARGS: Record<string, fc.Arbitrary<Record<string, unknown>>> = {
+  list_postflop_packs: fc.constant({}),
+  get_postflop_node: fc.record({
+    pack: postflopPack,
+    board: postflopBoard,
+    path: postflopPath,
+    combo: opt(postflopCombo),
+    ...postflopScope,
+  }),
+  get_postflop_range: fc.record({
+    pack: postflopPack,
+    board: postflopBoard,
+    path: postflopPath,
+    action: opt(postflopAction),
+    minReach: opt(fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.double())),
+    ...postflopScope,
+  }),
+  explain_combo: fc.record({
+    pack: postflopPack,
+    board: postflopBoard,
+    path: postflopPath,
+    combo: postflopCombo,
+    ...postflopScope,
+  }),
+  get_board_report: fc.record({
+    pack: postflopPack,
+    path: postflopPath,
+    filters: opt(
+      fc.record({
+        pairedness: texture(["unpaired", "paired", "trips"]),
+        suitTexture: texture(["rainbow", "two-tone", "monotone"]),
+        connectivity: texture(["connected", "semi-connected", "disconnected"]),
+        highCardClass: texture(["ace-high", "king-high", "broadway", "middle", "low"]),
+      }),
+    ),
+    ...postflopScope,
+  }),
   get_started: fc.constant({}),
   list_games: fc.constant({}),
   get_config: fc.record({ game, stack, ...scope }),
@@ -259,7 +356,7 @@ describe("fuzz", () => {
     async (_name, spec) => {
       for (const authorization of [undefined, `Bearer ${key}`]) {
         const ctx = toolContext(
-          { store, access, hands: { uploads, linkBase: "http://127.0.0.1:3000" } },
+          { store, access, hands: { uploads, linkBase: "http://127.0.0.1:3000" }, postflop },
           { ip: "192.0.2.1", authorization },
         );
         await fc.assert(
