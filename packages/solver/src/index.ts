@@ -115,6 +115,7 @@ export {
   solvePreflop,
   solverThreads,
   toPackData,
+  trembleOf,
 } from "./solve/preflop.js";
 export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, DuelKind } from "./tree/build.js";

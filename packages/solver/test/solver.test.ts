@@ -4,7 +4,14 @@ import { forEachNode } from "../src/engine/game.js";
 import { loadHeadsUpEquity } from "../src/equity/index.js";
 import { buildShareMatrices } from "../src/model/realization.js";
 import { treeConfigPath } from "../src/solve/files.js";
-import { buildEngineGame, solvePreflop, toPackData } from "../src/solve/preflop.js";
+import {
+  algorithmName,
+  buildEngineGame,
+  PREFLOP_TREMBLE,
+  solvePreflop,
+  toPackData,
+  trembleOf,
+} from "../src/solve/preflop.js";
 import { loadTreeConfig, validateTreeConfig } from "../src/tree/config.js";
 import { headsUpJamFold, threeHanded } from "./toys.js";
 
@@ -127,6 +134,17 @@ describe("the regret minimizer per profile", () => {
       /algorithm must be "dcfr" or "pcfr\+"/,
     );
     expect(() => validateTreeConfig(withAlgorithm("pcfr+", true))).toThrow(/simultaneous updates/);
+  });
+
+  it("takes a tremble in (0, 0.01] per profile and records the one a solve ran with", () => {
+    const withTremble = (tremble: unknown) =>
+      ({ ...headsUpJamFold, profiles: [{ ...profile, tremble }] }) as never;
+    expect(trembleOf(validateTreeConfig(withTremble(1e-5)), profile.stacks[0]!)).toBe(1e-5);
+    expect(trembleOf(headsUpJamFold, profile.stacks[0]!)).toBe(PREFLOP_TREMBLE);
+    for (const bad of [0, -1e-5, 0.02, "1e-5", null, Number.NaN]) {
+      expect(() => validateTreeConfig(withTremble(bad)), String(bad)).toThrow(/tremble must be a number/);
+    }
+    expect(algorithmName(false, "pcfr+", undefined, 1e-5)).toContain("every action at least 0.00001 while");
   });
 
   it("solves heads-up jam/fold with predictive CFR+ like DCFR and names it in the pack", () => {

@@ -55,6 +55,7 @@ import {
   solvedPackConfig,
   solvedProvenanceBase,
   solveInputHash,
+  trembleOf,
 } from "./preflop.js";
 
 /** What a PLO game is built from: the abstraction and its bucket equity table. */
@@ -238,7 +239,12 @@ export function toPloPackData(result: PloSolveResult, config: TreeConfig, opts: 
       config: solvedPackConfig(config, result),
       provenance: {
         ...solvedProvenanceBase(result, opts),
-        algorithm: algorithmName(config.solve.alternate, algorithmOf(config, tree.stack), `${B} buckets`),
+        algorithm: algorithmName(
+          config.solve.alternate,
+          algorithmOf(config, tree.stack),
+          `${B} buckets`,
+          trembleOf(config, tree.stack),
+        ),
         model: `${model.name}: solved over ${B} buckets of the PLO abstraction (every class of a bucket plays one strategy); heads-up all-in pots by bucket-against-bucket all-in equity with exact card removal weights; flop pots by equity realization (contest exponent ${model.contestExponent}, IP ${model.ipFactor}, OOP ${model.oopFactor}, full at SPR ${model.sprFull}, playability per bucket ${JSON.stringify(model.playability)}); pots of three or more players by independent duels (a player who wins every duel takes the pot, the rest is split equally); ${rakeText(config)}`,
         notes: [
           ...solvedNotes(result, config),

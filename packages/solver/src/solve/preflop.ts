@@ -26,8 +26,13 @@ export const algorithmName = (
   alternate: boolean,
   algorithm: SolverAlgorithm = "dcfr",
   over = "169 classes",
+  tremble = PREFLOP_TREMBLE,
 ): string =>
-  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over ${over}; trembling hand (every action at least ${PREFLOP_TREMBLE} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over ${over}; trembling hand (every action at least ${tremble} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+
+/** The tremble of a (config, stack): the profile's `tremble`, `PREFLOP_TREMBLE` by default. */
+export const trembleOf = (config: TreeConfig, stack: number): number =>
+  profileFor(config, stack).tremble ?? PREFLOP_TREMBLE;
 
 /** The regret minimizer of a (config, stack): the profile's `algorithm`, DCFR by default. */
 export const algorithmOf = (config: TreeConfig, stack: number): SolverAlgorithm =>
@@ -129,7 +134,7 @@ export interface SolveOptions {
   /** Iterations between exploitability checks. */
   readonly checkEvery?: number;
   readonly onProgress?: (p: SolveProgress) => void;
-  /** Least probability of every action while iterating (default `PREFLOP_TREMBLE`; 0 for none). */
+  /** Least probability of every action while iterating (default: the profile's, see `trembleOf`; 0 for none). */
   readonly tremble?: number;
   /** Injected clock (ms) so tests and packs do not depend on wall time. */
   readonly now?: () => number;
@@ -267,7 +272,7 @@ export function solveBuiltGame(options: EngineSolveOptions, game: EngineGame, tr
   const params = {
     ...DCFR_PARAMS,
     alternate: config.solve.alternate,
-    tremble: options.tremble ?? PREFLOP_TREMBLE,
+    tremble: options.tremble ?? trembleOf(config, stack),
     ...(algorithmOf(config, stack) === "pcfr+" ? { predictive: true } : {}),
   };
   const threads = solverThreads(nodes.decisions, options.threads);
@@ -489,7 +494,7 @@ export function solvedNotes(result: SolveResult, config: TreeConfig): string[] {
   return [
     "No forced folds: facing a bet every seat may fold or call (all-in for less counts as a call); pots may be multiway.",
     `Rake: ${rakeText(config)}.`,
-    `Unreached lines: ${result.unreachedNodes} decisions have reach 0 under these strategies; their strategies are best responses to the others' play, solved with every action kept at probability ${PREFLOP_TREMBLE} or more while iterating (the deviating seat holding its range from before the deviation).`,
+    `Unreached lines: ${result.unreachedNodes} decisions have reach 0 under these strategies; their strategies are best responses to the others' play, solved with every action kept at probability ${trembleOf(config, result.tree.stack)} or more while iterating (the deviating seat holding its range from before the deviation).`,
     ...(result.publishedIteration < result.iterations
       ? [
           `Checkpoint: the published strategies are the averages at iteration ${result.publishedIteration}, the least exploitable of the checks; the run went on to iteration ${result.iterations} without improving on it.`,
@@ -522,7 +527,12 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
       config: packConfig(config, result.tree),
       provenance: {
         ...solvedProvenanceBase(result, opts),
-        algorithm: algorithmName(config.solve.alternate, algorithmOf(config, result.tree.stack)),
+        algorithm: algorithmName(
+          config.solve.alternate,
+          algorithmOf(config, result.tree.stack),
+          undefined,
+          trembleOf(config, result.tree.stack),
+        ),
         model: `${m.name}: heads-up all-in pots by exact equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull}); all-in pots of three or more players by board-conditioned duels (each duel taken per strength bucket of the sweeping player's hand on the board, ${result.game.multiway?.buckets ?? 1} buckets), flop pots of three or more by independent duels of the realization model (a player who wins every duel takes the pot, the rest is split equally); ${rakeText(config)}`,
         notes: [
           ...solvedNotes(result, config),
