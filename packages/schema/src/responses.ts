@@ -97,41 +97,6 @@ export const RangeSchema = z.object({
   ev: z.number().nullable().optional().describe("EV of `hand` in sb; null when the data has no EV for it."),
 });
 
-export const DiscoverySchema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
-  units: UnitsSchema,
-  game: GameIdSchema,
-  stacks: z.array(z.number()).describe("Live stack depths in bb."),
-  positions: z.array(z.string()).describe("Seats in acting order."),
-});
-
-export const GameCatalogEntrySchema = z.object({
-  game: GameIdSchema,
-  title: z.string(),
-  variant: z.enum(["holdem", "omaha"]),
-  format: z.enum(["cash", "mtt"]),
-  stacks: z.array(z.number()),
-  positions: z.array(z.string()),
-  classCount: z.number().int(),
-  tokens: z.enum(["percent", "depth"]),
-  evUnit: EvUnitSchema,
-  keyless: z.array(z.string()).describe("Operations callable without a key."),
-  operations: z.array(z.string()).describe("Operations this game serves."),
-});
-
-export const CatalogSchema = z.object({
-  schemaVersion: z.literal(SCHEMA_VERSION),
-  units: UnitsSchema,
-  games: z.array(GameCatalogEntrySchema),
-});
-
-export const OpenSizeSchema = z.object({
-  label: z.string().describe("Pack listing label such as 2.2x or all-in; may round the node value."),
-  sizeBb: z.number().nullable().describe("Raise-to in bb."),
-});
-
-export const UnverifiedSchema = z.object({ field: z.string(), reason: z.string() });
-
 /** Cash-game rake of a tree: a share of every pot that sees a flop, capped, none when the hand ends preflop. */
 export const RakeSchema = z
   .object({
@@ -148,6 +113,92 @@ export const RakeSchema = z
   .describe(
     "Rake the strategies were solved with: `percent` of the pot from every pot that sees a flop, at most `capBb` bb; none when the hand ends preflop.",
   );
+
+/** One live PLO pack as the PLO description lists it: its tree, rake, abstraction and measured exploitability. */
+export const PloPackFactsSchema = z.object({
+  stack: z.number().describe("Stack depth in bb."),
+  storedPer: z
+    .enum(["bucket", "class"])
+    .describe(
+      "bucket: the pack stores one strategy per bucket of classes and every class of a bucket plays it; class: one strategy per class.",
+    ),
+  buckets: z.number().int().nullable().describe("Number of buckets; null when stored per class."),
+  treeSizes: z
+    .array(z.string())
+    .nullable()
+    .describe("Raise sizes of the tree by betting depth, as the pack lists them; null when not listed."),
+  rake: RakeSchema.nullable().describe("Rake the pack was solved with; null when the pack records none."),
+  exploitability: z
+    .object({
+      maxMbbPerHand: z.number().describe("Largest per-seat best-response gain, milli-big-blinds per hand."),
+      maxPctPot: z.number().describe("The same in percent of the starting pot."),
+    })
+    .nullable()
+    .describe(
+      "Exploitability measured in the solved game (the description's `exploitability` says what that is); null when none was measured.",
+    ),
+});
+
+/**
+ * How the PLO games are built, present on PLO discovery and catalog entries once the game has a live pack:
+ * pot-limit trees, the hand abstraction, and what the measured exploitability means.
+ */
+export const PloGameDocSchema = z
+  .object({
+    betting: z.literal("pot-limit"),
+    sizing: z
+      .string()
+      .describe("How raises are sized and named: percent of the pot, at most the pot, size-id suffixes."),
+    classes: z.number().int().describe("Hand classes served per action: 16,432 four-card classes."),
+    abstraction: z.string().describe("How the strategies are stored: per bucket of classes or per class."),
+    abstractionDoc: z
+      .string()
+      .describe("Where the abstraction (features, clustering, the class-to-bucket map) is documented."),
+    exploitability: z
+      .string()
+      .describe("What the exploitability of a PLO pack measures: the solved (bucketed) game, not more."),
+    packs: z.array(PloPackFactsSchema).describe("The live packs, by stack."),
+  })
+  .describe(
+    "PLO only, once the game has a live pack: pot-limit tree, abstraction and exploitability of its packs.",
+  );
+
+export const DiscoverySchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  game: GameIdSchema,
+  stacks: z.array(z.number()).describe("Live stack depths in bb."),
+  positions: z.array(z.string()).describe("Seats in acting order."),
+  plo: PloGameDocSchema.optional(),
+});
+
+export const GameCatalogEntrySchema = z.object({
+  game: GameIdSchema,
+  title: z.string(),
+  variant: z.enum(["holdem", "omaha"]),
+  format: z.enum(["cash", "mtt"]),
+  stacks: z.array(z.number()),
+  positions: z.array(z.string()),
+  classCount: z.number().int(),
+  tokens: z.enum(["percent", "depth"]),
+  evUnit: EvUnitSchema,
+  keyless: z.array(z.string()).describe("Operations callable without a key."),
+  operations: z.array(z.string()).describe("Operations this game serves."),
+  plo: PloGameDocSchema.optional(),
+});
+
+export const CatalogSchema = z.object({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  units: UnitsSchema,
+  games: z.array(GameCatalogEntrySchema),
+});
+
+export const OpenSizeSchema = z.object({
+  label: z.string().describe("Pack listing label such as 2.2x or all-in; may round the node value."),
+  sizeBb: z.number().nullable().describe("Raise-to in bb."),
+});
+
+export const UnverifiedSchema = z.object({ field: z.string(), reason: z.string() });
 
 export const ConfigSchema = z.object({
   schemaVersion: z.literal(SCHEMA_VERSION),
@@ -355,6 +406,8 @@ export type Node = z.infer<typeof NodeSchema>;
 export type Range = z.infer<typeof RangeSchema>;
 export type Discovery = z.infer<typeof DiscoverySchema>;
 export type GameCatalogEntry = z.infer<typeof GameCatalogEntrySchema>;
+export type PloGameDoc = z.infer<typeof PloGameDocSchema>;
+export type PloPackFacts = z.infer<typeof PloPackFactsSchema>;
 export type Catalog = z.infer<typeof CatalogSchema>;
 export type OpenSize = z.infer<typeof OpenSizeSchema>;
 export type Unverified = z.infer<typeof UnverifiedSchema>;

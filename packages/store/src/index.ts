@@ -36,6 +36,7 @@ export {
   parsePathParam,
   parseStackParam,
 } from "./params.js";
+export { PLO_ABSTRACTION_DOC, PLO_SIZING, ploGameDoc, ploPackFacts } from "./plo-doc.js";
 export type { ReachPack } from "./reach.js";
 export { nodeReach } from "./reach.js";
 export { SOURCE_EXEC_ARGV, siblingScript } from "./sibling-script.js";

@@ -39,6 +39,7 @@ import {
   type Config,
   type Discovery,
   type Node,
+  type PloGameDoc,
   type Range,
   SCHEMA_VERSION,
   type Spots,
@@ -50,6 +51,7 @@ import { bodyCost, MemoryBudget, type MemoryItem } from "./memory.js";
 import { gameDir, type PackHeader } from "./pack-types.js";
 import { closeBlocksFile, PackPrepareError, type PreparedPack, signatureOf } from "./pack-worker.js";
 import { parseGameParam, parseMinFreqParam, parseStackParam } from "./params.js";
+import { ploGameDoc } from "./plo-doc.js";
 import {
   configView,
   locateAction,
@@ -600,6 +602,22 @@ export class RangeStore {
       .sort((a, b) => a - b);
   }
 
+  /** Headers of the live packs of `game`, by stack (read at open: no pack data is loaded). */
+  private liveHeaders(game: GameId): Array<{ stack: number; header: PackHeader }> {
+    const stacks = this.byGame.get(game);
+    if (!stacks) return [];
+    return [...stacks.values()]
+      .filter((e) => this.live(e))
+      .map((e) => ({ stack: e.stack!, header: e.meta!.header }))
+      .sort((a, b) => a.stack - b.stack);
+  }
+
+  /** The PLO description of `game` (pot-limit tree, abstraction, exploitability); null for hold'em or no pack. */
+  ploDoc(game: GameId): PloGameDoc | null {
+    game = parseGameParam(game);
+    return GAMES[game].variant === "omaha" ? ploGameDoc(this.liveHeaders(game)) : null;
+  }
+
   /** Every `.pack` file found, with whether it serves and why not. */
   packStatus(): PackStatus[] {
     return this.entries.map((e) => ({
@@ -689,6 +707,7 @@ export class RangeStore {
       units: unitsFor(true),
       games: GAME_IDS.map((game) => {
         const info = GAMES[game];
+        const plo = this.ploDoc(game);
         return {
           game,
           title: info.title,
@@ -701,6 +720,7 @@ export class RangeStore {
           evUnit: info.hasEvs ? "sb" : null,
           keyless: [...info.keyless],
           operations: [...info.serves],
+          ...(plo === null ? {} : { plo }),
         };
       }),
     };
@@ -709,12 +729,14 @@ export class RangeStore {
   discovery(game: GameId): Discovery {
     game = parseGameParam(game);
     const info = GAMES[game];
+    const plo = this.ploDoc(game);
     return {
       schemaVersion: SCHEMA_VERSION,
       units: unitsFor(info.hasEvs),
       game,
       stacks: this.liveStacks(game),
       positions: [...info.seats],
+      ...(plo === null ? {} : { plo }),
     };
   }
 

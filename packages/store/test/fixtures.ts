@@ -71,6 +71,11 @@ export interface FixtureOptions {
   readonly policy?: (ctx: NodeContext) => number[];
   /** Store EVs (default: the game's hasEvs). */
   readonly evs?: boolean;
+  /**
+   * Values per action (default: the game's class count). A caller that fills in its own values (one per
+   * bucket, say) asks for few, so no time goes into values it replaces.
+   */
+  readonly values?: number;
   /** Give fold a non-zero EV (an absolute baseline, as some imports have). */
   readonly nonZeroFoldEv?: boolean;
   readonly config?: Partial<PackConfig>;
@@ -116,7 +121,7 @@ export function buildPack(options: FixtureOptions): PackData {
     options.expand ??
     ((steps: { seat: string; action: LineAction }[]) =>
       steps.every((s) => s.action.kind === "fold" || active.includes(s.seat)));
-  const n = classCountOf(game);
+  const n = options.values ?? classCountOf(game);
   const nodes: PackNode[] = [];
   type Item = {
     codes: number[];
@@ -195,7 +200,7 @@ export function buildPack(options: FixtureOptions): PackData {
       game,
       stack,
       classSet: info.classSet,
-      classCount: n,
+      classCount: classCountOf(game),
       evUnit: withEvs ? "sb" : null,
       config: { ...defaultConfig(game, stack), ...options.config },
       provenance: {
