@@ -9,7 +9,10 @@
  * `K9s-K6s` the suited kings from K9s down to K6s. The number after the colon is the frequency rounded to the
  * nearest 0.05 (`1` means at least 0.995; mixed frequencies show between 0.05 and 0.95).
  *
- * PLO (16,432 classes): per action summary counts and a few representative pure and mixed classes.
+ * PLO (16,432 classes): per action summary counts and representative pure and mixed classes, spread over
+ * the action's range from the highest EV to the lowest. A pack stored per bucket gives every class of a bucket
+ * one strategy, so there the counts also count buckets and each bucket is shown once, by the representative
+ * class the pack names for it.
  */
 
 import {
@@ -19,6 +22,7 @@ import {
   HOLDEM_COMBO_COUNT,
   holdemClassCombos,
   PLO_HAND_COUNT,
+  ploClassIndex,
   ploCombosOfName,
 } from "@ranges/core";
 import type { Action, Node, Range } from "@ranges/schema";
@@ -28,7 +32,8 @@ import type { CompactAction, CompactNode, CompactRange } from "./schemas.js";
 /** Classes at or below this frequency never appear in a compact range, whatever minFreq says. */
 export const COMPACT_FLOOR = 0.005;
 const TOP_EVS = 5;
-const REPRESENTATIVES = 6;
+/** Representative classes per list (pure, mixed) of a compact PLO action. */
+export const REPRESENTATIVES = 8;
 
 export const holdemRangeFormat = (step: number): string =>
   `range: "<classes>:<freq>; ..." groups the classes taking the action by frequency, rounded to the nearest ${step} (1 = always, i.e. >= 0.995; mixed frequencies show as ${step}..${round(1 - step, 2)}). QQ+ = QQ,KK,AA; TT-77 = TT down to 77; A2s+ = A2s up to AKs; K9s-K6s = K9s down to K6s. Classes at or below \`threshold\` are left out. EVs are in sb relative to folding, rounded to 0.01. Use detail "full" for exact per-class numbers, or \`hand\` for one class.`;
@@ -44,8 +49,28 @@ const GROUPINGS: ReadonlyArray<{ step: number; floor: number }> = [
   { step: 0.25, floor: 0.1 },
 ];
 
-export const PLO_RANGE_FORMAT =
-  'PLO actions carry counts (classes above the threshold, pure at frequency 1, mixed) and representative pure and mixed classes (class:freq), highest EV first. EVs are in sb relative to folding, rounded to 0.01. Use detail "full" with minFreq, or `hand`, for exact numbers.';
+/**
+ * The buckets of a PLO pack stored per bucket, as compact answers use them: each class's bucket and each
+ * bucket's name, representative class and class count.
+ */
+export interface PloBucketView {
+  readonly count: number;
+  /** Bucket of a canonical class name (undefined for a name that is not a class). */
+  readonly bucketOf: (name: string) => number | undefined;
+  readonly names: readonly string[];
+  readonly representatives: readonly string[];
+  /** Classes per bucket. */
+  readonly sizes: ArrayLike<number>;
+}
+
+/** How to read a compact PLO action; `buckets` is the pack's bucket count when it stores buckets. */
+export function ploRangeFormat(buckets?: number): string {
+  const stored =
+    buckets === undefined
+      ? "Representatives: up to 8 pure classes (frequency 1) and 8 mixed ones (class:freq), spread over the action's range from the highest EV to the lowest (equal EVs, such as a fold's, by rank from high to low)."
+      : `The pack stores one strategy per bucket (${buckets} buckets of the 16,432 classes; every class of a bucket has its frequency and EV): counts give classes and buckets, and the representatives, up to 8 pure buckets (frequency 1) and 8 mixed ones (class:freq), are each bucket's representative class, spread over the action's range from the highest EV to the lowest (equal EVs, such as a fold's, by rank from high to low); topEvsSb shows one class per bucket.`;
+  return `PLO actions carry counts (classes above the threshold, how many at frequency 1, how many mixed). ${stored} EVs are in sb relative to folding, rounded to 0.01. Use \`hand\` (a class such as (AK)QJ or four cards) for one class's exact numbers, or detail "full" with minFreq for every class above it.`;
+}
 
 const RANK = "AKQJT98765432";
 const round = (x: number, places: number): number => {
@@ -151,6 +176,7 @@ function summarize(
   evs: Readonly<Record<string, number>>,
   threshold: number,
   hasEvs: boolean,
+  buckets?: PloBucketView,
 ): Summary {
   let combos = 0;
   let evMass = 0;
@@ -179,32 +205,74 @@ function summarize(
   // order the classes happen to be stored in.
   const order = (name: string) => HOLDEM_INDEX.get(name) ?? Number.MAX_SAFE_INTEGER;
   scored.sort((a, b) => b[1] - a[1] || order(a[0]) - order(b[0]) || a[0].localeCompare(b[0]));
-  return {
-    ...summary,
-    topEvsSb: scored.slice(0, TOP_EVS).map(([hand, ev]) => ({ hand, evSb: round(ev, 2) })),
-  };
+  // Per bucket, one entry: the bucket's representative (its classes share the EV).
+  const top: TopEv[] = [];
+  const seen = new Set<number>();
+  for (const [name, ev] of scored) {
+    if (top.length === TOP_EVS) break;
+    const b = buckets?.bucketOf(name);
+    if (b !== undefined) {
+      if (seen.has(b)) continue;
+      seen.add(b);
+    }
+    top.push({ hand: b === undefined ? name : buckets!.representatives[b]!, evSb: round(ev, 2) });
+  }
+  return { ...summary, topEvsSb: top };
+}
+
+/** Up to `k` items spread evenly over `items` (the first and the last included). */
+export function spread<T>(items: readonly T[], k: number): T[] {
+  if (items.length <= k) return [...items];
+  const out: T[] = [];
+  for (let i = 0; i < k; i++) out.push(items[Math.round((i * (items.length - 1)) / (k - 1))]!);
+  return out;
+}
+
+interface PloGroup {
+  /** The class shown: the bucket's representative, or the class itself. */
+  name: string;
+  /** Its index in class order (ranks high to low): the order of equal EVs. */
+  index: number;
+  freq: number;
+  ev: number;
 }
 
 function ploDetail(
   weights: Readonly<Record<string, number>>,
   evs: Readonly<Record<string, number>>,
   threshold: number,
+  buckets?: PloBucketView,
 ): Pick<CompactAction, "counts" | "representative"> {
-  const pure: Array<[string, number]> = [];
-  const mixed: Array<[string, number, number]> = [];
+  let pure = 0;
+  let mixed = 0;
+  // One group per bucket (a pack stored per bucket) or per class.
+  const groups = new Map<string | number, PloGroup>();
   for (const [name, f] of Object.entries(weights)) {
     if (f <= threshold) continue;
+    if (f >= 0.995) pure++;
+    else mixed++;
+    const b = buckets?.bucketOf(name);
+    const key = b ?? name;
+    if (groups.has(key)) continue;
+    const shown = b === undefined ? name : buckets!.representatives[b]!;
     const ev = evs[name] ?? Number.NEGATIVE_INFINITY;
-    if (f >= 0.995) pure.push([name, ev]);
-    else mixed.push([name, ev, f]);
+    groups.set(key, { name: shown, index: ploClassIndex(shown) ?? Number.MAX_SAFE_INTEGER, freq: f, ev });
   }
-  pure.sort((a, b) => b[1] - a[1]);
-  mixed.sort((a, b) => b[1] - a[1]);
+  // Highest EV first; equal EVs (a fold's are all 0) in class order, ranks high to low, so the order never
+  // depends on the order the classes are stored in.
+  const sorted = [...groups.values()].sort((a, b) => b.ev - a.ev || a.index - b.index);
+  const purely = sorted.filter((g) => g.freq >= 0.995);
+  const partly = sorted.filter((g) => g.freq < 0.995);
   return {
-    counts: { classes: pure.length + mixed.length, pure: pure.length, mixed: mixed.length },
+    counts: {
+      classes: pure + mixed,
+      pure,
+      mixed,
+      ...(buckets === undefined ? {} : { buckets: { pure: purely.length, mixed: partly.length } }),
+    },
     representative: {
-      pure: pure.slice(0, REPRESENTATIVES).map(([name]) => name),
-      mixed: mixed.slice(0, REPRESENTATIVES).map(([name, , f]) => `${name}:${round(f, 2)}`),
+      pure: spread(purely, REPRESENTATIVES).map((g) => g.name),
+      mixed: spread(partly, REPRESENTATIVES).map((g) => `${g.name}:${round(g.freq, 2)}`),
     },
   };
 }
@@ -219,6 +287,8 @@ export interface CompactOptions {
   /** Canonical class name when the caller asked for one hand. */
   readonly hand?: string | undefined;
   readonly combo?: string | undefined;
+  /** The pack's buckets, when it is a PLO pack stored per bucket. */
+  readonly buckets?: PloBucketView | undefined;
 }
 
 function compactAction(
@@ -233,15 +303,24 @@ function compactAction(
     const ev = a.evs[o.hand];
     return { ...head, freq: a.weights[o.hand] ?? 0, evSb: hasEvs && ev !== undefined ? ev : null };
   }
-  const summary = summarize(game, a.weights, a.evs, o.threshold, hasEvs);
   if (GAMES[game].classSet === "holdem169") {
+    const summary = summarize(game, a.weights, a.evs, o.threshold, hasEvs);
     return { ...head, ...summary, range: holdemRangeString(a.weights, o.threshold, step) };
   }
-  return { ...head, ...summary, ...ploDetail(a.weights, a.evs, o.threshold) };
+  const summary = summarize(game, a.weights, a.evs, o.threshold, hasEvs, o.buckets);
+  return { ...head, ...summary, ...ploDetail(a.weights, a.evs, o.threshold, o.buckets) };
 }
 
-const rangeFormatFor = (game: GameId, step: number): string =>
-  GAMES[game].classSet === "holdem169" ? holdemRangeFormat(step) : PLO_RANGE_FORMAT;
+const rangeFormatFor = (game: GameId, step: number, buckets?: PloBucketView): string =>
+  GAMES[game].classSet === "holdem169" ? holdemRangeFormat(step) : ploRangeFormat(buckets?.count);
+
+/** With `hand` on a pack stored per bucket: the class's bucket, which every one of its classes shares. */
+function bucketOfHand(o: CompactOptions): CompactNode["bucket"] {
+  const b = o.hand === undefined ? undefined : o.buckets?.bucketOf(o.hand);
+  if (b === undefined) return undefined;
+  const { names, representatives, sizes } = o.buckets!;
+  return { name: names[b]!, representative: representatives[b]!, classes: sizes[b]! };
+}
 
 /**
  * Builds with the finest grouping whose JSON fits COMPACT_BUDGET (a fully mixed 6-action hold'em node fits
@@ -287,8 +366,10 @@ function buildCompactNode(node: Node, o: CompactOptions, step: number): CompactN
   if (o.hand !== undefined) {
     out.hand = o.hand;
     if (o.combo !== undefined) out.combo = o.combo;
+    const bucket = bucketOfHand(o);
+    if (bucket !== undefined) out.bucket = bucket;
   } else {
-    out.rangeFormat = rangeFormatFor(node.game, step);
+    out.rangeFormat = rangeFormatFor(node.game, step, o.buckets);
   }
   return out;
 }
@@ -315,8 +396,10 @@ function buildCompactRange(range: Range, o: CompactOptions, step: number): Compa
   if (o.hand !== undefined) {
     out.hand = o.hand;
     if (o.combo !== undefined) out.combo = o.combo;
+    const bucket = bucketOfHand(o);
+    if (bucket !== undefined) out.bucket = bucket;
   } else {
-    out.rangeFormat = rangeFormatFor(range.game, step);
+    out.rangeFormat = rangeFormatFor(range.game, step, o.buckets);
   }
   return out;
 }

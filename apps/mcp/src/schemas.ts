@@ -17,6 +17,7 @@ import {
   EvUnitSchema,
   GameIdSchema,
   NodeSchema,
+  PloGameDocSchema,
   RakeSchema,
   RangeSchema,
   ReachSchema,
@@ -106,13 +107,26 @@ export const CompactActionSchema = z.object({
       "Hold'em: classes grouped by frequency, `22+,A2s+,KTo+:1; A5s,76s:0.45` (see rangeFormat). Omitted for PLO and when a hand is requested.",
     ),
   counts: z
-    .object({ classes: z.number().int(), pure: z.number().int(), mixed: z.number().int() })
+    .object({
+      classes: z.number().int(),
+      pure: z.number().int(),
+      mixed: z.number().int(),
+      buckets: z
+        .object({ pure: z.number().int(), mixed: z.number().int() })
+        .optional()
+        .describe("A pack stored per bucket: buckets above the threshold at frequency 1, and mixed."),
+    })
     .optional()
     .describe("PLO: classes above the threshold, how many at frequency 1, how many mixed."),
   representative: z
-    .object({ pure: z.array(z.string()), mixed: z.array(z.string()) })
+    .object({
+      pure: z.array(z.string()).max(8),
+      mixed: z.array(z.string()).max(8),
+    })
     .optional()
-    .describe("PLO: a few pure classes and mixed classes (`class:freq`), highest EV first when scored."),
+    .describe(
+      "PLO: up to 8 pure classes and 8 mixed ones (`class:freq`), spread over the action's range from the highest EV to the lowest; one per bucket (its representative class) when the pack stores buckets.",
+    ),
   avgEvSb: z
     .number()
     .nullable()
@@ -122,6 +136,17 @@ export const CompactActionSchema = z.object({
   freq: Frequency.optional().describe("With `hand`: that class's frequency for the action."),
   evSb: z.number().nullable().optional().describe("With `hand`: that class's EV for the action in sb."),
 });
+
+/** With `hand` on a PLO pack stored per bucket: the bucket whose strategy the class plays. */
+export const HandBucketSchema = z
+  .object({
+    name: z.string().describe("The bucket's name in the pack."),
+    representative: z.string().describe("The class the pack names as the bucket's representative."),
+    classes: z.number().int().describe("Classes in the bucket: each plays this same strategy."),
+  })
+  .describe(
+    "PLO packs stored per bucket: the class's bucket; every class of it has the same frequencies and EVs.",
+  );
 
 export const CompactNodeSchema = z.object({
   schemaVersion: z.literal(1),
@@ -136,6 +161,7 @@ export const CompactNodeSchema = z.object({
   reach: ReachSchema,
   hand: z.string().optional().describe("The class the result is restricted to."),
   combo: z.string().optional().describe("The concrete combo asked for, when given."),
+  bucket: HandBucketSchema.optional(),
   threshold: z.number().describe("Classes at or below this frequency are left out of `range`."),
   rangeFormat: z.string().optional(),
   actions: z.array(CompactActionSchema),
@@ -171,6 +197,7 @@ export const CompactRangeSchema = RangeSchema.pick({
   topEvsSb: TopEvsSchema.optional(),
   hand: z.string().optional(),
   combo: z.string().optional(),
+  bucket: HandBucketSchema.optional(),
   freq: Frequency.optional(),
   evSb: z.number().nullable().optional(),
   warnings: ResultWarningsSchema,
@@ -236,7 +263,29 @@ export const ExploitabilitySummarySchema = z.object({
   seats: z.number().int(),
   maxMbbPerHand: z.number().nullable(),
   maxPctPot: z.number().nullable(),
+  measuredIn: z
+    .string()
+    .optional()
+    .describe(
+      "PLO: the game the figures were measured in: the solved (bucketed) game for a pack stored per bucket.",
+    ),
 });
+
+/** How a PLO pack stores its strategies. */
+export const PackAbstractionSchema = z
+  .object({
+    classes: z.number().int().describe("Hand classes served: 16,432."),
+    storedPer: z
+      .enum(["bucket", "class"])
+      .describe("bucket: one strategy per bucket of classes, shared by its classes; class: one per class."),
+    buckets: z.number().int().nullable().describe("Number of buckets; null when stored per class."),
+    description: z
+      .string()
+      .nullable()
+      .describe("How the buckets were made, as the pack records it; null when stored per class."),
+    doc: z.string().describe("Where the abstraction is documented (repository path)."),
+  })
+  .describe("PLO packs: how the strategies are stored (per bucket of classes, or per class).");
 
 export const DatasetRowSchema = z.object({
   game: GameIdSchema,
@@ -249,6 +298,7 @@ export const DatasetRowSchema = z.object({
   createdAt: z.string().nullable(),
   exploitability: ExploitabilitySummarySchema.nullable(),
   nodeCount: z.number().int().nullable(),
+  abstraction: PackAbstractionSchema.optional(),
   error: z.string().optional(),
 });
 
@@ -296,6 +346,7 @@ export const TreeDocsSchema = z.object({
   pathRules: z.array(z.string()),
   examples: z.array(SpotExampleSchema),
   rangeExample: z.string().nullable(),
+  plo: PloGameDocSchema.optional(),
   warnings: z.array(z.string()),
 });
 
@@ -330,6 +381,7 @@ export const RangeMetadataSchema = z.object({
   treeSizes: z.array(z.string()).nullable(),
   rake: PackRakeSchema,
   rakeNote: RakeNoteSchema,
+  abstraction: PackAbstractionSchema.optional(),
   formatVersion: z.number().int(),
 });
 
@@ -359,4 +411,5 @@ export type CompactAction = z.infer<typeof CompactActionSchema>;
 export type CompactNode = z.infer<typeof CompactNodeSchema>;
 export type CompactRange = z.infer<typeof CompactRangeSchema>;
 export type DatasetRow = z.infer<typeof DatasetRowSchema>;
+export type PackAbstraction = z.infer<typeof PackAbstractionSchema>;
 export type SpotExample = z.infer<typeof SpotExampleSchema>;

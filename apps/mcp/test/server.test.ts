@@ -369,7 +369,7 @@ describe("PLO", () => {
     for (const a of node.actions) {
       expect(a.range).toBeUndefined();
       expect(a.counts!.classes).toBe(a.counts!.pure + a.counts!.mixed);
-      expect(a.representative!.pure.length).toBeLessThanOrEqual(6);
+      expect(a.representative!.pure.length).toBeLessThanOrEqual(8);
     }
     expect(JSON.stringify(result.structuredContent).length).toBeLessThan(8000);
     const full = NodeSchema.parse(

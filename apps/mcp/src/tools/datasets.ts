@@ -11,13 +11,14 @@ import {
 } from "@ranges/core";
 import type { Node } from "@ranges/schema";
 import type { PackHeader, RangeStore } from "@ranges/store";
-import { parseGameParam, parseStackParam } from "@ranges/store";
+import { PLO_ABSTRACTION_DOC, PLO_SIZING, parseGameParam, parseStackParam } from "@ranges/store";
 import { gameField, stackField } from "../context.js";
 import { NO_PACK_RAKE, type RakeDoc, rakeDoc } from "../rake.js";
 import {
   type DatasetRow,
   ExploitabilitySchema,
   ListDatasetsSchema,
+  type PackAbstraction,
   RangeMetadataSchema,
   type SpotExample,
   TreeDocsSchema,
@@ -26,8 +27,31 @@ import { defineTool, type Outcome } from "../tool.js";
 
 const evBaselineOf = (header: PackHeader): "fold" | null => (header.evUnit === null ? null : "fold");
 
+/** How a PLO pack stores its strategies; undefined for hold'em. */
+function abstractionOf(header: PackHeader): PackAbstraction | undefined {
+  if (header.classSet !== "plo16432") return undefined;
+  const b = header.buckets;
+  return {
+    classes: header.classCount,
+    storedPer: b ? "bucket" : "class",
+    buckets: b ? b.count : null,
+    description: b ? b.abstraction : null,
+    doc: PLO_ABSTRACTION_DOC,
+  };
+}
+
+/** The game a PLO pack's exploitability was measured in; undefined for hold'em. */
+function measuredIn(header: PackHeader): string | undefined {
+  if (header.classSet !== "plo16432") return undefined;
+  return header.buckets
+    ? `the solved (bucketed) game: ${header.buckets.count} buckets of the 16,432 classes, the best response also playing one mix per bucket; what bucketing costs against per-class play is not measured (${PLO_ABSTRACTION_DOC})`
+    : "the solved game, per class (16,432 classes)";
+}
+
 function exploitabilitySummary(header: PackHeader): DatasetRow["exploitability"] {
   const seats = header.provenance.exploitability;
+  const where = measuredIn(header);
+  const note = where === undefined ? {} : { measuredIn: where };
   if (!seats || seats.length === 0)
     return { measured: false, seats: 0, maxMbbPerHand: null, maxPctPot: null };
   return {
@@ -35,6 +59,7 @@ function exploitabilitySummary(header: PackHeader): DatasetRow["exploitability"]
     seats: seats.length,
     maxMbbPerHand: Math.max(...seats.map((s) => s.mbbPerHand)),
     maxPctPot: Math.max(...seats.map((s) => s.pctPot)),
+    ...note,
   };
 }
 
@@ -42,7 +67,7 @@ export const listDatasets = defineTool({
   name: "list_datasets",
   title: "List the published packs",
   description:
-    "Use to see what data exists and how it was made: one row per game and stack with a pack: source (solver or import), algorithm, iterations, solve time in seconds, creation time, an exploitability summary (largest per-seat best-response gain in mbb/hand and % of the starting pot, when measured) and the node count. Optional `game` narrows the list. Free without a key.",
+    "Use to see what data exists and how it was made: one row per game and stack with a pack: source (solver or import), algorithm, iterations, solve time in seconds, creation time, an exploitability summary (largest per-seat best-response gain in mbb/hand and % of the starting pot, when measured) and the node count. PLO rows add how the strategies are stored (`abstraction`: per bucket of classes with the bucket count, or per class) and say the exploitability was measured in the solved (bucketed) game (`exploitability.measuredIn`). Optional `game` narrows the list. Free without a key.",
   input: { game: gameField.optional().describe("Optional: only this game's packs.") },
   variants: [ListDatasetsSchema],
   outputDescription: "Rows of packs, or an error body.",
@@ -55,6 +80,7 @@ export const listDatasets = defineTool({
         try {
           const meta = ctx.store.packMeta(game, stack);
           const p = meta.header.provenance;
+          const abstraction = abstractionOf(meta.header);
           datasets.push({
             game,
             stack,
@@ -66,6 +92,7 @@ export const listDatasets = defineTool({
             createdAt: p.createdAt,
             exploitability: exploitabilitySummary(meta.header),
             nodeCount: meta.nodeCount,
+            ...(abstraction === undefined ? {} : { abstraction }),
           });
         } catch (error) {
           datasets.push({
@@ -113,8 +140,7 @@ function tokenDocs(game: GameId): { style: "percent" | "depth"; allowed: string[
     return {
       style: "depth",
       allowed: [...allowed, "<token>-<size_id>"],
-      grammar:
-        "Raises are named by betting depth: Open (first raise), 3B, 4B, 5B, ...; when a node offers several sizes of one raise the token carries a size-id suffix (Open-<size_id>), read from get_node or list_spots, never guessed. The chip raise-to is the action's sizeBb.",
+      grammar: `Raises are named by betting depth: Open (first raise, also a raise over a limp), 3B, 4B, 5B, ...; a check is Call; AI is all-in. ${PLO_SIZING} The chip raise-to is the action's sizeBb.`,
     };
   }
   return {
@@ -192,7 +218,7 @@ export const getTreeDocs = defineTool({
   name: "get_tree_docs",
   title: "How to address spots in a game's tree",
   description:
-    "Use when building histories for get_node / get_range: explains a game's tree: seats in acting order, the action-token grammar (percent raises for nl/nl9, Open/3B/4B/5B/Limp for nlmtt8 and PLO), the raise sizes of the tree, the rake it was solved with (`rake` and `rakeNote`, read from the pack: percent of every pot that sees a flop, capped in bb, no flop no drop; none, or unknown for packs that do not record it), what depth 1-4 means, the path rules (every fold written out), and example paths taken from the pack. `stack` is optional (default: 100 when live, else the first live stack). Free without a key.",
+    "Use when building histories for get_node / get_range: explains a game's tree: seats in acting order, the action-token grammar (percent raises for nl/nl9, Open/3B/4B/5B/Limp for nlmtt8 and PLO, PLO size-id suffixes such as 3B-75), the raise sizes of the tree, the rake it was solved with (`rake` and `rakeNote`, read from the pack: percent of every pot that sees a flop, capped in bb, no flop no drop; none, or unknown for packs that do not record it), what depth 1-4 means, the path rules (every fold written out), and example paths taken from the pack. PLO games with packs add `plo`: the pot-limit sizing, how the strategies are stored (buckets of the 16,432 classes, docs/plo-abstraction.md), what the exploitability measures (the solved, bucketed game) and each pack's sizes, rake and exploitability. `stack` is optional (default: 100 when live, else the first live stack). Free without a key.",
   input: { game: gameField, stack: stackField.optional() },
   variants: [TreeDocsSchema],
   outputDescription: "Tree documentation with examples, or an error body.",
@@ -231,6 +257,7 @@ export const getTreeDocs = defineTool({
           `The ${stack}bb pack does not record the rake it was solved with; rake null means unknown here, not no rake.`,
         );
     }
+    const plo = ctx.store.ploDoc(game);
     const first = info.seats[0]!;
     const second = info.seats[1] ?? info.seats[0]!;
     const value = {
@@ -255,6 +282,7 @@ export const getTreeDocs = defineTool({
       ],
       examples,
       rangeExample,
+      ...(plo === null ? {} : { plo }),
       warnings,
     };
     return { schema: TreeDocsSchema, value };
@@ -268,7 +296,7 @@ export const getRangeMetadata = defineTool({
   name: "get_range_metadata",
   title: "Provenance of one pack",
   description:
-    "Use to cite or judge the data behind a game and stack: returns the pack's provenance (source, algorithm, iterations, seed, postflop model, solve time, solve or import timestamp, tree config, notes), the measured exploitability per seat (mbb/hand and % of the starting pot) when present, the checksum, node count, file size, hand-class set, EV unit and baseline, the tree's raise sizes, and the rake it was solved with (`rake`, `rakeNote`; unknown for packs that do not record it). Free without a key.",
+    "Use to cite or judge the data behind a game and stack: returns the pack's provenance (source, algorithm, iterations, seed, postflop model, solve time, solve or import timestamp, tree config, notes), the measured exploitability per seat (mbb/hand and % of the starting pot) when present, the checksum, node count, file size, hand-class set, EV unit and baseline, the tree's raise sizes, the rake it was solved with (`rake`, `rakeNote`; unknown for packs that do not record it), and for PLO how the strategies are stored (`abstraction`: buckets of classes or per class). Free without a key.",
   input: { game: gameField, stack: stackField },
   variants: [RangeMetadataSchema],
   outputDescription: "Pack provenance and facts, or an error body.",
@@ -280,6 +308,7 @@ export const getRangeMetadata = defineTool({
     const { header } = meta;
     const p = header.provenance;
     const rake = rakeDoc(header.config);
+    const abstraction = abstractionOf(header);
     const value = {
       schemaVersion: 1,
       game,
@@ -305,6 +334,7 @@ export const getRangeMetadata = defineTool({
       treeSizes: header.config.treeSizes === null ? null : [...header.config.treeSizes],
       rake: rake.rake,
       rakeNote: rake.note,
+      ...(abstraction === undefined ? {} : { abstraction }),
       formatVersion: header.formatVersion,
     };
     return { schema: RangeMetadataSchema, value };
@@ -317,11 +347,15 @@ export const EXPLOITABILITY_METHOD =
 export const EXPLOITABILITY_CAVEAT =
   "It is not exploitability against real postflop play: pots that reach the flop are settled by the solver's postflop model (equity realization), so a player who outplays that model postflop, or uses sizes outside the tree, is not measured.";
 
+/** What the exploitability of a PLO pack stored per bucket measures, put before the caveat. */
+export const BUCKETED_EXPLOITABILITY =
+  "This pack stores one strategy per bucket of PLO classes, so it was solved, and its exploitability measured, in the bucketed game: the best response, like the strategies, plays one action mix per bucket. A player who adapts to each of the 16,432 classes could gain more; that cost of the bucketing is not measured here (docs/plo-abstraction.md).";
+
 export const getExploitability = defineTool({
   name: "get_exploitability",
   title: "Measured exploitability of a pack",
   description:
-    "Use to judge how close a pack is to equilibrium: returns the exploitability per seat that the solver measured and stored (mbb/hand and % of the starting pot), max and mean, with what was measured and how: a best response of each seat against the stored strategies of the others on the solver's abstract tree with its postflop model, which is not exploitability against real postflop play. Packs without a measurement (imports) say none was measured. Free without a key.",
+    "Use to judge how close a pack is to equilibrium: returns the exploitability per seat that the solver measured and stored (mbb/hand and % of the starting pot), max and mean, with what was measured and how: a best response of each seat against the stored strategies of the others on the solver's abstract tree with its postflop model, which is not exploitability against real postflop play; for PLO packs stored per bucket, in the bucketed game that was solved. Packs without a measurement (imports) say none was measured. Free without a key.",
   input: { game: gameField, stack: stackField },
   variants: [ExploitabilitySchema],
   outputDescription: "Exploitability per seat with method and caveat, or an error body.",
@@ -356,7 +390,7 @@ export const getExploitability = defineTool({
       method: measured
         ? EXPLOITABILITY_METHOD
         : `None was measured for this pack (source: ${p.source}${p.source === "import" ? "; imported solver exports carry no best-response measurement" : ""}).`,
-      caveat: EXPLOITABILITY_CAVEAT,
+      caveat: header.buckets ? `${BUCKETED_EXPLOITABILITY} ${EXPLOITABILITY_CAVEAT}` : EXPLOITABILITY_CAVEAT,
       algorithm: p.algorithm,
       iterations: p.iterations,
       createdAt: p.createdAt,

@@ -1,12 +1,19 @@
 /** Preflop retrieval: get_config, list_spots, get_node, get_range. Inputs mirror the API's GET parameters. */
 
 import { createHash } from "node:crypto";
-import { GAMES, type GameId, isKeyless, RangesError } from "@ranges/core";
+import { GAMES, type GameId, isKeyless, ploClassIndex, RangesError } from "@ranges/core";
 import type { SpotsRow } from "@ranges/schema";
 import { ConfigSchema, ToolEnvelopeSchema } from "@ranges/schema";
-import { parseGameParam, parseMinFreqParam, parseStackParam, type RangeStore } from "@ranges/store";
+import {
+  type PackHeader,
+  packClassToBucket,
+  parseGameParam,
+  parseMinFreqParam,
+  parseStackParam,
+  type RangeStore,
+} from "@ranges/store";
 import { z } from "zod";
-import { COMPACT_FLOOR, compactNode, compactRange } from "../compact.js";
+import { COMPACT_FLOOR, compactNode, compactRange, type PloBucketView } from "../compact.js";
 import {
   comboField,
   detailField,
@@ -197,6 +204,35 @@ export const listSpots = defineTool({
 
 const threshold = (minFreq: number | undefined): number => Math.max(minFreq ?? 0, COMPACT_FLOOR);
 
+const bucketViews = new WeakMap<object, PloBucketView>();
+
+/** The buckets of a PLO pack stored per bucket (undefined otherwise), built once per pack header. */
+export function ploBucketView(header: PackHeader): PloBucketView | undefined {
+  const buckets = header.buckets;
+  if (!buckets) return undefined;
+  let view = bucketViews.get(buckets);
+  if (view) return view;
+  const map = packClassToBucket(header)!;
+  const sizes = new Uint32Array(buckets.count);
+  for (const b of map) sizes[b]!++;
+  view = {
+    count: buckets.count,
+    bucketOf: (name) => {
+      const c = ploClassIndex(name);
+      return c === undefined ? undefined : map[c];
+    },
+    names: buckets.names,
+    representatives: buckets.representatives,
+    sizes,
+  };
+  bucketViews.set(buckets, view);
+  return view;
+}
+
+/** The bucket view of the pack a PLO query reads (its header is in memory once the query has run). */
+const bucketsOf = (store: RangeStore, game: GameId, stack: number): PloBucketView | undefined =>
+  GAMES[game].variant === "omaha" ? ploBucketView(store.packMeta(game, stack).header) : undefined;
+
 /**
  * A full PLO answer without minFreq or hand is the whole 16,432-class range per action (about 1 MB of JSON
  * for a 3-action node): refused with the fix rather than flooding the caller's context.
@@ -295,7 +331,7 @@ export const getNode = defineTool({
   name: "get_node",
   title: "Strategy at a decision node",
   description:
-    'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object. `hand` or `combo` returns only that class\'s strategy. Every answer carries `reach`: the probability the line is played when every seat follows the published strategies (card removal ignored); at reach 0 `warnings` says the strategy there is a best response, not an equilibrium frequency. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
+    'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"; PLO: counts of classes, pure and mixed, plus representative pure and mixed classes from the highest EV to the lowest, one per bucket when the pack stores buckets), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object (PLO: with minFreq or hand, as the whole 16,432-class node is about 1 MB). `hand` or `combo` returns only that class\'s exact strategy (PLO: a class such as (AK)QJ or four cards such as AsKsQhJd). Every answer carries `reach`: the probability the line is played when every seat follows the published strategies (card removal ignored); at reach 0 `warnings` says the strategy there is a best response, not an equilibrium frequency. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
@@ -321,7 +357,12 @@ export const getNode = defineTool({
       return { schema: FullNodeSchema, value: { ...node, warnings: reachWarnings(node.reach) } };
     }
     const node = store.node(game, stack, path, hand ? { hand: hand.name } : {});
-    const value = compactNode(node, { threshold: threshold(minFreq), hand: hand?.name, combo: hand?.combo });
+    const value = compactNode(node, {
+      threshold: threshold(minFreq),
+      hand: hand?.name,
+      combo: hand?.combo,
+      buckets: bucketsOf(store, game, stack),
+    });
     return { schema: CompactNodeSchema, value };
   },
 });
@@ -330,7 +371,7 @@ export const getRange = defineTool({
   name: "get_range",
   title: "Range of one action",
   description:
-    'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation, mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV). `hand` or `combo` returns only that class\'s frequency and EV. `reach` is the probability that the node where the action is chosen is played under the published strategies; at reach 0 `warnings` says so. Free for nl and nl/v2; other games need a key.',
+    'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation (PLO: counts plus representative pure and mixed classes), mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV; PLO needs minFreq or hand). `hand` or `combo` returns only that class\'s exact frequency and EV (PLO: a class such as (AK)QJ or four cards). `reach` is the probability that the node where the action is chosen is played under the published strategies; at reach 0 `warnings` says so. Free for nl and nl/v2; other games need a key.',
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
@@ -360,6 +401,7 @@ export const getRange = defineTool({
       threshold: threshold(minFreq),
       hand: hand?.name,
       combo: hand?.combo,
+      buckets: bucketsOf(store, game, stack),
     });
     return { schema: CompactRangeSchema, value };
   },
