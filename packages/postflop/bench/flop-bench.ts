@@ -13,13 +13,8 @@
  */
 
 import { parseArgs } from "node:util";
-import {
-  createPostflopSolver,
-  describe,
-  type PostflopConfig,
-  PostflopGame,
-  resolveConfig,
-} from "../dist/index.js";
+import { createPostflopSolver, describe, PostflopGame, resolveConfig } from "../dist/index.js";
+import { benchSpot } from "./spot.ts";
 
 const { values } = parseArgs({
   options: {
@@ -30,24 +25,6 @@ const { values } = parseArgs({
     "max-seconds": { type: "string" },
     "check-every": { type: "string", default: "10" },
   },
-});
-
-export const benchSpot = (flopBet: string): PostflopConfig => ({
-  board: "QsJh2h",
-  pot: 5.5,
-  stack: 97.5,
-  ranges: {
-    oop: "99-22,AJs-A2s,AJo-A2o,KQs-K2s,KQo-K8o,QJs-Q4s,QJo-Q9o,JTs-J6s,JTo-J9o,T9s-T6s,T9o,96s+,86s+,75s+,64s+,53s+,43s",
-    ip: "22+,A2s+,A8o+,A5o-A2o,K5s+,KTo+,Q8s+,QTo+,J8s+,JTo,T7s+,97s+,86s+,75s+,65s,54s",
-  },
-  sizes: {
-    flop: { bet: flopBet, raise: "2.5x" },
-    turn: { bet: "75%", raise: "2.5x" },
-    river: { bet: "75%", raise: "2.5x" },
-  },
-  donkBets: false,
-  allInThreshold: 1.5,
-  forceAllInThreshold: 0.15,
 });
 
 const config = benchSpot(values["flop-bet"]);

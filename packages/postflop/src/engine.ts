@@ -10,10 +10,15 @@
  * by strength, O(n) as well.
  *
  * Working vectors live in one Float64Array used as a stack (offsets, no allocation while iterating);
- * regrets and strategy sums are float32 in storage blocks (see `PostflopGame`).
+ * regrets and strategy sums are float32 in storage blocks (see `PostflopGame`). Both lie in the unit's chunk
+ * memory (src/kernels.ts): the dense per-action loops at decisions run as WebAssembly SIMD kernels there,
+ * which compute bit for bit what the JavaScript functions below compute (those still serve the top of the
+ * tree, in `PostflopSolver`, and the tests as references); terminals and chance nodes run in JavaScript on
+ * views of the same memory.
  */
 
 import type { Deal, PostflopGame, Unit } from "./game.js";
+import { type ChunkMemory, instantiateKernels, type Kernels } from "./kernels.js";
 import { CHANCE, DECISION, FOLD } from "./tree.js";
 
 export const MODE_CFR = 0;
@@ -53,10 +58,17 @@ export function discountAt(t: number, params: DcfrParams = DEFAULT_DCFR): Discou
 
 export class Engine {
   readonly game: PostflopGame;
-  /** Unit storage chunks. */
-  readonly regret: Float32Array[];
-  readonly cum: Float32Array[];
-  readonly buf: Float64Array;
+  /** Unit storage chunks (memories and views). */
+  readonly chunks: readonly ChunkMemory[];
+  /** This thread's working vectors in each chunk's memory, the kernels on it, and the vectors' byte offset. */
+  private readonly bufs: Float64Array[];
+  private readonly kernels: Kernels[];
+  private readonly bufBytes: number[];
+  /** The working vectors, kernels and byte offsets of the chunk of the unit being solved. */
+  buf: Float64Array;
+  private k: Kernels;
+  private bufByte = 0;
+  private cumByte = 0;
   private readonly cardSum = new Float64Array(52);
   private readonly sums = new Float64Array(104);
 
@@ -75,11 +87,35 @@ export class Engine {
   private unitNext: readonly Deal[] = [];
   private unitBlockEnd = 0;
 
-  constructor(game: PostflopGame, regret: Float32Array[], cum: Float32Array[]) {
+  /** `thread`: which working-vector region of each chunk this engine uses (0 on the calling thread). */
+  constructor(game: PostflopGame, chunks: readonly ChunkMemory[], thread = 0) {
     this.game = game;
-    this.regret = regret;
-    this.cum = cum;
-    this.buf = new Float64Array(game.scratchFloats + 8);
+    this.chunks = chunks;
+    this.bufs = [];
+    this.kernels = [];
+    this.bufBytes = [];
+    for (const chunk of chunks) {
+      const layout = chunk.layout;
+      if (layout.scratchFloats < game.scratchFloats + 8)
+        throw new Error("chunk memory: working vectors too small");
+      const byte = layout.scratchByte + thread * layout.scratchBytes;
+      if (byte + layout.scratchBytes > chunk.memory.buffer.byteLength)
+        throw new Error(`chunk memory: no room for thread ${thread}`);
+      this.bufs.push(new Float64Array(chunk.memory.buffer, byte, layout.scratchFloats));
+      this.kernels.push(instantiateKernels(chunk.memory));
+      this.bufBytes.push(byte);
+    }
+    this.buf = this.bufs[0]!;
+    this.k = this.kernels[0]!;
+    this.useChunk(0);
+  }
+
+  /** Works in chunk `chunk`'s memory from now on. */
+  private useChunk(chunk: number): void {
+    this.buf = this.bufs[chunk]!;
+    this.k = this.kernels[chunk]!;
+    this.bufByte = this.bufBytes[chunk]!;
+    this.cumByte = this.chunks[chunk]!.layout.cumByte;
   }
 
   /**
@@ -100,6 +136,7 @@ export class Engine {
     const o = 1 - t;
     const nt = g.n[t]!;
     const no = g.n[o]!;
+    this.useChunk(unit.chunk);
     const buf = this.buf;
     const opp = 0;
     const own = no;
@@ -149,6 +186,7 @@ export class Engine {
     this.traverser = traverser;
     const nt = g.n[traverser]!;
     const no = g.n[1 - traverser]!;
+    this.useChunk(unit.chunk);
     const buf = this.buf;
     for (let i = 0; i < no; i++) buf[i] = oppReach[i]!;
     for (let i = 0; i < nt; i++) buf[no + i] = 0;
@@ -174,19 +212,7 @@ export class Engine {
     const g = this.game;
     const kind = g.kind[id]!;
     if (kind === DECISION) {
-      this.decision(
-        id,
-        this.regret[chunk]!,
-        this.cum[chunk]!,
-        base + g.localOffset[id]!,
-        base,
-        chunk,
-        board,
-        opp,
-        own,
-        out,
-        sp,
-      );
+      this.decision(id, base + g.localOffset[id]!, base, chunk, board, opp, own, out, sp);
     } else if (kind === CHANCE) {
       this.chance(id, chunk, opp, own, out, sp);
     } else if (kind === FOLD) {
@@ -196,10 +222,13 @@ export class Engine {
     }
   }
 
+  /**
+   * A decision (storage at float offset `off` of the chunk): the traverser's strategy weights its children's
+   * values (or it best-responds), the opponent's splits the opponent's reach. The per-hand loops are kernels;
+   * vector arguments are byte addresses (`bufByte + 8 * offset` for working vectors).
+   */
   private decision(
     id: number,
-    R: Float32Array,
-    C: Float32Array,
     off: number,
     base: number,
     chunk: number,
@@ -210,46 +239,45 @@ export class Engine {
     sp: number,
   ): void {
     const g = this.game;
-    const buf = this.buf;
+    const k = this.k;
+    const B = this.bufByte;
     const A = g.numChildren[id]!;
     const first = g.firstChild[id]!;
     const children = g.children;
     const mode = this.mode;
     const t = this.traverser;
     const nt = g.n[t]!;
+    const R = 4 * off;
+    const C = this.cumByte + 4 * off;
     if (g.player[id] === t) {
       const n = nt;
       const strat = sp;
       const childOwn = strat + A * n;
       const vals = childOwn + n;
       const next = vals + A * n;
-      if (mode === MODE_CFR) regretMatch(R, off, A, n, buf, strat);
-      else averageStrategy(C, off, A, n, buf, strat);
+      if (mode === MODE_CFR) k.regretMatch(R, A, n, B + 8 * strat);
+      else k.averageStrategy(C, A, n, B + 8 * strat);
       for (let a = 0; a < A; a++) {
-        if (mode === MODE_CFR) {
-          const s = strat + a * n;
-          for (let h = 0; h < n; h++) buf[childOwn + h] = buf[own + h]! * buf[s + h]!;
-        }
+        if (mode === MODE_CFR) k.mul(B + 8 * childOwn, B + 8 * own, B + 8 * (strat + a * n), n);
         this.node(children[first + a]!, base, chunk, board, opp, childOwn, vals + a * n, next);
       }
-      if (mode === MODE_BR) {
-        for (let h = 0; h < n; h++) {
-          let best = buf[vals + h]!;
-          for (let a = 1; a < A; a++) {
-            const v = buf[vals + a * n + h]!;
-            if (v > best) best = v;
-          }
-          buf[out + h] = best;
-        }
-        return;
-      }
-      for (let h = 0; h < n; h++) buf[out + h] = buf[strat + h]! * buf[vals + h]!;
-      for (let a = 1; a < A; a++) {
-        const s = strat + a * n;
-        const v = vals + a * n;
-        for (let h = 0; h < n; h++) buf[out + h]! += buf[s + h]! * buf[v + h]!;
-      }
-      if (mode === MODE_CFR) updateRegrets(R, C, off, A, n, buf, strat, vals, out, own, this.discount);
+      if (mode === MODE_BR) k.bestValue(B + 8 * out, B + 8 * vals, A, n);
+      else if (mode === MODE_CFR) {
+        const d = this.discount;
+        k.cfrUpdate(
+          R,
+          C,
+          A,
+          n,
+          B + 8 * strat,
+          B + 8 * vals,
+          B + 8 * out,
+          B + 8 * own,
+          d.positive,
+          d.negative,
+          d.strategy,
+        );
+      } else k.weightedSum(B + 8 * out, B + 8 * strat, B + 8 * vals, A, n);
     } else {
       // The opponent's decision: its strategy (current, or average outside CFR) splits its reach.
       const n = g.n[1 - t]!;
@@ -258,19 +286,27 @@ export class Engine {
       const tmp = childOpp + n;
       const next = tmp + nt;
       const cfr = mode === MODE_CFR;
-      if (cfr) regretInverse(R, off, A, n, buf, inv);
-      else sumInverse(C, off, A, n, buf, inv);
+      if (cfr) k.regretInverse(R, A, n, B + 8 * inv);
+      else k.sumInverse(C, A, n, B + 8 * inv);
       const S = cfr ? R : C;
       let firstDone = false;
       for (let a = 0; a < A; a++) {
-        const any = childReach(S, off + a * n, cfr, 1 / A, n, buf, inv, opp, childOpp);
+        const any = k.childReach(
+          S + 4 * a * n,
+          cfr ? 1 : 0,
+          1 / A,
+          n,
+          B + 8 * inv,
+          B + 8 * opp,
+          B + 8 * childOpp,
+        );
         // No reach: the subtree's values are 0 (skipped outside CFR, where nothing below is updated).
         if (!any && (!cfr || this.prune)) continue;
         this.node(children[first + a]!, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
-        if (firstDone) for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
+        if (firstDone) k.add(B + 8 * out, B + 8 * tmp, nt);
         firstDone = true;
       }
-      if (!firstDone) for (let h = 0; h < nt; h++) buf[out + h] = 0;
+      if (!firstDone) this.buf.fill(0, out, out + nt);
     }
   }
 

@@ -14,6 +14,7 @@ import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "
 import { type PostflopConfig, resolveConfig } from "./config.js";
 import { type Discount, Engine, type Mode } from "./engine.js";
 import { PostflopGame } from "./game.js";
+import { type ChunkLayout, chunkViews } from "./kernels.js";
 import { claimOrder, runUnits, type SolverBuffers, type UnitRunner } from "./solver.js";
 
 const SEQ = 0;
@@ -30,8 +31,10 @@ export interface WorkerInit {
   readonly isomorphism: boolean;
   readonly prune: boolean;
   readonly chunkFloats: number | undefined;
-  readonly regret: SharedArrayBuffer[];
-  readonly cum: SharedArrayBuffer[];
+  /** The storage chunks' memories and layouts; the worker uses working-vector region `thread`. */
+  readonly memories: WebAssembly.Memory[];
+  readonly layouts: ChunkLayout[];
+  readonly thread: number;
   readonly leafReach: SharedArrayBuffer;
   readonly unitOut: SharedArrayBuffer;
   readonly control: SharedArrayBuffer;
@@ -101,8 +104,9 @@ export class ThreadRunner implements UnitRunner {
       isomorphism,
       prune: engine.prune,
       chunkFloats,
-      regret: buffers.regret.map(sab),
-      cum: buffers.cum.map(sab),
+      memories: buffers.chunks.map((c) => c.memory),
+      layouts: buffers.chunks.map((c) => c.layout),
+      thread: 0,
       leafReach: sab(buffers.leafReach),
       unitOut: sab(buffers.unitOut),
       control: this.control.buffer as SharedArrayBuffer,
@@ -113,7 +117,7 @@ export class ThreadRunner implements UnitRunner {
       const { port1, port2 } = new MessageChannel();
       const worker = new Worker(BOOTSTRAP, {
         eval: true,
-        workerData: { entry: entry.href, init, port: port2 },
+        workerData: { entry: entry.href, init: { ...init, thread: i + 1 }, port: port2 },
         transferList: [port2],
       });
       worker.on("error", (error) => {
@@ -206,13 +210,15 @@ export function runWorker(init: WorkerInit, post: (message: unknown) => void): v
       isomorphism: init.isomorphism,
       ...(init.chunkFloats ? { chunkFloats: init.chunkFloats } : {}),
     });
+    const chunks = init.memories.map((memory, i) => chunkViews(memory, init.layouts[i]!));
     const buffers: SolverBuffers = {
-      regret: init.regret.map((b) => new Float32Array(b)),
-      cum: init.cum.map((b) => new Float32Array(b)),
+      chunks,
+      regret: chunks.map((c) => c.regret),
+      cum: chunks.map((c) => c.cum),
       leafReach: new Float64Array(init.leafReach),
       unitOut: new Float64Array(init.unitOut),
     };
-    const engine = new Engine(game, buffers.regret, buffers.cum);
+    const engine = new Engine(game, chunks, init.thread);
     engine.prune = init.prune;
     const order = claimOrder(game);
     const discount = new Float64Array(init.discount);

@@ -100,7 +100,7 @@ export function createPostflopSolver(
   const isomorphism = options.isomorphism !== false;
   const game = new PostflopGame(resolved, { isomorphism });
   const parallel = threads > 1 && game.units.length > 1;
-  const buffers = allocateBuffers(game, parallel);
+  const buffers = allocateBuffers(game, parallel, parallel ? threads : 1);
   const solver = new PostflopSolver(game, buffers, null, options.dcfr ?? DEFAULT_DCFR);
   solver.engine.prune = options.pruning === true;
   if (parallel)

@@ -25,6 +25,7 @@ import {
   showdownValues,
 } from "./engine.js";
 import type { PostflopGame } from "./game.js";
+import { allocateChunk, type ChunkMemory, chunkLayout, chunkViews } from "./kernels.js";
 import { CHANCE, DECISION, FOLD } from "./tree.js";
 
 /** Runs units for the solver: on the calling thread, or shared out to worker threads. */
@@ -35,7 +36,9 @@ export interface UnitRunner {
 }
 
 export interface SolverBuffers {
-  /** Unit storage chunks. */
+  /** Unit storage chunks: one WebAssembly memory each, with every thread's working vectors (src/kernels.ts). */
+  readonly chunks: readonly ChunkMemory[];
+  /** Views of the chunks' regrets and strategy sums. */
   readonly regret: Float32Array[];
   readonly cum: Float32Array[];
   /** Reach at each top chance node: leaf i at i * (n0 + n1), OOP then IP. */
@@ -44,15 +47,20 @@ export interface SolverBuffers {
   readonly unitOut: Float64Array;
 }
 
-/** Allocates storage and exchange buffers, shared (SharedArrayBuffer) when `shared`. */
-export function allocateBuffers(game: PostflopGame, shared: boolean): SolverBuffers {
+/**
+ * Allocates storage for `threads` threads (each chunk memory holds every thread's working vectors) and the
+ * exchange buffers, these shared (SharedArrayBuffer) when `shared`. Chunk memories are always shared.
+ */
+export function allocateBuffers(game: PostflopGame, shared: boolean, threads = 1): SolverBuffers {
   const make = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-  const regret = game.chunkSizes.map((size) => new Float32Array(make(Math.max(size, 1) * 4)));
-  const cum = game.chunkSizes.map((size) => new Float32Array(make(Math.max(size, 1) * 4)));
+  const chunks = game.chunkSizes.map((size) => {
+    const layout = chunkLayout(size, game.scratchFloats + 8, threads);
+    return chunkViews(allocateChunk(layout), layout);
+  });
   const stride = game.n[0] + game.n[1];
   const leafReach = new Float64Array(make(Math.max(game.leaves.length * stride, 1) * 8));
   const unitOut = new Float64Array(make(Math.max(game.units.length * Math.max(game.n[0], game.n[1]), 1) * 8));
-  return { regret, cum, leafReach, unitOut };
+  return { chunks, regret: chunks.map((c) => c.regret), cum: chunks.map((c) => c.cum), leafReach, unitOut };
 }
 
 /** Runs every unit on the calling thread, in order. */
@@ -141,7 +149,7 @@ export class PostflopSolver {
     this.game = game;
     this.params = params;
     this.buffers = buffers;
-    this.engine = new Engine(game, buffers.regret, buffers.cum);
+    this.engine = new Engine(game, buffers.chunks);
     this.runner = runner ?? new SerialRunner(this.engine, buffers);
     this.topRegret = new Float32Array(Math.max(game.topSize, 1));
     this.topCum = new Float32Array(Math.max(game.topSize, 1));

@@ -1,0 +1,25 @@
+/**
+ * The benchmark spot of issue 10: BTN vs BB single-raised pot at 100bb, flop QsJh2h, bets 75% of the pot on
+ * every street (`flopBet` on the flop), raises to 2.5x, all-in added at 1.5 pots or less, forced all-in at
+ * 0.15 pots behind, no donk bets.
+ */
+
+import type { PostflopConfig } from "../dist/index.js";
+
+export const benchSpot = (flopBet: string): PostflopConfig => ({
+  board: "QsJh2h",
+  pot: 5.5,
+  stack: 97.5,
+  ranges: {
+    oop: "99-22,AJs-A2s,AJo-A2o,KQs-K2s,KQo-K8o,QJs-Q4s,QJo-Q9o,JTs-J6s,JTo-J9o,T9s-T6s,T9o,96s+,86s+,75s+,64s+,53s+,43s",
+    ip: "22+,A2s+,A8o+,A5o-A2o,K5s+,KTo+,Q8s+,QTo+,J8s+,JTo,T7s+,97s+,86s+,75s+,65s,54s",
+  },
+  sizes: {
+    flop: { bet: flopBet, raise: "2.5x" },
+    turn: { bet: "75%", raise: "2.5x" },
+    river: { bet: "75%", raise: "2.5x" },
+  },
+  donkBets: false,
+  allInThreshold: 1.5,
+  forceAllInThreshold: 0.15,
+});

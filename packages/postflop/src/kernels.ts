@@ -1,0 +1,122 @@
+/**
+ * The engine's hot per-hand loops as WebAssembly SIMD kernels (src/kernels.wat, compiled at build time into
+ * src/kernels-wasm.ts), and the memory they work on.
+ *
+ * Each storage chunk (see `PostflopGame`: a unit's regrets and strategy sums all lie in one chunk) is one
+ * shared WebAssembly.Memory laid out as
+ *
+ *   [ regrets: float32 x floats | strategy sums: float32 x floats | thread 0's working vectors | thread 1's | ... ]
+ *
+ * so that a kernel reaches a unit's storage and the thread's working vectors (float64, the engine's stack)
+ * in one memory. JavaScript sees the same bytes through typed-array views (`ChunkMemory`), which is how the
+ * loops that stay in JavaScript (showdowns, folds, chance nodes) and the rest of the package (queries,
+ * extraction) read them. The memories are shared (SharedArrayBuffer-backed) so that worker threads can
+ * run units on them; every thread instantiates the kernels on every chunk.
+ */
+
+import { KERNELS_WASM } from "./kernels-wasm.js";
+
+/** The kernels' exports: every vector argument is a byte address in the chunk's memory (see kernels.wat). */
+export interface Kernels {
+  regretMatch(R: number, A: number, n: number, strat: number): void;
+  averageStrategy(C: number, A: number, n: number, strat: number): void;
+  mul(dst: number, x: number, y: number, n: number): void;
+  add(dst: number, x: number, n: number): void;
+  weightedSum(out: number, strat: number, vals: number, A: number, n: number): void;
+  bestValue(out: number, vals: number, A: number, n: number): void;
+  cfrUpdate(
+    R: number,
+    C: number,
+    A: number,
+    n: number,
+    strat: number,
+    vals: number,
+    out: number,
+    own: number,
+    pos: number,
+    neg: number,
+    gam: number,
+  ): void;
+  regretInverse(R: number, A: number, n: number, inv: number): void;
+  sumInverse(C: number, A: number, n: number, inv: number): void;
+  childReach(
+    S: number,
+    positive: number,
+    uniform: number,
+    n: number,
+    inv: number,
+    reach: number,
+    dst: number,
+  ): number;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+/** The kernels instantiated on `memory`. */
+export function instantiateKernels(memory: WebAssembly.Memory): Kernels {
+  compiled ??= new WebAssembly.Module(Buffer.from(KERNELS_WASM, "base64"));
+  const instance = new WebAssembly.Instance(compiled, { env: { memory } });
+  return instance.exports as unknown as Kernels;
+}
+
+const PAGE = 65536;
+/** The most a 32-bit WebAssembly memory holds: 65,536 pages, 4 GiB. */
+const MAX_PAGES = 65536;
+/** Bytes after each region that a kernel may read (not write) past a vector's end: one float64 lane. */
+const PAD = 16;
+
+const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
+
+/** Byte layout of one chunk's memory. */
+export interface ChunkLayout {
+  /** Floats of regrets (and as many of strategy sums). */
+  readonly floats: number;
+  /** Byte offset of the strategy sums (the regrets are at 0). */
+  readonly cumByte: number;
+  /** Byte offset of thread 0's working vectors; thread t's at `scratchByte + t * scratchBytes`. */
+  readonly scratchByte: number;
+  readonly scratchBytes: number;
+  /** Float64 entries of one thread's working vectors. */
+  readonly scratchFloats: number;
+  readonly pages: number;
+}
+
+/** The layout of a chunk of `floats` floats for `threads` threads, each with `scratchFloats` of work space. */
+export function chunkLayout(floats: number, scratchFloats: number, threads: number): ChunkLayout {
+  const cumByte = align16(floats * 4 + PAD);
+  const scratchByte = align16(cumByte + floats * 4 + PAD);
+  const scratchBytes = align16(scratchFloats * 8 + PAD);
+  const bytes = scratchByte + threads * scratchBytes;
+  const pages = Math.max(1, Math.ceil(bytes / PAGE));
+  if (pages > MAX_PAGES) {
+    throw new Error(
+      `a storage chunk of ${floats} floats needs ${bytes} bytes, more than a WebAssembly memory's 4 GiB (use smaller chunks)`,
+    );
+  }
+  return { floats, cumByte, scratchByte, scratchBytes, scratchFloats, pages };
+}
+
+/** A chunk's memory, its layout, and typed-array views of its regions for one thread. */
+export interface ChunkMemory {
+  readonly memory: WebAssembly.Memory;
+  readonly layout: ChunkLayout;
+  readonly regret: Float32Array;
+  readonly cum: Float32Array;
+}
+
+/** A new (zeroed, shared) memory for a chunk. */
+export function allocateChunk(layout: ChunkLayout): WebAssembly.Memory {
+  return new WebAssembly.Memory({ initial: layout.pages, maximum: layout.pages, shared: true });
+}
+
+/** Views of a chunk's regrets and strategy sums. */
+export function chunkViews(memory: WebAssembly.Memory, layout: ChunkLayout): ChunkMemory {
+  const buffer = memory.buffer;
+  const floats = Math.max(layout.floats, 1);
+  return {
+    memory,
+    layout,
+    regret: new Float32Array(buffer, 0, floats),
+    cum: new Float32Array(buffer, layout.cumByte, floats),
+  };
+}

@@ -1,0 +1,344 @@
+;; The engine's per-hand loops in WebAssembly with 128-bit SIMD, two hands per step (f64x2).
+;;
+;; Compiled at build time (scripts/build-kernels.mjs, with the wabt package) into src/kernels-wasm.ts; see
+;; src/kernels.ts for the memory they work on. Every argument named like a vector is a byte address in that
+;; memory: regrets and strategy sums are float32 (`A x n`, action-major, as in `PostflopGame`'s blocks),
+;; working vectors float64. Each kernel computes exactly what the JavaScript function of the same name in
+;; src/engine.ts computes, in the same order, with the same roundings (IEEE f64 arithmetic per lane, float32
+;; values promoted on load and rounded to nearest on store, no fused multiply-add), so results are bit for
+;; bit those of the JavaScript loops (tested in test/kernels.test.ts).
+;;
+;; Odd hand counts: a step loads two hands even when only one is left (the memory is padded, and the extra
+;; lane is discarded) but stores only the hands that exist (`$put64`, `$put32`).
+
+(module
+  (import "env" "memory" (memory 1 65536 shared))
+
+  ;; Stores the two float64 lanes of $v at $p, or only the first when hand $i is the last of $n.
+  (func $put64 (param $p i32) (param $v v128) (param $i i32) (param $n i32)
+    (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $n))
+      (then (v128.store (local.get $p) (local.get $v)))
+      (else (v128.store64_lane 0 (local.get $p) (local.get $v)))))
+
+  ;; Two float32 at $p as float64 lanes.
+  (func $get32 (param $p i32) (result v128)
+    (f64x2.promote_low_f32x4 (v128.load64_zero (local.get $p))))
+
+  ;; Stores the two lanes of $v at $p as float32 (rounded to nearest), or only the first when hand $i is the
+  ;; last of $n.
+  (func $put32 (param $p i32) (param $v v128) (param $i i32) (param $n i32)
+    (local $w v128)
+    (local.set $w (f32x4.demote_f64x2_zero (local.get $v)))
+    (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $n))
+      (then (v128.store64_lane 0 (local.get $p) (local.get $w)))
+      (else (v128.store32_lane 0 (local.get $p) (local.get $w)))))
+
+  ;; Regret matching: strat[a][h] = max(R[a][h], 0) / (sum of h's positive regrets), 1/A where that sum is 0.
+  (func (export "regretMatch") (param $R i32) (param $A i32) (param $n i32) (param $strat i32)
+    (local $i i32) (local $a i32) (local $r i32) (local $s i32) (local $strideR i32) (local $strideS i32)
+    (local $x v128) (local $sum v128) (local $has v128) (local $uniform v128)
+    (local.set $uniform (f64x2.splat (f64.div (f64.const 1) (f64.convert_i32_u (local.get $A)))))
+    (local.set $strideR (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $strideS (i32.shl (local.get $n) (i32.const 3)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $sum (v128.const i64x2 0 0))
+        (local.set $a (i32.const 0))
+        (local.set $r (local.get $R))
+        (loop $sumActions
+          (local.set $x (call $get32 (local.get $r)))
+          (local.set $sum
+            (f64x2.add (local.get $sum)
+              (v128.and (local.get $x) (f64x2.gt (local.get $x) (v128.const i64x2 0 0)))))
+          (local.set $r (i32.add (local.get $r) (local.get $strideR)))
+          (br_if $sumActions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+        (local.set $has (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
+        (local.set $a (i32.const 0))
+        (local.set $r (local.get $R))
+        (local.set $s (local.get $strat))
+        (loop $actions
+          (local.set $x (call $get32 (local.get $r)))
+          (call $put64 (local.get $s)
+            (v128.bitselect
+              (v128.and (f64x2.div (local.get $x) (local.get $sum))
+                (f64x2.gt (local.get $x) (v128.const i64x2 0 0)))
+              (local.get $uniform)
+              (local.get $has))
+            (local.get $i) (local.get $n))
+          (local.set $r (i32.add (local.get $r) (local.get $strideR)))
+          (local.set $s (i32.add (local.get $s) (local.get $strideS)))
+          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+        (local.set $R (i32.add (local.get $R) (i32.const 8)))
+        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; The average strategy: strat[a][h] = C[a][h] / (sum of h's strategy sums), 1/A where that sum is 0.
+  (func (export "averageStrategy") (param $C i32) (param $A i32) (param $n i32) (param $strat i32)
+    (local $i i32) (local $a i32) (local $c i32) (local $s i32) (local $strideC i32) (local $strideS i32)
+    (local $sum v128) (local $has v128) (local $uniform v128)
+    (local.set $uniform (f64x2.splat (f64.div (f64.const 1) (f64.convert_i32_u (local.get $A)))))
+    (local.set $strideC (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $strideS (i32.shl (local.get $n) (i32.const 3)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $sum (v128.const i64x2 0 0))
+        (local.set $a (i32.const 0))
+        (local.set $c (local.get $C))
+        (loop $sumActions
+          (local.set $sum (f64x2.add (local.get $sum) (call $get32 (local.get $c))))
+          (local.set $c (i32.add (local.get $c) (local.get $strideC)))
+          (br_if $sumActions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+        (local.set $has (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
+        (local.set $a (i32.const 0))
+        (local.set $c (local.get $C))
+        (local.set $s (local.get $strat))
+        (loop $actions
+          (call $put64 (local.get $s)
+            (v128.bitselect
+              (f64x2.div (call $get32 (local.get $c)) (local.get $sum))
+              (local.get $uniform)
+              (local.get $has))
+            (local.get $i) (local.get $n))
+          (local.set $c (i32.add (local.get $c) (local.get $strideC)))
+          (local.set $s (i32.add (local.get $s) (local.get $strideS)))
+          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+        (local.set $C (i32.add (local.get $C) (i32.const 8)))
+        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; dst[h] = x[h] * y[h] (float64 vectors).
+  (func (export "mul") (param $dst i32) (param $x i32) (param $y i32) (param $n i32)
+    (local $i i32)
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (call $put64 (local.get $dst)
+          (f64x2.mul (v128.load (local.get $x)) (v128.load (local.get $y)))
+          (local.get $i) (local.get $n))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $x (i32.add (local.get $x) (i32.const 16)))
+        (local.set $y (i32.add (local.get $y) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; dst[h] += x[h] (float64 vectors).
+  (func (export "add") (param $dst i32) (param $x i32) (param $n i32)
+    (local $i i32)
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (call $put64 (local.get $dst)
+          (f64x2.add (v128.load (local.get $dst)) (v128.load (local.get $x)))
+          (local.get $i) (local.get $n))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $x (i32.add (local.get $x) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; The value of a decision under a strategy: out[h] = sum over a of strat[a][h] * vals[a][h], in action order
+  ;; (the first product, then each next one added).
+  (func $value (param $strat i32) (param $vals i32) (param $A i32) (param $stride i32) (result v128)
+    (local $a i32) (local $sum v128)
+    (local.set $sum (f64x2.mul (v128.load (local.get $strat)) (v128.load (local.get $vals))))
+    (local.set $a (i32.const 1))
+    (block $done
+      (loop $actions
+        (br_if $done (i32.ge_u (local.get $a) (local.get $A)))
+        (local.set $strat (i32.add (local.get $strat) (local.get $stride)))
+        (local.set $vals (i32.add (local.get $vals) (local.get $stride)))
+        (local.set $sum
+          (f64x2.add (local.get $sum) (f64x2.mul (v128.load (local.get $strat)) (v128.load (local.get $vals)))))
+        (local.set $a (i32.add (local.get $a) (i32.const 1)))
+        (br $actions)))
+    (local.get $sum))
+
+  ;; out[h] = sum over a of strat[a][h] * vals[a][h] (see $value).
+  (func (export "weightedSum") (param $out i32) (param $strat i32) (param $vals i32) (param $A i32) (param $n i32)
+    (local $i i32) (local $stride i32)
+    (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (call $put64 (local.get $out)
+          (call $value (local.get $strat) (local.get $vals) (local.get $A) (local.get $stride))
+          (local.get $i) (local.get $n))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
+        (local.set $vals (i32.add (local.get $vals) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; out[h] = max over a of vals[a][h] (the first action's value unless a later one is strictly greater).
+  (func (export "bestValue") (param $out i32) (param $vals i32) (param $A i32) (param $n i32)
+    (local $i i32) (local $a i32) (local $v i32) (local $stride i32) (local $best v128)
+    (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $best (v128.load (local.get $vals)))
+        (local.set $a (i32.const 1))
+        (local.set $v (local.get $vals))
+        (block $last
+          (loop $actions
+            (br_if $last (i32.ge_u (local.get $a) (local.get $A)))
+            (local.set $v (i32.add (local.get $v) (local.get $stride)))
+            ;; pmax(best, x) = best < x ? x : best
+            (local.set $best (f64x2.pmax (local.get $best) (v128.load (local.get $v))))
+            (local.set $a (i32.add (local.get $a) (i32.const 1)))
+            (br $actions)))
+        (call $put64 (local.get $out) (local.get $best) (local.get $i) (local.get $n))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $vals (i32.add (local.get $vals) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; A CFR update at a traverser's decision, one pass: the decision's value out[h] (as in weightedSum), then
+  ;; for every action R = R * (R > 0 ? pos : neg) + vals - out and C = C * gam + own * strat.
+  (func (export "cfrUpdate")
+    (param $R i32) (param $C i32) (param $A i32) (param $n i32) (param $strat i32) (param $vals i32)
+    (param $out i32) (param $own i32) (param $pos f64) (param $neg f64) (param $gam f64)
+    (local $i i32) (local $a i32) (local $stride32 i32) (local $stride64 i32)
+    (local $r i32) (local $c i32) (local $s i32) (local $v i32)
+    (local $value v128) (local $ownV v128) (local $x v128)
+    (local $posV v128) (local $negV v128) (local $gamV v128)
+    (local.set $posV (f64x2.splat (local.get $pos)))
+    (local.set $negV (f64x2.splat (local.get $neg)))
+    (local.set $gamV (f64x2.splat (local.get $gam)))
+    (local.set $stride32 (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $stride64 (i32.shl (local.get $n) (i32.const 3)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $value (call $value (local.get $strat) (local.get $vals) (local.get $A) (local.get $stride64)))
+        (call $put64 (local.get $out) (local.get $value) (local.get $i) (local.get $n))
+        (local.set $ownV (v128.load (local.get $own)))
+        (local.set $a (i32.const 0))
+        (local.set $r (local.get $R))
+        (local.set $c (local.get $C))
+        (local.set $s (local.get $strat))
+        (local.set $v (local.get $vals))
+        (loop $actions
+          (local.set $x (call $get32 (local.get $r)))
+          (call $put32 (local.get $r)
+            (f64x2.sub
+              (f64x2.add
+                (f64x2.mul (local.get $x)
+                  (v128.bitselect (local.get $posV) (local.get $negV)
+                    (f64x2.gt (local.get $x) (v128.const i64x2 0 0))))
+                (v128.load (local.get $v)))
+              (local.get $value))
+            (local.get $i) (local.get $n))
+          (call $put32 (local.get $c)
+            (f64x2.add
+              (f64x2.mul (call $get32 (local.get $c)) (local.get $gamV))
+              (f64x2.mul (local.get $ownV) (v128.load (local.get $s))))
+            (local.get $i) (local.get $n))
+          (local.set $r (i32.add (local.get $r) (local.get $stride32)))
+          (local.set $c (i32.add (local.get $c) (local.get $stride32)))
+          (local.set $s (i32.add (local.get $s) (local.get $stride64)))
+          (local.set $v (i32.add (local.get $v) (local.get $stride64)))
+          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+        (local.set $R (i32.add (local.get $R) (i32.const 8)))
+        (local.set $C (i32.add (local.get $C) (i32.const 8)))
+        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
+        (local.set $vals (i32.add (local.get $vals) (i32.const 16)))
+        (local.set $out (i32.add (local.get $out) (i32.const 16)))
+        (local.set $own (i32.add (local.get $own) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; inv[h] = 1 / (sum of h's positive regrets), 0 where there are none.
+  (func (export "regretInverse") (param $R i32) (param $A i32) (param $n i32) (param $inv i32)
+    (local $i i32) (local $a i32) (local $r i32) (local $stride i32) (local $x v128) (local $sum v128)
+    (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $sum (v128.const i64x2 0 0))
+        (local.set $a (i32.const 0))
+        (local.set $r (local.get $R))
+        (loop $actions
+          (local.set $x (call $get32 (local.get $r)))
+          (local.set $sum
+            (f64x2.add (local.get $sum)
+              (v128.and (local.get $x) (f64x2.gt (local.get $x) (v128.const i64x2 0 0)))))
+          (local.set $r (i32.add (local.get $r) (local.get $stride)))
+          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+        (call $put64 (local.get $inv)
+          (v128.and (f64x2.div (v128.const f64x2 1 1) (local.get $sum))
+            (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
+          (local.get $i) (local.get $n))
+        (local.set $R (i32.add (local.get $R) (i32.const 8)))
+        (local.set $inv (i32.add (local.get $inv) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; inv[h] = 1 / (sum of h's strategy sums, the first action's first), 0 where that is 0.
+  (func (export "sumInverse") (param $C i32) (param $A i32) (param $n i32) (param $inv i32)
+    (local $i i32) (local $a i32) (local $c i32) (local $stride i32) (local $sum v128)
+    (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $sum (call $get32 (local.get $C)))
+        (local.set $a (i32.const 1))
+        (local.set $c (local.get $C))
+        (block $last
+          (loop $actions
+            (br_if $last (i32.ge_u (local.get $a) (local.get $A)))
+            (local.set $c (i32.add (local.get $c) (local.get $stride)))
+            (local.set $sum (f64x2.add (local.get $sum) (call $get32 (local.get $c))))
+            (local.set $a (i32.add (local.get $a) (i32.const 1)))
+            (br $actions)))
+        (call $put64 (local.get $inv)
+          (v128.and (f64x2.div (v128.const f64x2 1 1) (local.get $sum))
+            (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
+          (local.get $i) (local.get $n))
+        (local.set $C (i32.add (local.get $C) (i32.const 8)))
+        (local.set $inv (i32.add (local.get $inv) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; dst[h] = reach[h] * (one action's strategy): S[h] * inv[h] where inv[h] > 0 (0 for a negative regret
+  ;; when $positive), else $uniform. Returns 1 when some dst[h] > 0, else 0.
+  (func (export "childReach")
+    (param $S i32) (param $positive i32) (param $uniform f64) (param $n i32) (param $inv i32) (param $reach i32)
+    (param $dst i32) (result i32)
+    (local $i i32) (local $x v128) (local $iv v128) (local $s v128) (local $v v128) (local $any v128)
+    (local $uniformV v128) (local $keepNegative v128)
+    (local.set $uniformV (f64x2.splat (local.get $uniform)))
+    ;; All ones when negative entries keep their product (strategy sums), all zeros when they become 0.
+    (local.set $keepNegative (i64x2.splat (i64.extend_i32_s (i32.eqz (local.get $positive)))))
+    (local.set $keepNegative (i64x2.neg (local.get $keepNegative)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $x (call $get32 (local.get $S)))
+        (local.set $iv (v128.load (local.get $inv)))
+        (local.set $s
+          (v128.bitselect
+            (v128.and (f64x2.mul (local.get $x) (local.get $iv))
+              (v128.or (local.get $keepNegative)
+                (v128.not (f64x2.lt (local.get $x) (v128.const i64x2 0 0)))))
+            (local.get $uniformV)
+            (f64x2.gt (local.get $iv) (v128.const i64x2 0 0))))
+        (local.set $v (f64x2.mul (v128.load (local.get $reach)) (local.get $s)))
+        (call $put64 (local.get $dst) (local.get $v) (local.get $i) (local.get $n))
+        (if (i32.lt_u (i32.add (local.get $i) (i32.const 1)) (local.get $n))
+          (then (local.set $any (v128.or (local.get $any) (f64x2.gt (local.get $v) (v128.const i64x2 0 0)))))
+          (else
+            (local.set $any
+              (v128.or (local.get $any)
+                (v128.and (f64x2.gt (local.get $v) (v128.const i64x2 0 0)) (v128.const i64x2 -1 0))))))
+        (local.set $S (i32.add (local.get $S) (i32.const 8)))
+        (local.set $inv (i32.add (local.get $inv) (i32.const 16)))
+        (local.set $reach (i32.add (local.get $reach) (i32.const 16)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands)))
+    (v128.any_true (local.get $any)))
+)
