@@ -18,7 +18,15 @@
  */
 
 import type { Deal, PostflopGame, Unit } from "./game.js";
-import { type ChunkMemory, instantiateKernels, type Kernels } from "./kernels.js";
+import {
+  type ChunkMemory,
+  type HandTables,
+  handTables,
+  instantiateKernels,
+  type Kernels,
+  SUMS,
+  scratchFloats,
+} from "./kernels.js";
 import { CHANCE, DECISION, FOLD } from "./tree.js";
 
 export const MODE_CFR = 0;
@@ -69,8 +77,11 @@ export class Engine {
   private k: Kernels;
   private bufByte = 0;
   private cumByte = 0;
-  private readonly cardSum = new Float64Array(52);
-  private readonly sums = new Float64Array(104);
+  /** Byte offsets of the hand tables in the current chunk (`tableByte` plus `tables`' offsets). */
+  private readonly tables: HandTables;
+  private tableByte = 0;
+  /** Byte offset of the per-card sums (scratch of the fold and showdown kernels) in the current chunk. */
+  private sumsByte = 0;
 
   // Per traversal
   mode: Mode = MODE_CFR;
@@ -96,7 +107,7 @@ export class Engine {
     this.bufBytes = [];
     for (const chunk of chunks) {
       const layout = chunk.layout;
-      if (layout.scratchFloats < game.scratchFloats + 8)
+      if (layout.scratchFloats < scratchFloats(game))
         throw new Error("chunk memory: working vectors too small");
       const byte = layout.scratchByte + thread * layout.scratchBytes;
       if (byte + layout.scratchBytes > chunk.memory.buffer.byteLength)
@@ -105,9 +116,10 @@ export class Engine {
       this.kernels.push(instantiateKernels(chunk.memory));
       this.bufBytes.push(byte);
     }
+    this.tables = handTables(game);
     this.buf = this.bufs[0]!;
     this.k = this.kernels[0]!;
-    this.useChunk(0);
+    if (chunks.length > 0) this.useChunk(0);
   }
 
   /** Works in chunk `chunk`'s memory from now on. */
@@ -116,6 +128,8 @@ export class Engine {
     this.k = this.kernels[chunk]!;
     this.bufByte = this.bufBytes[chunk]!;
     this.cumByte = this.chunks[chunk]!.layout.cumByte;
+    this.tableByte = this.chunks[chunk]!.layout.tableByte;
+    this.sumsByte = this.bufByte + 8 * (this.chunks[chunk]!.layout.scratchFloats - SUMS);
   }
 
   /**
@@ -218,7 +232,7 @@ export class Engine {
     } else if (kind === FOLD) {
       this.fold(id, opp, out);
     } else {
-      this.showdown(id, board, opp, out);
+      this.showdown(id, board, opp, out, sp);
     }
   }
 
@@ -355,16 +369,48 @@ export class Engine {
   fold(id: number, opp: number, out: number): void {
     const g = this.game;
     const t = this.traverser;
+    const o = 1 - t;
+    const T = this.tables;
+    const tb = this.tableByte;
+    const B = this.bufByte;
     const pay = g.player[id] === t ? g.payA[id]! : g.payB[id]!;
-    blockedTotals(this.buf, opp, out, g, t, this.cardSum, pay);
+    this.k.fold(
+      B + 8 * opp,
+      g.n[o]!,
+      tb + T.handCards[o]!,
+      B + 8 * out,
+      g.n[t]!,
+      tb + T.handCards[t]!,
+      tb + T.same[t]!,
+      pay,
+      this.sumsByte,
+    );
   }
 
-  /** Showdown on a final board, in O(n) from the hands sorted by strength. */
-  showdown(id: number, board: number, opp: number, out: number): void {
+  /** Showdown on a final board, in O(n) from the hands sorted by strength (`sp`: free working space). */
+  showdown(id: number, board: number, opp: number, out: number, sp: number): void {
     const g = this.game;
     const t = this.traverser;
     const o = 1 - t;
-    showdownValues(this.buf, opp, out, g, t, o, board, g.payA[id]!, g.payB[id]!, this.sums);
+    const T = this.tables;
+    const tb = this.tableByte;
+    const B = this.bufByte;
+    this.k.showdown(
+      tb + T.sdKey[o]! + 4 * board * g.n[o]!,
+      g.sdLength[o]![board]!,
+      tb + T.sdKey[t]! + 4 * board * g.n[t]!,
+      g.sdLength[t]![board]!,
+      tb + T.handCards[o]!,
+      tb + T.handCards[t]!,
+      tb + T.same[t]!,
+      B + 8 * opp,
+      B + 8 * out,
+      B + 8 * sp,
+      g.n[t]!,
+      g.payA[id]!,
+      g.payB[id]!,
+      this.sumsByte,
+    );
   }
 }
 

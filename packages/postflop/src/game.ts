@@ -472,14 +472,15 @@ export class PostflopGame {
 
   /**
    * Working memory of a traversal: at a decision, the strategy, one child reach and the children's values
-   * (2 A n + n), then the child's needs; at a chance node two reaches and a value vector.
+   * (2 A n + n), then the child's needs; at a chance node two reaches and a value vector; at a terminal one
+   * vector (the showdown kernel's).
    */
   private scratchBound(): number {
     const nMax = Math.max(this.n[0], this.n[1]);
     const nodes = this.tree.nodes;
     const need = (id: number): number => {
       const k = this.kind[id]!;
-      if (k === FOLD || k === SHOWDOWN) return 0;
+      if (k === FOLD || k === SHOWDOWN) return nMax;
       const node = nodes[id]!;
       let below = 0;
       for (const child of node.children) below = Math.max(below, need(child.id));

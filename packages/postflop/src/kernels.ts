@@ -5,15 +5,17 @@
  * Each storage chunk (see `PostflopGame`: a unit's regrets and strategy sums all lie in one chunk) is one
  * shared WebAssembly.Memory laid out as
  *
- *   [ regrets: float32 x floats | strategy sums: float32 x floats | thread 0's working vectors | thread 1's | ... ]
+ *   [ regrets: float32 x floats | strategy sums: float32 x floats | tables | thread 0's working vectors | ... ]
  *
- * so that a kernel reaches a unit's storage and the thread's working vectors (float64, the engine's stack)
+ * so that a kernel reaches a unit's storage, the game's hand tables (showdown orders, cards; `HandTables`,
+ * written once when the memory is allocated) and the thread's working vectors (float64, the engine's stack)
  * in one memory. JavaScript sees the same bytes through typed-array views (`ChunkMemory`), which is how the
  * loops that stay in JavaScript (showdowns, folds, chance nodes) and the rest of the package (queries,
  * extraction) read them. The memories are shared (SharedArrayBuffer-backed) so that worker threads can
  * run units on them; every thread instantiates the kernels on every chunk.
  */
 
+import type { PostflopGame } from "./game.js";
 import { KERNELS_WASM } from "./kernels-wasm.js";
 
 /** The kernels' exports: every vector argument is a byte address in the chunk's memory (see kernels.wat). */
@@ -36,6 +38,33 @@ export interface Kernels {
     pos: number,
     neg: number,
     gam: number,
+  ): void;
+  fold(
+    opp: number,
+    no: number,
+    oCards: number,
+    out: number,
+    nt: number,
+    tCards: number,
+    same: number,
+    pay: number,
+    sums: number,
+  ): void;
+  showdown(
+    oKey: number,
+    lo: number,
+    tKey: number,
+    lt: number,
+    oCards: number,
+    tCards: number,
+    same: number,
+    opp: number,
+    out: number,
+    tmp: number,
+    nt: number,
+    A: number,
+    B: number,
+    sums: number,
   ): void;
   regretInverse(R: number, A: number, n: number, inv: number): void;
   sumInverse(C: number, A: number, n: number, inv: number): void;
@@ -67,12 +96,52 @@ const PAD = 16;
 
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
 
+/**
+ * Byte offsets (from the tables' start) of the game's int32 tables the fold and showdown kernels read, per
+ * player: `sdKey` (hands sorted by strength on every final board, `PostflopGame.sdKey`), `handCards` (packed
+ * cards) and `same` (the same combo's index among the other player's hands).
+ */
+export interface HandTables {
+  readonly sdKey: readonly [number, number];
+  readonly handCards: readonly [number, number];
+  readonly same: readonly [number, number];
+  readonly bytes: number;
+}
+
+/** Where `writeTables` puts `game`'s tables. */
+export function handTables(game: PostflopGame): HandTables {
+  let at = 0;
+  const place = (ints: number) => {
+    const offset = at;
+    at = align16(at + ints * 4 + PAD);
+    return offset;
+  };
+  const sdKey = [place(game.sdKey[0].length), place(game.sdKey[1].length)] as const;
+  const handCards = [place(game.n[0]), place(game.n[1])] as const;
+  const same = [place(game.n[0]), place(game.n[1])] as const;
+  return { sdKey, handCards, same, bytes: at };
+}
+
+/** Writes `game`'s tables at byte `base` of `memory`. */
+export function writeTables(memory: WebAssembly.Memory, base: number, game: PostflopGame): void {
+  const tables = handTables(game);
+  const put = (offset: number, data: Int32Array) =>
+    new Int32Array(memory.buffer, base + offset, data.length).set(data);
+  for (const p of [0, 1] as const) {
+    put(tables.sdKey[p], game.sdKey[p]);
+    put(tables.handCards[p], game.handCards[p]);
+    put(tables.same[p], game.same[p]);
+  }
+}
+
 /** Byte layout of one chunk's memory. */
 export interface ChunkLayout {
   /** Floats of regrets (and as many of strategy sums). */
   readonly floats: number;
   /** Byte offset of the strategy sums (the regrets are at 0). */
   readonly cumByte: number;
+  /** Byte offset of the hand tables (`HandTables`). */
+  readonly tableByte: number;
   /** Byte offset of thread 0's working vectors; thread t's at `scratchByte + t * scratchBytes`. */
   readonly scratchByte: number;
   readonly scratchBytes: number;
@@ -81,10 +150,19 @@ export interface ChunkLayout {
   readonly pages: number;
 }
 
-/** The layout of a chunk of `floats` floats for `threads` threads, each with `scratchFloats` of work space. */
-export function chunkLayout(floats: number, scratchFloats: number, threads: number): ChunkLayout {
+/**
+ * The layout of a chunk of `floats` floats with `tableBytes` of tables, for `threads` threads with
+ * `scratchFloats` of working vectors each.
+ */
+export function chunkLayout(
+  floats: number,
+  tableBytes: number,
+  scratchFloats: number,
+  threads: number,
+): ChunkLayout {
   const cumByte = align16(floats * 4 + PAD);
-  const scratchByte = align16(cumByte + floats * 4 + PAD);
+  const tableByte = align16(cumByte + floats * 4 + PAD);
+  const scratchByte = align16(tableByte + tableBytes);
   const scratchBytes = align16(scratchFloats * 8 + PAD);
   const bytes = scratchByte + threads * scratchBytes;
   const pages = Math.max(1, Math.ceil(bytes / PAGE));
@@ -93,7 +171,7 @@ export function chunkLayout(floats: number, scratchFloats: number, threads: numb
       `a storage chunk of ${floats} floats needs ${bytes} bytes, more than a WebAssembly memory's 4 GiB (use smaller chunks)`,
     );
   }
-  return { floats, cumByte, scratchByte, scratchBytes, scratchFloats, pages };
+  return { floats, cumByte, tableByte, scratchByte, scratchBytes, scratchFloats, pages };
 }
 
 /** A chunk's memory, its layout, and typed-array views of its regions for one thread. */
@@ -120,3 +198,9 @@ export function chunkViews(memory: WebAssembly.Memory, layout: ChunkLayout): Chu
     cum: new Float32Array(buffer, layout.cumByte, floats),
   };
 }
+
+/** Per-card sums at the end of a thread's working vectors (see `scratchFloats`). */
+export const SUMS = 104;
+
+/** Float64 entries of one thread's working vectors: the engine's stack, then `SUMS` of per-card sums. */
+export const scratchFloats = (game: PostflopGame): number => game.scratchFloats + 8 + SUMS;

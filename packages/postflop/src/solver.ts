@@ -25,7 +25,15 @@ import {
   showdownValues,
 } from "./engine.js";
 import type { PostflopGame } from "./game.js";
-import { allocateChunk, type ChunkMemory, chunkLayout, chunkViews } from "./kernels.js";
+import {
+  allocateChunk,
+  type ChunkMemory,
+  chunkLayout,
+  chunkViews,
+  handTables,
+  scratchFloats,
+  writeTables,
+} from "./kernels.js";
 import { CHANCE, DECISION, FOLD } from "./tree.js";
 
 /** Runs units for the solver: on the calling thread, or shared out to worker threads. */
@@ -53,9 +61,12 @@ export interface SolverBuffers {
  */
 export function allocateBuffers(game: PostflopGame, shared: boolean, threads = 1): SolverBuffers {
   const make = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  const tables = handTables(game);
   const chunks = game.chunkSizes.map((size) => {
-    const layout = chunkLayout(size, game.scratchFloats + 8, threads);
-    return chunkViews(allocateChunk(layout), layout);
+    const layout = chunkLayout(size, tables.bytes, scratchFloats(game), threads);
+    const memory = allocateChunk(layout);
+    writeTables(memory, layout.tableByte, game);
+    return chunkViews(memory, layout);
   });
   const stride = game.n[0] + game.n[1];
   const leafReach = new Float64Array(make(Math.max(game.leaves.length * stride, 1) * 8));

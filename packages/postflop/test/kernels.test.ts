@@ -1,15 +1,26 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { resolveConfig } from "../src/config.js";
 import {
   averageStrategy,
+  blockedTotals,
   childReach,
   regretInverse,
   regretMatch,
+  showdownValues,
   sumInverse,
   updateRegrets,
 } from "../src/engine.js";
-import { allocateChunk, chunkLayout, chunkViews, instantiateKernels } from "../src/kernels.js";
+import { PostflopGame } from "../src/game.js";
+import {
+  allocateChunk,
+  chunkLayout,
+  chunkViews,
+  handTables,
+  instantiateKernels,
+  writeTables,
+} from "../src/kernels.js";
 
 let seed = 11;
 const random = () => {
@@ -22,7 +33,7 @@ const random = () => {
  * all at most 0) and room for working vectors; `w(k)` is the float64 offset of working vector k (n each).
  */
 function setup(A: number, n: number) {
-  const layout = chunkLayout(A * n, 32 * n + 8, 1);
+  const layout = chunkLayout(A * n, 0, 32 * n + 8, 1);
   const chunk = chunkViews(allocateChunk(layout), layout);
   const k = instantiateKernels(chunk.memory);
   const buf = new Float64Array(chunk.memory.buffer, layout.scratchByte, layout.scratchFloats);
@@ -158,6 +169,70 @@ describe("WebAssembly kernels compute bit for bit what the JavaScript loops comp
     buf[w(2) + n] = 12345;
     k.mul(addr(2), addr(0), addr(1), n);
     expect(buf[w(2) + n]).toBe(12345);
+  });
+});
+
+describe("the fold and showdown kernels", () => {
+  it("compute bit for bit what blockedTotals and showdownValues compute", () => {
+    const game = new PostflopGame(
+      resolveConfig({
+        board: "9h8h7c2h",
+        pot: 1,
+        stack: 1,
+        ranges: { oop: "22+,A2s+,KTo+,T9,65s", ip: "33+,A5s+,QJ,JT,T6s+,Jh4h" },
+        sizes: {},
+      }),
+    );
+    const tables = handTables(game);
+    const nMax = Math.max(game.n[0], game.n[1]);
+    const layout = chunkLayout(1, tables.bytes, 3 * nMax + 104, 1);
+    const memory = allocateChunk(layout);
+    writeTables(memory, layout.tableByte, game);
+    const k = instantiateKernels(memory);
+    const buf = new Float64Array(memory.buffer, layout.scratchByte, layout.scratchFloats);
+    const at = (x: number) => layout.scratchByte + 8 * x;
+    const tb = layout.tableByte;
+    const sums = 3 * nMax;
+    for (const t of [0, 1]) {
+      const o = 1 - t;
+      const [nt, no] = [game.n[t]!, game.n[o]!];
+      const js = new Float64Array(no + nt);
+      for (let i = 0; i < no; i++) buf[i] = random() < 0.2 ? 0 : random();
+      js.set(buf.subarray(0, no));
+      k.fold(
+        at(0),
+        no,
+        tb + tables.handCards[o]!,
+        at(nMax),
+        nt,
+        tb + tables.handCards[t]!,
+        tb + tables.same[t]!,
+        2.5,
+        at(sums),
+      );
+      blockedTotals(js, 0, no, game, t, new Float64Array(52), 2.5);
+      expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+      for (let b = 0; b < game.boardCount; b++) {
+        k.showdown(
+          tb + tables.sdKey[o]! + 4 * b * no,
+          game.sdLength[o]![b]!,
+          tb + tables.sdKey[t]! + 4 * b * nt,
+          game.sdLength[t]![b]!,
+          tb + tables.handCards[o]!,
+          tb + tables.handCards[t]!,
+          tb + tables.same[t]!,
+          at(0),
+          at(nMax),
+          at(2 * nMax),
+          nt,
+          3,
+          1.25,
+          at(sums),
+        );
+        showdownValues(js, 0, no, game, t, o, b, 3, 1.25, new Float64Array(104));
+        expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+      }
+    }
   });
 });
 
