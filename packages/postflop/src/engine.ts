@@ -342,20 +342,20 @@ export class Engine {
     const start = this.unitBlockEnd + deals.length * g.chancePrefix[id]!;
     const withT = g.withCard[t]!;
     const startT = g.cardStart[t]!;
-    for (let h = 0; h < nt; h++) buf[out + h] = 0;
+    buf.fill(0, out, out + nt);
     for (let j = 0; j < deals.length; j++) {
       const deal = deals[j]!;
       const card = deal.card;
-      for (let i = 0; i < no; i++) buf[childOpp + i] = buf[opp + i]!;
+      buf.copyWithin(childOpp, opp, opp + no);
       zeroHands(buf, childOpp, g.withCard[o]!, g.cardStart[o]!, card);
       if (this.mode === MODE_CFR) {
-        for (let i = 0; i < nt; i++) buf[childOwn + i] = buf[own + i]!;
+        buf.copyWithin(childOwn, own, own + nt);
         zeroHands(buf, childOwn, withT, startT, card);
       }
       const board = g.boardIndex(this.unitCard, card);
       this.node(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
       zeroHands(buf, tmp, withT, startT, card);
-      for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + h]!;
+      this.k.add(this.bufByte + 8 * out, this.bufByte + 8 * tmp, nt);
       for (const mirror of deal.mirrors) {
         const perm = mirror.perm[t]!;
         for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + perm[h]!]!;
