@@ -396,13 +396,10 @@ export class Engine {
     const tb = this.tableByte;
     const B = this.bufByte;
     this.k.showdown(
-      tb + T.sdKey[o]! + 4 * board * g.n[o]!,
+      tb + T.sdEntry[o]! + 8 * board * g.n[o]!,
       g.sdLength[o]![board]!,
-      tb + T.sdKey[t]! + 4 * board * g.n[t]!,
+      tb + T.sdEntry[t]! + 8 * board * g.n[t]!,
       g.sdLength[t]![board]!,
-      tb + T.handCards[o]!,
-      tb + T.handCards[t]!,
-      tb + T.same[t]!,
       B + 8 * opp,
       B + 8 * out,
       B + 8 * sp,

@@ -55,9 +55,6 @@ export interface Kernels {
     lo: number,
     tKey: number,
     lt: number,
-    oCards: number,
-    tCards: number,
-    same: number,
     opp: number,
     out: number,
     tmp: number,
@@ -97,12 +94,14 @@ const PAD = 16;
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
 
 /**
- * Byte offsets (from the tables' start) of the game's int32 tables the fold and showdown kernels read, per
- * player: `sdKey` (hands sorted by strength on every final board, `PostflopGame.sdKey`), `handCards` (packed
- * cards) and `same` (the same combo's index among the other player's hands).
+ * Byte offsets (from the tables' start) of the game's tables the fold and showdown kernels read, per player:
+ * `sdEntry`, the hands sorted by strength on every final board (as `PostflopGame.sdKey`: board b's at
+ * `8 * b * n[p]`), 8 bytes each, an int32 `hand | card1 << 11 | card2 << 17` then the int32 key
+ * `strength << 11 | (same + 1)`; `handCards` (int32 packed cards, `PostflopGame.handCards`) and `same` (the
+ * same combo's index among the other player's hands or -1, `PostflopGame.same`).
  */
 export interface HandTables {
-  readonly sdKey: readonly [number, number];
+  readonly sdEntry: readonly [number, number];
   readonly handCards: readonly [number, number];
   readonly same: readonly [number, number];
   readonly bytes: number;
@@ -116,21 +115,32 @@ export function handTables(game: PostflopGame): HandTables {
     at = align16(at + ints * 4 + PAD);
     return offset;
   };
-  const sdKey = [place(game.sdKey[0].length), place(game.sdKey[1].length)] as const;
+  const sdEntry = [place(2 * game.sdKey[0].length), place(2 * game.sdKey[1].length)] as const;
   const handCards = [place(game.n[0]), place(game.n[1])] as const;
   const same = [place(game.n[0]), place(game.n[1])] as const;
-  return { sdKey, handCards, same, bytes: at };
+  return { sdEntry, handCards, same, bytes: at };
 }
 
 /** Writes `game`'s tables at byte `base` of `memory`. */
 export function writeTables(memory: WebAssembly.Memory, base: number, game: PostflopGame): void {
   const tables = handTables(game);
-  const put = (offset: number, data: Int32Array) =>
-    new Int32Array(memory.buffer, base + offset, data.length).set(data);
+  const view = (offset: number, length: number) => new Int32Array(memory.buffer, base + offset, length);
   for (const p of [0, 1] as const) {
-    put(tables.sdKey[p], game.sdKey[p]);
-    put(tables.handCards[p], game.handCards[p]);
-    put(tables.same[p], game.same[p]);
+    const n = game.n[p];
+    const keys = game.sdKey[p];
+    const cards = game.handCards[p];
+    const same = game.same[p];
+    const entries = view(tables.sdEntry[p], 2 * keys.length);
+    for (let b = 0; b < game.boardCount; b++) {
+      for (let k = 0; k < game.sdLength[p][b]!; k++) {
+        const key = keys[b * n + k]!;
+        const hand = key & 2047;
+        entries[2 * (b * n + k)] = hand | (cards[hand]! << 11);
+        entries[2 * (b * n + k) + 1] = (key & ~2047) | (same[hand]! + 1);
+      }
+    }
+    view(tables.handCards[p], n).set(cards);
+    view(tables.same[p], n).set(same);
   }
 }
 

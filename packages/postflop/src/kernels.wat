@@ -350,13 +350,6 @@
     (local.set $p (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 3))))
     (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r))))
 
-  ;; The float64 at $sums + 8 * card1 of $c, then the one of card2, subtracted from $x in that order.
-  (func $subCards (param $x f64) (param $sums i32) (param $c i32) (result f64)
-    (f64.sub
-      (f64.sub (local.get $x)
-        (f64.load (i32.add (local.get $sums) (i32.shl (i32.and (local.get $c) (i32.const 63)) (i32.const 3)))))
-      (f64.load (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 3))))))
-
   ;; A fold terminal (blockedTotals in src/engine.ts): out[h] = pay * (the opponent's reach over the hands
   ;; sharing no card with h). $oCards, $tCards: int32 packed cards per hand; $same: int32 index of the same
   ;; combo among the opponent's hands or -1; $sums: 52 float64 of scratch.
@@ -398,145 +391,136 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $hands))))
 
-  ;; The showdown sweep's step: from the opponent's key at $k (of the keys ending at $oEnd) up to the first key
-  ;; at or above $limit, adds each hand's reach (from $opp) to $acc and to the per-card sums at $sums. Returns
-  ;; where it stopped and the new $acc.
+  ;; The showdown sweep's step: from the opponent's entry at $k (of the entries ending at $oEnd, see
+  ;; "showdown") up to the first whose key is at or above $limit, adds each hand's reach (from $opp) to $acc
+  ;; and to the per-card sums at $sums. Returns where it stopped and the new $acc.
   (func $sweep
-    (param $k i32) (param $oEnd i32) (param $limit i32) (param $acc f64) (param $opp i32) (param $oCards i32)
-    (param $sums i32) (result i32 f64)
-    (local $key i32) (local $i i32) (local $c i32) (local $p i32) (local $r f64)
+    (param $k i32) (param $oEnd i32) (param $limit i32) (param $acc f64) (param $opp i32) (param $sums i32)
+    (result i32 f64)
+    (local $info i32) (local $p i32) (local $r f64)
     (block $stop
       (loop $hands
         (br_if $stop (i32.ge_u (local.get $k) (local.get $oEnd)))
-        (local.set $key (i32.load (local.get $k)))
-        (br_if $stop (i32.ge_s (local.get $key) (local.get $limit)))
-        (local.set $i (i32.and (local.get $key) (i32.const 2047)))
-        (local.set $r (f64.load (i32.add (local.get $opp) (i32.shl (local.get $i) (i32.const 3)))))
+        (br_if $stop (i32.ge_s (i32.load offset=4 (local.get $k)) (local.get $limit)))
+        (local.set $info (i32.load (local.get $k)))
+        (local.set $r
+          (f64.load (i32.add (local.get $opp) (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))))
         (if (f64.ne (local.get $r) (f64.const 0))
           (then
             (local.set $acc (f64.add (local.get $acc) (local.get $r)))
-            (local.set $c (i32.load (i32.add (local.get $oCards) (i32.shl (local.get $i) (i32.const 2)))))
             (local.set $p
-              (i32.add (local.get $sums) (i32.shl (i32.and (local.get $c) (i32.const 63)) (i32.const 3))))
+              (i32.add (local.get $sums)
+                (i32.and (i32.shr_u (local.get $info) (i32.const 8)) (i32.const 504))))
             (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r)))
             (local.set $p
-              (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 3))))
+              (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $info) (i32.const 17)) (i32.const 3))))
             (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r)))))
-        (local.set $k (i32.add (local.get $k) (i32.const 4)))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
         (br $hands)))
     (local.get $k)
     (local.get $acc))
 
-  ;; A showdown on one final board (showdownValues in src/engine.ts, one pass less): both players' hands on
-  ;; the board sorted by strength, as int32 keys `strength << 11 | hand` ($lo of the opponent's at $oKey, $lt
-  ;; of the traverser's at $tKey). One ascending sweep over the opponent's hands gathers its reach strictly
-  ;; below each strength group of the traverser's hands (wins: out[h] = A * win) and up to it ("not above",
-  ;; to $tmp[h]), per card too so that the hands sharing a card come off; once it has swept every hand, its
-  ;; sums are the totals, and a last pass over the traverser's hands adds A (not above - tot) + B tot, with
-  ;; tot the reach sharing no card (lose = tot - not above). The sums accumulate in the same order as
-  ;; showdownValues' (sorted order), so the values are the same bits. Hands not on the board get 0.
-  ;; $sums: 52 float64 of scratch (per-card sums of the hands swept so far).
+  ;; $x less the per-card sums (at $sums) of the two cards in $info (see "showdown"), card1's first.
+  (func $lessCards (param $x f64) (param $sums i32) (param $info i32) (result f64)
+    (f64.sub
+      (f64.sub (local.get $x)
+        (f64.load
+          (i32.add (local.get $sums) (i32.and (i32.shr_u (local.get $info) (i32.const 8)) (i32.const 504)))))
+      (f64.load (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $info) (i32.const 17)) (i32.const 3))))))
+
+  ;; A showdown on one final board (showdownValues in src/engine.ts, one pass less). Each player's hands on
+  ;; the board come sorted by strength, one 8-byte entry each: an int32 `hand | card1 << 11 | card2 << 17`,
+  ;; then the int32 key `strength << 11 | (same + 1)` (same: the index of the same combo among the other
+  ;; player's hands, or -1); $lo of the opponent's at $oKey, $lt of the traverser's at $tKey.
+  ;;
+  ;; One ascending sweep over the opponent's hands gathers its reach strictly below each strength group of
+  ;; the traverser's hands (wins: out[h] = A * win) and up to it ("not above", to $tmp by sorted position),
+  ;; per card too so that the hands sharing a card come off; once it has swept every hand its sums are the
+  ;; totals, and a last pass over the traverser's hands adds A (not above - tot) + B tot, with tot the reach
+  ;; sharing no card (lose = tot - not above). The sums accumulate in the same (sorted) order as
+  ;; showdownValues', so the values are the same bits. Hands not on the board get 0. $sums: 52 float64 of
+  ;; scratch (per-card sums of the hands swept so far).
   (func (export "showdown")
-    (param $oKey i32) (param $lo i32) (param $tKey i32) (param $lt i32) (param $oCards i32) (param $tCards i32)
-    (param $same i32) (param $opp i32) (param $out i32) (param $tmp i32) (param $nt i32) (param $A f64)
-    (param $B f64) (param $sums i32)
+    (param $oKey i32) (param $lo i32) (param $tKey i32) (param $lt i32) (param $opp i32) (param $out i32)
+    (param $tmp i32) (param $nt i32) (param $A f64) (param $B f64) (param $sums i32)
     (local $k i32) (local $oEnd i32) (local $m i32) (local $e i32) (local $tEnd i32) (local $key i32)
-    (local $h i32) (local $c i32) (local $s i32) (local $below i32) (local $upTo i32)
-    (local $p1 i32) (local $acc f64) (local $rs f64) (local $tot f64)
+    (local $info i32) (local $s i32) (local $below i32) (local $upTo i32) (local $p i32)
+    (local $acc f64) (local $rs f64) (local $tot f64)
     (memory.fill (local.get $sums) (i32.const 0) (i32.const 416))
     (memory.fill (local.get $out) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
-    (local.set $oEnd (i32.add (local.get $oKey) (i32.shl (local.get $lo) (i32.const 2))))
-    (local.set $tEnd (i32.add (local.get $tKey) (i32.shl (local.get $lt) (i32.const 2))))
+    (local.set $oEnd (i32.add (local.get $oKey) (i32.shl (local.get $lo) (i32.const 3))))
+    (local.set $tEnd (i32.add (local.get $tKey) (i32.shl (local.get $lt) (i32.const 3))))
     (local.set $k (local.get $oKey))
     (local.set $m (local.get $tKey))
     (block $swept_all
       (loop $groups
         (br_if $swept_all (i32.ge_u (local.get $m) (local.get $tEnd)))
         ;; The next group, from $e to $m: the traverser's hands of one strength.
-        (local.set $below (i32.and (i32.load (local.get $m)) (i32.const -2048)))
+        (local.set $below (i32.and (i32.load offset=4 (local.get $m)) (i32.const -2048)))
         (local.set $upTo (i32.add (local.get $below) (i32.const 2048)))
         (local.set $e (local.get $m))
         ;; The opponent's reach strictly below the group: the group's wins.
         (call $sweep (local.get $k) (local.get $oEnd) (local.get $below) (local.get $acc) (local.get $opp)
-          (local.get $oCards) (local.get $sums))
+          (local.get $sums))
         (local.set $acc)
         (local.set $k)
         (block $stop
           (loop $group
             (br_if $stop (i32.ge_u (local.get $m) (local.get $tEnd)))
-            (local.set $key (i32.load (local.get $m)))
-            (br_if $stop (i32.ge_s (local.get $key) (local.get $upTo)))
-            (local.set $h (i32.and (local.get $key) (i32.const 2047)))
-            (local.set $c (i32.load (i32.add (local.get $tCards) (i32.shl (local.get $h) (i32.const 2)))))
-            (f64.store (i32.add (local.get $out) (i32.shl (local.get $h) (i32.const 3)))
-              (f64.mul (local.get $A)
-                (f64.sub
-                  (f64.sub (local.get $acc)
-                    (f64.load
-                      (i32.add (local.get $sums) (i32.shl (i32.and (local.get $c) (i32.const 63)) (i32.const 3)))))
-                  (f64.load
-                    (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 3)))))))
-            (local.set $m (i32.add (local.get $m) (i32.const 4)))
+            (br_if $stop (i32.ge_s (i32.load offset=4 (local.get $m)) (local.get $upTo)))
+            (local.set $info (i32.load (local.get $m)))
+            (f64.store
+              (i32.add (local.get $out) (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))
+              (f64.mul (local.get $A) (call $lessCards (local.get $acc) (local.get $sums) (local.get $info))))
+            (local.set $m (i32.add (local.get $m) (i32.const 8)))
             (br $group)))
         ;; Up to the group's strength: its "not above" reach, to $tmp.
         (call $sweep (local.get $k) (local.get $oEnd) (local.get $upTo) (local.get $acc) (local.get $opp)
-          (local.get $oCards) (local.get $sums))
+          (local.get $sums))
         (local.set $acc)
         (local.set $k)
         (block $stop
           (loop $group
             (br_if $stop (i32.ge_u (local.get $e) (local.get $m)))
-            (local.set $h (i32.and (i32.load (local.get $e)) (i32.const 2047)))
-            (local.set $c (i32.load (i32.add (local.get $tCards) (i32.shl (local.get $h) (i32.const 2)))))
-            (local.set $s (i32.load (i32.add (local.get $same) (i32.shl (local.get $h) (i32.const 2)))))
+            (local.set $s (i32.and (i32.load offset=4 (local.get $e)) (i32.const 2047)))
             ;; The same combo has the same strength: it is in the "not above" sums (twice through the cards).
             (local.set $rs (f64.const 0))
-            (if (i32.ge_s (local.get $s) (i32.const 0))
-              (then (local.set $rs (f64.load (i32.add (local.get $opp) (i32.shl (local.get $s) (i32.const 3)))))))
-            (f64.store (i32.add (local.get $tmp) (i32.shl (local.get $h) (i32.const 3)))
-              (f64.add
-                (f64.sub
-                  (f64.sub (local.get $acc)
-                    (f64.load
-                      (i32.add (local.get $sums) (i32.shl (i32.and (local.get $c) (i32.const 63)) (i32.const 3)))))
-                  (f64.load
-                    (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 3)))))
+            (if (local.get $s)
+              (then
+                (local.set $rs
+                  (f64.load (i32.add (local.get $opp) (i32.shl (i32.sub (local.get $s) (i32.const 1)) (i32.const 3)))))))
+            (f64.store (i32.add (local.get $tmp) (i32.sub (local.get $e) (local.get $tKey)))
+              (f64.add (call $lessCards (local.get $acc) (local.get $sums) (i32.load (local.get $e)))
                 (local.get $rs)))
-            (local.set $e (i32.add (local.get $e) (i32.const 4)))
+            (local.set $e (i32.add (local.get $e) (i32.const 8)))
             (br $group)))
         (br $groups)))
     ;; The rest of the opponent's hands: $acc and $sums then hold its whole reach.
     (call $sweep (local.get $k) (local.get $oEnd) (i32.const 0x7fffffff) (local.get $acc) (local.get $opp)
-      (local.get $oCards) (local.get $sums))
+      (local.get $sums))
     (local.set $acc)
     (local.set $k)
-    ;; $acc and $sums now hold the opponent's whole reach: the rest of each value.
     (local.set $m (local.get $tKey))
     (block $stop
       (loop $hands
         (br_if $stop (i32.ge_u (local.get $m) (local.get $tEnd)))
-        (local.set $h (i32.and (i32.load (local.get $m)) (i32.const 2047)))
-        (local.set $c (i32.load (i32.add (local.get $tCards) (i32.shl (local.get $h) (i32.const 2)))))
-        (local.set $s (i32.load (i32.add (local.get $same) (i32.shl (local.get $h) (i32.const 2)))))
+        (local.set $info (i32.load (local.get $m)))
+        (local.set $s (i32.and (i32.load offset=4 (local.get $m)) (i32.const 2047)))
         (local.set $rs (f64.const 0))
-        (if (i32.ge_s (local.get $s) (i32.const 0))
-          (then (local.set $rs (f64.load (i32.add (local.get $opp) (i32.shl (local.get $s) (i32.const 3)))))))
-        (local.set $tot
-          (f64.add
-            (f64.sub
-              (f64.sub (local.get $acc)
-                (f64.load (i32.add (local.get $sums) (i32.shl (i32.and (local.get $c) (i32.const 63)) (i32.const 3)))))
-              (f64.load (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $c) (i32.const 6)) (i32.const 3)))))
-            (local.get $rs)))
+        (if (local.get $s)
+          (then
+            (local.set $rs
+              (f64.load (i32.add (local.get $opp) (i32.shl (i32.sub (local.get $s) (i32.const 1)) (i32.const 3)))))))
+        (local.set $tot (f64.add (call $lessCards (local.get $acc) (local.get $sums) (local.get $info)) (local.get $rs)))
         ;; value = A (win - lose) + B tot, lose = tot - not above; A win is already in place.
-        (local.set $p1 (i32.add (local.get $out) (i32.shl (local.get $h) (i32.const 3))))
-        (f64.store (local.get $p1)
-          (f64.add (f64.load (local.get $p1))
+        (local.set $p (i32.add (local.get $out) (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3))))
+        (f64.store (local.get $p)
+          (f64.add (f64.load (local.get $p))
             (f64.add
               (f64.mul (local.get $A)
-                (f64.sub (f64.load (i32.add (local.get $tmp) (i32.shl (local.get $h) (i32.const 3))))
+                (f64.sub (f64.load (i32.add (local.get $tmp) (i32.sub (local.get $m) (local.get $tKey))))
                   (local.get $tot)))
               (f64.mul (local.get $B) (local.get $tot)))))
-        (local.set $m (i32.add (local.get $m) (i32.const 4)))
+        (local.set $m (i32.add (local.get $m) (i32.const 8)))
         (br $hands))))
 )

@@ -214,13 +214,10 @@ describe("the fold and showdown kernels", () => {
       expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
       for (let b = 0; b < game.boardCount; b++) {
         k.showdown(
-          tb + tables.sdKey[o]! + 4 * b * no,
+          tb + tables.sdEntry[o]! + 8 * b * no,
           game.sdLength[o]![b]!,
-          tb + tables.sdKey[t]! + 4 * b * nt,
+          tb + tables.sdEntry[t]! + 8 * b * nt,
           game.sdLength[t]![b]!,
-          tb + tables.handCards[o]!,
-          tb + tables.handCards[t]!,
-          tb + tables.same[t]!,
           at(0),
           at(nMax),
           at(2 * nMax),
