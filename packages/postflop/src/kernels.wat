@@ -33,82 +33,118 @@
       (then (v128.store64_lane 0 (local.get $p) (local.get $w)))
       (else (v128.store32_lane 0 (local.get $p) (local.get $w)))))
 
-  ;; Regret matching: strat[a][h] = max(R[a][h], 0) / (sum of h's positive regrets), 1/A where that sum is 0.
-  (func (export "regretMatch") (param $R i32) (param $A i32) (param $n i32) (param $strat i32)
-    (local $i i32) (local $a i32) (local $r i32) (local $s i32) (local $strideR i32) (local $strideS i32)
-    (local $x v128) (local $sum v128) (local $has v128) (local $uniform v128)
-    (local.set $uniform (f64x2.splat (f64.div (f64.const 1) (f64.convert_i32_u (local.get $A)))))
-    (local.set $strideR (i32.shl (local.get $n) (i32.const 2)))
-    (local.set $strideS (i32.shl (local.get $n) (i32.const 3)))
+  ;; Row passes. The kernels below walk a decision's storage action by action (each row of n floats in
+  ;; turn, so one contiguous stream through memory), hand pairs inside.
+
+  ;; dst[h] = (the first row: 0, else dst[h]) + max(row[h], 0): sums of positive regrets, row by row.
+  (func $sumPositive (param $row i32) (param $n i32) (param $dst i32) (param $first i32)
+    (local $i i32) (local $x v128) (local $sum v128)
     (block $done
       (loop $hands
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $sum (v128.const i64x2 0 0))
-        (local.set $a (i32.const 0))
-        (local.set $r (local.get $R))
-        (loop $sumActions
-          (local.set $x (call $get32 (local.get $r)))
-          (local.set $sum
-            (f64x2.add (local.get $sum)
-              (v128.and (local.get $x) (f64x2.gt (local.get $x) (v128.const i64x2 0 0)))))
-          (local.set $r (i32.add (local.get $r) (local.get $strideR)))
-          (br_if $sumActions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
-        (local.set $has (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
-        (local.set $a (i32.const 0))
-        (local.set $r (local.get $R))
-        (local.set $s (local.get $strat))
-        (loop $actions
-          (local.set $x (call $get32 (local.get $r)))
-          (call $put64 (local.get $s)
+        (local.set $x (call $get32 (local.get $row)))
+        ;; +0 + (x > 0 ? x : +0) is that value itself: the first row needs no add.
+        (local.set $sum (v128.and (local.get $x) (f64x2.gt (local.get $x) (v128.const i64x2 0 0))))
+        (if (i32.eqz (local.get $first))
+          (then (local.set $sum (f64x2.add (v128.load (local.get $dst)) (local.get $sum)))))
+        (call $put64 (local.get $dst) (local.get $sum) (local.get $i) (local.get $n))
+        (local.set $row (i32.add (local.get $row) (i32.const 8)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; dst[h] = (the first row: row[h], else dst[h] + row[h]): sums of strategy sums, row by row.
+  (func $sumRows (param $row i32) (param $n i32) (param $dst i32) (param $first i32)
+    (local $i i32) (local $sum v128)
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $sum (call $get32 (local.get $row)))
+        (if (i32.eqz (local.get $first))
+          (then (local.set $sum (f64x2.add (v128.load (local.get $dst)) (local.get $sum)))))
+        (call $put64 (local.get $dst) (local.get $sum) (local.get $i) (local.get $n))
+        (local.set $row (i32.add (local.get $row) (i32.const 8)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
+  ;; Regret matching: strat[a][h] = max(R[a][h], 0) / (sum of h's positive regrets), 1/A where that sum is 0.
+  ;; The sums go to the last action's row first (as in regretMatch in src/engine.ts); each row then divides,
+  ;; the last one in place.
+  (func (export "regretMatch") (param $R i32) (param $A i32) (param $n i32) (param $strat i32)
+    (local $i i32) (local $a i32) (local $r i32) (local $s i32) (local $t i32) (local $last i32)
+    (local $strideR i32) (local $strideS i32) (local $x v128) (local $sum v128) (local $uniform v128)
+    (local.set $uniform (f64x2.splat (f64.div (f64.const 1) (f64.convert_i32_u (local.get $A)))))
+    (local.set $strideR (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $strideS (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $last
+      (i32.add (local.get $strat) (i32.mul (i32.sub (local.get $A) (i32.const 1)) (local.get $strideS))))
+    (local.set $r (local.get $R))
+    (loop $sums
+      (call $sumPositive (local.get $r) (local.get $n) (local.get $last) (i32.eqz (local.get $a)))
+      (local.set $r (i32.add (local.get $r) (local.get $strideR)))
+      (br_if $sums (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (local.set $a (i32.const 0))
+    (local.set $r (local.get $R))
+    (local.set $s (local.get $strat))
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (local.set $t (i32.shl (local.get $i) (i32.const 3)))
+          (local.set $sum (v128.load (i32.add (local.get $last) (local.get $t))))
+          (local.set $x (call $get32 (i32.add (local.get $r) (i32.shl (local.get $i) (i32.const 2)))))
+          (call $put64 (i32.add (local.get $s) (local.get $t))
             (v128.bitselect
               (v128.and (f64x2.div (local.get $x) (local.get $sum))
                 (f64x2.gt (local.get $x) (v128.const i64x2 0 0)))
               (local.get $uniform)
-              (local.get $has))
+              (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
             (local.get $i) (local.get $n))
-          (local.set $r (i32.add (local.get $r) (local.get $strideR)))
-          (local.set $s (i32.add (local.get $s) (local.get $strideS)))
-          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
-        (local.set $R (i32.add (local.get $R) (i32.const 8)))
-        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
-        (local.set $i (i32.add (local.get $i) (i32.const 2)))
-        (br $hands))))
+          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (br $hands)))
+      (local.set $r (i32.add (local.get $r) (local.get $strideR)))
+      (local.set $s (i32.add (local.get $s) (local.get $strideS)))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A)))))
 
-  ;; The average strategy: strat[a][h] = C[a][h] / (sum of h's strategy sums), 1/A where that sum is 0.
+  ;; The average strategy: strat[a][h] = C[a][h] / (sum of h's strategy sums), 1/A where that sum is 0 (the
+  ;; sums in the last row first, as above).
   (func (export "averageStrategy") (param $C i32) (param $A i32) (param $n i32) (param $strat i32)
-    (local $i i32) (local $a i32) (local $c i32) (local $s i32) (local $strideC i32) (local $strideS i32)
-    (local $sum v128) (local $has v128) (local $uniform v128)
+    (local $i i32) (local $a i32) (local $c i32) (local $s i32) (local $t i32) (local $last i32)
+    (local $strideC i32) (local $strideS i32) (local $sum v128) (local $uniform v128)
     (local.set $uniform (f64x2.splat (f64.div (f64.const 1) (f64.convert_i32_u (local.get $A)))))
     (local.set $strideC (i32.shl (local.get $n) (i32.const 2)))
     (local.set $strideS (i32.shl (local.get $n) (i32.const 3)))
-    (block $done
-      (loop $hands
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $sum (v128.const i64x2 0 0))
-        (local.set $a (i32.const 0))
-        (local.set $c (local.get $C))
-        (loop $sumActions
-          (local.set $sum (f64x2.add (local.get $sum) (call $get32 (local.get $c))))
-          (local.set $c (i32.add (local.get $c) (local.get $strideC)))
-          (br_if $sumActions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
-        (local.set $has (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
-        (local.set $a (i32.const 0))
-        (local.set $c (local.get $C))
-        (local.set $s (local.get $strat))
-        (loop $actions
-          (call $put64 (local.get $s)
+    (local.set $last
+      (i32.add (local.get $strat) (i32.mul (i32.sub (local.get $A) (i32.const 1)) (local.get $strideS))))
+    (local.set $c (local.get $C))
+    (loop $sums
+      (call $sumRows (local.get $c) (local.get $n) (local.get $last) (i32.eqz (local.get $a)))
+      (local.set $c (i32.add (local.get $c) (local.get $strideC)))
+      (br_if $sums (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (local.set $a (i32.const 0))
+    (local.set $c (local.get $C))
+    (local.set $s (local.get $strat))
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (local.set $t (i32.shl (local.get $i) (i32.const 3)))
+          (local.set $sum (v128.load (i32.add (local.get $last) (local.get $t))))
+          (call $put64 (i32.add (local.get $s) (local.get $t))
             (v128.bitselect
-              (f64x2.div (call $get32 (local.get $c)) (local.get $sum))
+              (f64x2.div (call $get32 (i32.add (local.get $c) (i32.shl (local.get $i) (i32.const 2))))
+                (local.get $sum))
               (local.get $uniform)
-              (local.get $has))
+              (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
             (local.get $i) (local.get $n))
-          (local.set $c (i32.add (local.get $c) (local.get $strideC)))
-          (local.set $s (i32.add (local.get $s) (local.get $strideS)))
-          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
-        (local.set $C (i32.add (local.get $C) (i32.const 8)))
-        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
-        (local.set $i (i32.add (local.get $i) (i32.const 2)))
-        (br $hands))))
+          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (br $hands)))
+      (local.set $c (i32.add (local.get $c) (local.get $strideC)))
+      (local.set $s (i32.add (local.get $s) (local.get $strideS)))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A)))))
 
   ;; dst[h] = x[h] * y[h] (float64 vectors).
   (func (export "mul") (param $dst i32) (param $x i32) (param $y i32) (param $n i32)
@@ -157,7 +193,7 @@
     (local.get $sum))
 
   ;; out[h] = sum over a of strat[a][h] * vals[a][h] (see $value).
-  (func (export "weightedSum") (param $out i32) (param $strat i32) (param $vals i32) (param $A i32) (param $n i32)
+  (func $weightedSum (export "weightedSum") (param $out i32) (param $strat i32) (param $vals i32) (param $A i32) (param $n i32)
     (local $i i32) (local $stride i32)
     (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
     (block $done
@@ -196,32 +232,28 @@
         (local.set $i (i32.add (local.get $i) (i32.const 2)))
         (br $hands))))
 
-  ;; A CFR update at a traverser's decision, one pass: the decision's value out[h] (as in weightedSum), then
-  ;; for every action R = R * (R > 0 ? pos : neg) + vals - out and C = C * gam + own * strat.
+  ;; A CFR update at a traverser's decision: the decision's value out[h] (as in weightedSum), then action by
+  ;; action R = R * (R > 0 ? pos : neg) + vals - out and C = C * gam + own * strat.
   (func (export "cfrUpdate")
     (param $R i32) (param $C i32) (param $A i32) (param $n i32) (param $strat i32) (param $vals i32)
     (param $out i32) (param $own i32) (param $pos f64) (param $neg f64) (param $gam f64)
-    (local $i i32) (local $a i32) (local $stride32 i32) (local $stride64 i32)
-    (local $r i32) (local $c i32) (local $s i32) (local $v i32)
-    (local $value v128) (local $ownV v128) (local $x v128)
-    (local $posV v128) (local $negV v128) (local $gamV v128)
+    (local $i i32) (local $a i32) (local $stride32 i32) (local $stride64 i32) (local $t i32) (local $r i32)
+    (local $c i32) (local $x v128) (local $posV v128) (local $negV v128) (local $gamV v128)
+    (local.set $stride32 (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $stride64 (i32.shl (local.get $n) (i32.const 3)))
+    (call $weightedSum (local.get $out) (local.get $strat) (local.get $vals) (local.get $A) (local.get $n))
     (local.set $posV (f64x2.splat (local.get $pos)))
     (local.set $negV (f64x2.splat (local.get $neg)))
     (local.set $gamV (f64x2.splat (local.get $gam)))
-    (local.set $stride32 (i32.shl (local.get $n) (i32.const 2)))
-    (local.set $stride64 (i32.shl (local.get $n) (i32.const 3)))
-    (block $done
-      (loop $hands
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $value (call $value (local.get $strat) (local.get $vals) (local.get $A) (local.get $stride64)))
-        (call $put64 (local.get $out) (local.get $value) (local.get $i) (local.get $n))
-        (local.set $ownV (v128.load (local.get $own)))
-        (local.set $a (i32.const 0))
-        (local.set $r (local.get $R))
-        (local.set $c (local.get $C))
-        (local.set $s (local.get $strat))
-        (local.set $v (local.get $vals))
-        (loop $actions
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (local.set $r (local.get $R))
+      (local.set $c (local.get $C))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          ;; $t: the pair's byte offset in float64 rows.
+          (local.set $t (i32.shl (local.get $i) (i32.const 3)))
           (local.set $x (call $get32 (local.get $r)))
           (call $put32 (local.get $r)
             (f64x2.sub
@@ -229,77 +261,55 @@
                 (f64x2.mul (local.get $x)
                   (v128.bitselect (local.get $posV) (local.get $negV)
                     (f64x2.gt (local.get $x) (v128.const i64x2 0 0))))
-                (v128.load (local.get $v)))
-              (local.get $value))
+                (v128.load (i32.add (local.get $vals) (local.get $t))))
+              (v128.load (i32.add (local.get $out) (local.get $t))))
             (local.get $i) (local.get $n))
           (call $put32 (local.get $c)
             (f64x2.add
               (f64x2.mul (call $get32 (local.get $c)) (local.get $gamV))
-              (f64x2.mul (local.get $ownV) (v128.load (local.get $s))))
+              (f64x2.mul (v128.load (i32.add (local.get $own) (local.get $t)))
+                (v128.load (i32.add (local.get $strat) (local.get $t)))))
             (local.get $i) (local.get $n))
-          (local.set $r (i32.add (local.get $r) (local.get $stride32)))
-          (local.set $c (i32.add (local.get $c) (local.get $stride32)))
-          (local.set $s (i32.add (local.get $s) (local.get $stride64)))
-          (local.set $v (i32.add (local.get $v) (local.get $stride64)))
-          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
-        (local.set $R (i32.add (local.get $R) (i32.const 8)))
-        (local.set $C (i32.add (local.get $C) (i32.const 8)))
-        (local.set $strat (i32.add (local.get $strat) (i32.const 16)))
-        (local.set $vals (i32.add (local.get $vals) (i32.const 16)))
-        (local.set $out (i32.add (local.get $out) (i32.const 16)))
-        (local.set $own (i32.add (local.get $own) (i32.const 16)))
-        (local.set $i (i32.add (local.get $i) (i32.const 2)))
-        (br $hands))))
+          (local.set $r (i32.add (local.get $r) (i32.const 8)))
+          (local.set $c (i32.add (local.get $c) (i32.const 8)))
+          (local.set $i (i32.add (local.get $i) (i32.const 2)))
+          (br $hands)))
+      (local.set $R (i32.add (local.get $R) (local.get $stride32)))
+      (local.set $C (i32.add (local.get $C) (local.get $stride32)))
+      (local.set $strat (i32.add (local.get $strat) (local.get $stride64)))
+      (local.set $vals (i32.add (local.get $vals) (local.get $stride64)))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A)))))
 
   ;; inv[h] = 1 / (sum of h's positive regrets), 0 where there are none.
   (func (export "regretInverse") (param $R i32) (param $A i32) (param $n i32) (param $inv i32)
-    (local $i i32) (local $a i32) (local $r i32) (local $stride i32) (local $x v128) (local $sum v128)
-    (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
-    (block $done
-      (loop $hands
-        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $sum (v128.const i64x2 0 0))
-        (local.set $a (i32.const 0))
-        (local.set $r (local.get $R))
-        (loop $actions
-          (local.set $x (call $get32 (local.get $r)))
-          (local.set $sum
-            (f64x2.add (local.get $sum)
-              (v128.and (local.get $x) (f64x2.gt (local.get $x) (v128.const i64x2 0 0)))))
-          (local.set $r (i32.add (local.get $r) (local.get $stride)))
-          (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
-        (call $put64 (local.get $inv)
-          (v128.and (f64x2.div (v128.const f64x2 1 1) (local.get $sum))
-            (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
-          (local.get $i) (local.get $n))
-        (local.set $R (i32.add (local.get $R) (i32.const 8)))
-        (local.set $inv (i32.add (local.get $inv) (i32.const 16)))
-        (local.set $i (i32.add (local.get $i) (i32.const 2)))
-        (br $hands))))
+    (local $a i32)
+    (loop $actions
+      (call $sumPositive (local.get $R) (local.get $n) (local.get $inv) (i32.eqz (local.get $a)))
+      (local.set $R (i32.add (local.get $R) (i32.shl (local.get $n) (i32.const 2))))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (call $invert (local.get $inv) (local.get $n)))
 
   ;; inv[h] = 1 / (sum of h's strategy sums, the first action's first), 0 where that is 0.
   (func (export "sumInverse") (param $C i32) (param $A i32) (param $n i32) (param $inv i32)
-    (local $i i32) (local $a i32) (local $c i32) (local $stride i32) (local $sum v128)
-    (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
+    (local $a i32)
+    (loop $actions
+      (call $sumRows (local.get $C) (local.get $n) (local.get $inv) (i32.eqz (local.get $a)))
+      (local.set $C (i32.add (local.get $C) (i32.shl (local.get $n) (i32.const 2))))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (call $invert (local.get $inv) (local.get $n)))
+
+  ;; x[h] = x[h] > 0 ? 1 / x[h] : 0.
+  (func $invert (param $x i32) (param $n i32)
+    (local $i i32) (local $s v128)
     (block $done
       (loop $hands
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
-        (local.set $sum (call $get32 (local.get $C)))
-        (local.set $a (i32.const 1))
-        (local.set $c (local.get $C))
-        (block $last
-          (loop $actions
-            (br_if $last (i32.ge_u (local.get $a) (local.get $A)))
-            (local.set $c (i32.add (local.get $c) (local.get $stride)))
-            (local.set $sum (f64x2.add (local.get $sum) (call $get32 (local.get $c))))
-            (local.set $a (i32.add (local.get $a) (i32.const 1)))
-            (br $actions)))
-        (call $put64 (local.get $inv)
-          (v128.and (f64x2.div (v128.const f64x2 1 1) (local.get $sum))
-            (f64x2.gt (local.get $sum) (v128.const i64x2 0 0)))
+        (local.set $s (v128.load (local.get $x)))
+        (call $put64 (local.get $x)
+          (v128.and (f64x2.div (v128.const f64x2 1 1) (local.get $s))
+            (f64x2.gt (local.get $s) (v128.const i64x2 0 0)))
           (local.get $i) (local.get $n))
-        (local.set $C (i32.add (local.get $C) (i32.const 8)))
-        (local.set $inv (i32.add (local.get $inv) (i32.const 16)))
+        (local.set $x (i32.add (local.get $x) (i32.const 16)))
         (local.set $i (i32.add (local.get $i) (i32.const 2)))
         (br $hands))))
 
