@@ -43,7 +43,7 @@ try {
   for (let i = 0; i < solver.topRegret.length; i++)
     sum += solver.topRegret[i]! * (1 + (i % 7)) + solver.topCum[i]!;
   process.stdout.write(
-    `${values.spot}: ${mean.toFixed(3)} s CPU per iteration (after the first); checksum ${sum}\n`,
+    `${values.spot}: ${mean.toFixed(4)} s CPU per iteration (after the first); checksum ${sum}\n`,
   );
 } finally {
   solver.close();

@@ -27,7 +27,7 @@ import {
   SUMS,
   scratchFloats,
 } from "./kernels.js";
-import { CHANCE, DECISION, FOLD } from "./tree.js";
+import { CHANCE, DECISION, FOLD, SHOWDOWN } from "./tree.js";
 
 export const MODE_CFR = 0;
 export const MODE_BR = 1;
@@ -93,6 +93,16 @@ export class Engine {
   prune = false;
   discount: Discount = { positive: 0, negative: 0, strategy: 0 };
 
+  /**
+   * River batches (see `river`): per node, the working-vector offset of an opponent decision's cached child
+   * reaches (child a's at `+ a * n`) or of a showdown's precomputed values, -1 outside a batch; per node
+   * whether the opponent's reach enters it; the nodes to reset; the showdowns to evaluate (id, reach offset).
+   */
+  private readonly cached: Int32Array;
+  private readonly reachAny: Uint8Array;
+  private readonly touched: number[] = [];
+  private readonly pending: number[] = [];
+
   // Per unit
   private unitCard = 0;
   private unitNext: readonly Deal[] = [];
@@ -117,6 +127,8 @@ export class Engine {
       this.bufBytes.push(byte);
     }
     this.tables = handTables(game);
+    this.cached = new Int32Array(game.kind.length).fill(-1);
+    this.reachAny = new Uint8Array(game.kind.length);
     this.buf = this.bufs[0]!;
     this.k = this.kernels[0]!;
     if (chunks.length > 0) this.useChunk(0);
@@ -176,7 +188,9 @@ export class Engine {
     const root = g.children[g.firstChild[unit.leaf]!]!;
     this.unitBlockEnd = unit.base + g.blockSize[root]!;
     const board = g.startStreet === 1 ? g.boardIndex(card, -1) : -1;
-    this.node(root, unit.base, unit.chunk, board, opp, own, res, sp);
+    if (board >= 0 && g.kind[root] === DECISION)
+      this.river(root, unit.base, unit.chunk, board, opp, own, res, sp);
+    else this.node(root, unit.base, unit.chunk, board, opp, own, res, sp);
     zeroHands(buf, res, g.withCard[t]!, g.cardStart[t]!, card);
     for (let i = 0; i < nt; i++) out[outOff + i] = buf[res + i]!;
   }
@@ -296,32 +310,157 @@ export class Engine {
       // The opponent's decision: its strategy (current, or average outside CFR) splits its reach.
       const n = g.n[1 - t]!;
       const inv = sp;
-      const childOpp = inv + n;
+      let childOpp = inv + n;
       const tmp = childOpp + n;
       const next = tmp + nt;
       const cfr = mode === MODE_CFR;
-      if (cfr) k.regretInverse(R, A, n, B + 8 * inv);
-      else k.sumInverse(C, A, n, B + 8 * inv);
+      // In a river batch the child reaches are already there (`prepare`).
+      const cached = this.cached[id]!;
+      if (cached < 0) {
+        if (cfr) k.regretInverse(R, A, n, B + 8 * inv);
+        else k.sumInverse(C, A, n, B + 8 * inv);
+      }
       const S = cfr ? R : C;
       let firstDone = false;
       for (let a = 0; a < A; a++) {
-        const any = k.childReach(
-          S + 4 * a * n,
-          cfr ? 1 : 0,
-          1 / A,
-          n,
-          B + 8 * inv,
-          B + 8 * opp,
-          B + 8 * childOpp,
-        );
+        const child = children[first + a]!;
+        let any: number;
+        if (cached >= 0) {
+          childOpp = cached + a * n;
+          any = this.reachAny[child]!;
+        } else {
+          any = k.childReach(
+            S + 4 * a * n,
+            cfr ? 1 : 0,
+            1 / A,
+            n,
+            B + 8 * inv,
+            B + 8 * opp,
+            B + 8 * childOpp,
+          );
+        }
         // No reach: the subtree's values are 0 (skipped outside CFR, where nothing below is updated).
         if (!any && (!cfr || this.prune)) continue;
-        this.node(children[first + a]!, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
+        this.node(child, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
         if (firstDone) k.add(B + 8 * out, B + 8 * tmp, nt);
         firstDone = true;
       }
       if (!firstDone) this.buf.fill(0, out, out + nt);
     }
+  }
+
+  /**
+   * A river decision subtree (storage block at `base`, final board `board`), its showdowns evaluated two at a
+   * time: first a pass down the subtree computes the opponent's reach at every node (kept: the traversal below
+   * reuses it) and lists the showdowns the reach enters; `showdown2` evaluates them in pairs (each lane the
+   * bits `showdown` gives) into working vectors; then the usual traversal, whose showdowns copy their values.
+   */
+  private river(
+    id: number,
+    base: number,
+    chunk: number,
+    board: number,
+    opp: number,
+    own: number,
+    out: number,
+    sp: number,
+  ): void {
+    const g = this.game;
+    const t = this.traverser;
+    const o = 1 - t;
+    const nt = g.n[t]!;
+    const no = g.n[o]!;
+    const B = this.bufByte;
+    const T = this.tables;
+    const tb = this.tableByte;
+    let at = this.prepare(id, base, opp, sp);
+    const list = this.pending;
+    const cached = this.cached;
+    const oKey = tb + T.sdEntry[o]! + 8 * board * no;
+    const lo = g.sdLength[o]![board]!;
+    const tKey = tb + T.sdEntry[t]! + 8 * board * nt;
+    const lt = g.sdLength[t]![board]!;
+    let i = 0;
+    for (; i + 3 < list.length; i += 4) {
+      const a = list[i]!;
+      const b = list[i + 2]!;
+      this.k.showdown2(
+        oKey,
+        lo,
+        tKey,
+        lt,
+        B + 8 * list[i + 1]!,
+        B + 8 * list[i + 3]!,
+        B + 8 * at,
+        B + 8 * (at + nt),
+        B + 8 * (at + 2 * nt),
+        nt,
+        g.payA[a]!,
+        g.payA[b]!,
+        g.payB[a]!,
+        g.payB[b]!,
+        this.sumsByte,
+      );
+      cached[a] = at;
+      cached[b] = at + nt;
+      at += 2 * nt;
+    }
+    if (i < list.length) {
+      const a = list[i]!;
+      this.showdown(a, board, list[i + 1]!, at, at + nt);
+      cached[a] = at;
+      at += nt;
+    }
+    list.length = 0;
+    this.node(id, base, chunk, board, opp, own, out, at);
+    for (const x of this.touched) cached[x] = -1;
+    this.touched.length = 0;
+  }
+
+  /**
+   * The first pass of `river` below node `id`: the opponent's reach at each opponent decision's children (to
+   * working vectors from `top` on, noted in `cached` and `reachAny`) and the showdowns it enters (to
+   * `pending`). Returns the new top.
+   */
+  private prepare(id: number, base: number, opp: number, top: number): number {
+    const g = this.game;
+    const kind = g.kind[id]!;
+    if (kind === SHOWDOWN) {
+      this.pending.push(id, opp);
+      this.touched.push(id);
+      return top;
+    }
+    if (kind !== DECISION) return top;
+    const A = g.numChildren[id]!;
+    const first = g.firstChild[id]!;
+    const children = g.children;
+    const t = this.traverser;
+    if (g.player[id] === t) {
+      for (let a = 0; a < A; a++) top = this.prepare(children[first + a]!, base, opp, top);
+      return top;
+    }
+    const k = this.k;
+    const B = this.bufByte;
+    const n = g.n[1 - t]!;
+    const cfr = this.mode === MODE_CFR;
+    const off = base + g.localOffset[id]!;
+    const S = cfr ? 4 * off : this.cumByte + 4 * off;
+    const inv = top;
+    const reaches = inv + n;
+    top = reaches + A * n;
+    if (cfr) k.regretInverse(S, A, n, B + 8 * inv);
+    else k.sumInverse(S, A, n, B + 8 * inv);
+    this.cached[id] = reaches;
+    this.touched.push(id);
+    for (let a = 0; a < A; a++) {
+      const child = children[first + a]!;
+      const dst = reaches + a * n;
+      const any = k.childReach(S + 4 * a * n, cfr ? 1 : 0, 1 / A, n, B + 8 * inv, B + 8 * opp, B + 8 * dst);
+      this.reachAny[child] = any;
+      if (!any && (!cfr || this.prune)) continue;
+      top = this.prepare(child, base, dst, top);
+    }
+    return top;
   }
 
   /** A river deal inside a unit (the unit's own card was dealt on entry). */
@@ -353,7 +492,9 @@ export class Engine {
         zeroHands(buf, childOwn, withT, startT, card);
       }
       const board = g.boardIndex(this.unitCard, card);
-      this.node(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
+      if (g.kind[child] === DECISION)
+        this.river(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
+      else this.node(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
       zeroHands(buf, tmp, withT, startT, card);
       this.k.add(this.bufByte + 8 * out, this.bufByte + 8 * tmp, nt);
       for (const mirror of deal.mirrors) {
@@ -390,6 +531,12 @@ export class Engine {
   /** Showdown on a final board, in O(n) from the hands sorted by strength (`sp`: free working space). */
   showdown(id: number, board: number, opp: number, out: number, sp: number): void {
     const g = this.game;
+    const v = this.cached[id]!;
+    if (v >= 0) {
+      // Evaluated already, in a river batch.
+      this.buf.copyWithin(out, v, v + g.n[this.traverser]!);
+      return;
+    }
     const t = this.traverser;
     const o = 1 - t;
     const T = this.tables;

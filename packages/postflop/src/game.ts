@@ -484,8 +484,22 @@ export class PostflopGame {
       const node = nodes[id]!;
       let below = 0;
       for (const child of node.children) below = Math.max(below, need(child.id));
-      if (k === CHANCE) return 3 * nMax + below;
+      if (k === CHANCE) {
+        // A river decision below a deal is a batch (`Engine.river`): its cached reaches and showdown values.
+        const river = node.children.find((c) => this.kind[c.id] === DECISION && c.street === 2);
+        return 3 * nMax + below + (river ? batch(river.id) + 2 * nMax : 0);
+      }
       return (2 * node.children.length + 2) * nMax + below;
+    };
+    /** A river batch's vectors below `id`: per decision its reach and its children's; showdowns; 2 of scratch. */
+    const batch = (id: number): number => {
+      const k = this.kind[id]!;
+      if (k === SHOWDOWN) return nMax;
+      if (k !== DECISION) return 0;
+      const node = nodes[id]!;
+      let sum = (node.children.length + 1) * nMax;
+      for (const child of node.children) sum += batch(child.id);
+      return sum;
     };
     return need(this.tree.root.id) + 4 * nMax;
   }

@@ -63,6 +63,23 @@ export interface Kernels {
     B: number,
     sums: number,
   ): void;
+  showdown2(
+    oKey: number,
+    lo: number,
+    tKey: number,
+    lt: number,
+    oppA: number,
+    oppB: number,
+    outA: number,
+    outB: number,
+    tmp: number,
+    nt: number,
+    A0: number,
+    A1: number,
+    B0: number,
+    B1: number,
+    sums: number,
+  ): void;
   regretInverse(R: number, A: number, n: number, inv: number): void;
   sumInverse(C: number, A: number, n: number, inv: number): void;
   childReach(

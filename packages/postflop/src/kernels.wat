@@ -372,12 +372,11 @@
       (loop $hands
         (br_if $done (i32.ge_u (local.get $i) (local.get $no)))
         (local.set $r (f64.load (i32.add (local.get $opp) (i32.shl (local.get $i) (i32.const 3)))))
-        (if (f64.ne (local.get $r) (f64.const 0))
-          (then
-            (local.set $total (f64.add (local.get $total) (local.get $r)))
-            (call $addCards (local.get $sums)
-              (i32.load (i32.add (local.get $oCards) (i32.shl (local.get $i) (i32.const 2))))
-              (local.get $r))))
+        ;; Zero reach added rather than skipped: the same bits (see $sweep), no branch.
+        (local.set $total (f64.add (local.get $total) (local.get $r)))
+        (call $addCards (local.get $sums)
+          (i32.load (i32.add (local.get $oCards) (i32.shl (local.get $i) (i32.const 2))))
+          (local.get $r))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $hands)))
     (local.set $i (i32.const 0))
@@ -415,16 +414,16 @@
         (local.set $info (i32.load (local.get $k)))
         (local.set $r
           (f64.load (i32.add (local.get $opp) (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))))
-        (if (f64.ne (local.get $r) (f64.const 0))
-          (then
-            (local.set $acc (f64.add (local.get $acc) (local.get $r)))
-            (local.set $p
-              (i32.add (local.get $sums)
-                (i32.and (i32.shr_u (local.get $info) (i32.const 8)) (i32.const 504))))
-            (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r)))
-            (local.set $p
-              (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $info) (i32.const 17)) (i32.const 3))))
-            (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r)))))
+        ;; No branch on r = 0: the sums start at +0 and never become -0, and x + 0 = x for every other x,
+        ;; so adding a zero reach leaves the same bits as skipping it (and costs no mispredicted branch).
+        (local.set $acc (f64.add (local.get $acc) (local.get $r)))
+        (local.set $p
+          (i32.add (local.get $sums)
+            (i32.and (i32.shr_u (local.get $info) (i32.const 8)) (i32.const 504))))
+        (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r)))
+        (local.set $p
+          (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $info) (i32.const 17)) (i32.const 3))))
+        (f64.store (local.get $p) (f64.add (f64.load (local.get $p)) (local.get $r)))
         (local.set $k (i32.add (local.get $k) (i32.const 8)))
         (br $hands)))
     (local.get $k)
@@ -531,6 +530,139 @@
                 (f64.sub (f64.load (i32.add (local.get $tmp) (i32.sub (local.get $m) (local.get $tKey))))
                   (local.get $tot)))
               (f64.mul (local.get $B) (local.get $tot)))))
+        (local.set $m (i32.add (local.get $m) (i32.const 8)))
+        (br $hands))))
+
+  ;; Two showdowns on one board at once ("showdown" for each, its two opponent reach vectors side by side in the
+  ;; two f64x2 lanes): the same IEEE operations in the same order per lane, so each lane's values are the bits
+  ;; "showdown" gives for it. $oppA, $oppB: the reaches; $outA, $outB: the values; $A, $B: each lane's pays
+  ;; (f64x2); $tmp: 16 bytes per traverser hand on the board; $sums: 52 x 16 bytes of scratch.
+
+  ;; $sweep for two reach vectors: the sums are f64x2 (lane 0 from $oppA, lane 1 from $oppB).
+  (func $sweep2
+    (param $k i32) (param $oEnd i32) (param $limit i32) (param $acc v128) (param $oppA i32) (param $oppB i32)
+    (param $sums i32) (result i32 v128)
+    (local $info i32) (local $p i32) (local $h i32) (local $r v128)
+    (block $stop
+      (loop $hands
+        (br_if $stop (i32.ge_u (local.get $k) (local.get $oEnd)))
+        (br_if $stop (i32.ge_s (i32.load offset=4 (local.get $k)) (local.get $limit)))
+        (local.set $info (i32.load (local.get $k)))
+        (local.set $h (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))
+        (local.set $r
+          (v128.load64_lane 1 (i32.add (local.get $oppB) (local.get $h))
+            (v128.load64_zero (i32.add (local.get $oppA) (local.get $h)))))
+        (local.set $acc (f64x2.add (local.get $acc) (local.get $r)))
+        (local.set $p
+          (i32.add (local.get $sums)
+            (i32.and (i32.shr_u (local.get $info) (i32.const 7)) (i32.const 1008))))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $r)))
+        (local.set $p
+          (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $info) (i32.const 17)) (i32.const 4))))
+        (v128.store (local.get $p) (f64x2.add (v128.load (local.get $p)) (local.get $r)))
+        (local.set $k (i32.add (local.get $k) (i32.const 8)))
+        (br $hands)))
+    (local.get $k)
+    (local.get $acc))
+
+  ;; $lessCards for f64x2 sums.
+  (func $lessCards2 (param $x v128) (param $sums i32) (param $info i32) (result v128)
+    (f64x2.sub
+      (f64x2.sub (local.get $x)
+        (v128.load
+          (i32.add (local.get $sums) (i32.and (i32.shr_u (local.get $info) (i32.const 7)) (i32.const 1008)))))
+      (v128.load (i32.add (local.get $sums) (i32.shl (i32.shr_u (local.get $info) (i32.const 17)) (i32.const 4))))))
+
+  ;; The same combo's reach in both vectors (0 where $s, the same combo's index + 1, is 0).
+  (func $same2 (param $s i32) (param $oppA i32) (param $oppB i32) (result v128)
+    (local $p i32)
+    (if (result v128) (local.get $s)
+      (then
+        (local.set $p (i32.shl (i32.sub (local.get $s) (i32.const 1)) (i32.const 3)))
+        (v128.load64_lane 1 (i32.add (local.get $oppB) (local.get $p))
+          (v128.load64_zero (i32.add (local.get $oppA) (local.get $p)))))
+      (else (v128.const i64x2 0 0))))
+
+  (func (export "showdown2")
+    (param $oKey i32) (param $lo i32) (param $tKey i32) (param $lt i32) (param $oppA i32) (param $oppB i32)
+    (param $outA i32) (param $outB i32) (param $tmp i32) (param $nt i32) (param $A0 f64) (param $A1 f64)
+    (param $B0 f64) (param $B1 f64) (param $sums i32)
+    (local $k i32) (local $oEnd i32) (local $m i32) (local $e i32) (local $tEnd i32) (local $info i32)
+    (local $below i32) (local $upTo i32) (local $h i32) (local $p i32)
+    (local $acc v128) (local $tot v128) (local $v v128) (local $A v128) (local $B v128)
+    (local.set $A (f64x2.replace_lane 1 (f64x2.splat (local.get $A0)) (local.get $A1)))
+    (local.set $B (f64x2.replace_lane 1 (f64x2.splat (local.get $B0)) (local.get $B1)))
+    (memory.fill (local.get $sums) (i32.const 0) (i32.const 832))
+    (memory.fill (local.get $outA) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
+    (memory.fill (local.get $outB) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
+    (local.set $oEnd (i32.add (local.get $oKey) (i32.shl (local.get $lo) (i32.const 3))))
+    (local.set $tEnd (i32.add (local.get $tKey) (i32.shl (local.get $lt) (i32.const 3))))
+    (local.set $k (local.get $oKey))
+    (local.set $m (local.get $tKey))
+    (block $swept_all
+      (loop $groups
+        (br_if $swept_all (i32.ge_u (local.get $m) (local.get $tEnd)))
+        (local.set $below (i32.and (i32.load offset=4 (local.get $m)) (i32.const -2048)))
+        (local.set $upTo (i32.add (local.get $below) (i32.const 2048)))
+        (local.set $e (local.get $m))
+        (call $sweep2 (local.get $k) (local.get $oEnd) (local.get $below) (local.get $acc) (local.get $oppA)
+          (local.get $oppB) (local.get $sums))
+        (local.set $acc)
+        (local.set $k)
+        (block $stop
+          (loop $group
+            (br_if $stop (i32.ge_u (local.get $m) (local.get $tEnd)))
+            (br_if $stop (i32.ge_s (i32.load offset=4 (local.get $m)) (local.get $upTo)))
+            (local.set $info (i32.load (local.get $m)))
+            (local.set $h (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))
+            (local.set $v
+              (f64x2.mul (local.get $A) (call $lessCards2 (local.get $acc) (local.get $sums) (local.get $info))))
+            (v128.store64_lane 0 (i32.add (local.get $outA) (local.get $h)) (local.get $v))
+            (v128.store64_lane 1 (i32.add (local.get $outB) (local.get $h)) (local.get $v))
+            (local.set $m (i32.add (local.get $m) (i32.const 8)))
+            (br $group)))
+        (call $sweep2 (local.get $k) (local.get $oEnd) (local.get $upTo) (local.get $acc) (local.get $oppA)
+          (local.get $oppB) (local.get $sums))
+        (local.set $acc)
+        (local.set $k)
+        (block $stop
+          (loop $group
+            (br_if $stop (i32.ge_u (local.get $e) (local.get $m)))
+            (v128.store
+              (i32.add (local.get $tmp) (i32.shl (i32.sub (local.get $e) (local.get $tKey)) (i32.const 1)))
+              (f64x2.add (call $lessCards2 (local.get $acc) (local.get $sums) (i32.load (local.get $e)))
+                (call $same2 (i32.and (i32.load offset=4 (local.get $e)) (i32.const 2047)) (local.get $oppA)
+                  (local.get $oppB))))
+            (local.set $e (i32.add (local.get $e) (i32.const 8)))
+            (br $group)))
+        (br $groups)))
+    (call $sweep2 (local.get $k) (local.get $oEnd) (i32.const 0x7fffffff) (local.get $acc) (local.get $oppA)
+      (local.get $oppB) (local.get $sums))
+    (local.set $acc)
+    (local.set $k)
+    (local.set $m (local.get $tKey))
+    (block $stop
+      (loop $hands
+        (br_if $stop (i32.ge_u (local.get $m) (local.get $tEnd)))
+        (local.set $info (i32.load (local.get $m)))
+        (local.set $tot
+          (f64x2.add (call $lessCards2 (local.get $acc) (local.get $sums) (local.get $info))
+            (call $same2 (i32.and (i32.load offset=4 (local.get $m)) (i32.const 2047)) (local.get $oppA)
+              (local.get $oppB))))
+        (local.set $h (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))
+        (local.set $v
+          (v128.load64_lane 1 (i32.add (local.get $outB) (local.get $h))
+            (v128.load64_zero (i32.add (local.get $outA) (local.get $h)))))
+        (local.set $v
+          (f64x2.add (local.get $v)
+            (f64x2.add
+              (f64x2.mul (local.get $A)
+                (f64x2.sub
+                  (v128.load (i32.add (local.get $tmp) (i32.shl (i32.sub (local.get $m) (local.get $tKey)) (i32.const 1))))
+                  (local.get $tot)))
+              (f64x2.mul (local.get $B) (local.get $tot)))))
+        (v128.store64_lane 0 (i32.add (local.get $outA) (local.get $h)) (local.get $v))
+        (v128.store64_lane 1 (i32.add (local.get $outB) (local.get $h)) (local.get $v))
         (local.set $m (i32.add (local.get $m) (i32.const 8)))
         (br $hands))))
 )

@@ -185,14 +185,14 @@ describe("the fold and showdown kernels", () => {
     );
     const tables = handTables(game);
     const nMax = Math.max(game.n[0], game.n[1]);
-    const layout = chunkLayout(1, tables.bytes, 3 * nMax + 104, 1);
+    const layout = chunkLayout(1, tables.bytes, 6 * nMax + 104, 1);
     const memory = allocateChunk(layout);
     writeTables(memory, layout.tableByte, game);
     const k = instantiateKernels(memory);
     const buf = new Float64Array(memory.buffer, layout.scratchByte, layout.scratchFloats);
     const at = (x: number) => layout.scratchByte + 8 * x;
     const tb = layout.tableByte;
-    const sums = 3 * nMax;
+    const sums = 6 * nMax;
     for (const t of [0, 1]) {
       const o = 1 - t;
       const [nt, no] = [game.n[t]!, game.n[o]!];
@@ -228,6 +228,30 @@ describe("the fold and showdown kernels", () => {
         );
         showdownValues(js, 0, no, game, t, o, b, 3, 1.25, new Float64Array(104));
         expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+        // Two showdowns at once (the second on another reach vector and other pays): each lane as one alone.
+        const js2 = new Float64Array(no + nt);
+        for (let i = 0; i < no; i++) js2[i] = random() < 0.3 ? 0 : random();
+        buf.set(js2.subarray(0, no), 4 * nMax);
+        showdownValues(js2, 0, no, game, t, o, b, 1.5, -0.75, new Float64Array(104));
+        k.showdown2(
+          tb + tables.sdEntry[o]! + 8 * b * no,
+          game.sdLength[o]![b]!,
+          tb + tables.sdEntry[t]! + 8 * b * nt,
+          game.sdLength[t]![b]!,
+          at(0),
+          at(4 * nMax),
+          at(nMax),
+          at(5 * nMax),
+          at(2 * nMax),
+          nt,
+          3,
+          1.5,
+          1.25,
+          -0.75,
+          at(sums),
+        );
+        expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+        expect(bits(buf.subarray(5 * nMax, 5 * nMax + nt))).toEqual(bits(js2.subarray(no)));
       }
     }
   });
