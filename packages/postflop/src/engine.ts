@@ -381,19 +381,21 @@ export class Engine {
     const tKey = tb + T.sdEntry[t]! + 8 * board * nt;
     const lt = g.sdLength[t]![board]!;
     let i = 0;
-    for (; i + 3 < list.length; i += 4) {
+    for (; i + 5 < list.length; i += 6) {
       const a = list[i]!;
-      const b = list[i + 2]!;
+      const b = list[i + 3]!;
       this.k.showdown2(
         oKey,
         lo,
         tKey,
         lt,
         B + 8 * list[i + 1]!,
-        B + 8 * list[i + 3]!,
+        B + 8 * list[i + 4]!,
         B + 8 * at,
         B + 8 * (at + nt),
+        B + 8 * (at + 4 * nt),
         B + 8 * (at + 2 * nt),
+        B + 8 * (at + 3 * nt),
         nt,
         g.payA[a]!,
         g.payA[b]!,
@@ -403,18 +405,28 @@ export class Engine {
       );
       cached[a] = at;
       cached[b] = at + nt;
-      at += 2 * nt;
+      this.foldFrom(list[i + 2]!, at + 2 * nt);
+      this.foldFrom(list[i + 5]!, at + 3 * nt);
+      at += 4 * nt;
     }
     if (i < list.length) {
       const a = list[i]!;
-      this.showdown(a, board, list[i + 1]!, at, at + nt);
+      this.showdownKernel(a, board, list[i + 1]!, at, at + 2 * nt, at + nt);
       cached[a] = at;
-      at += nt;
+      this.foldFrom(list[i + 2]!, at + nt);
+      at += 2 * nt;
     }
     list.length = 0;
     this.node(id, base, chunk, board, opp, own, out, at);
     for (const x of this.touched) cached[x] = -1;
     this.touched.length = 0;
+  }
+
+  /** Fold terminal `id` (or none, -1) takes its values from the opponent's reach sharing no card at `tot`. */
+  private foldFrom(id: number, tot: number): void {
+    if (id < 0) return;
+    this.cached[id] = tot;
+    this.touched.push(id);
   }
 
   /**
@@ -426,7 +438,7 @@ export class Engine {
     const g = this.game;
     const kind = g.kind[id]!;
     if (kind === SHOWDOWN) {
-      this.pending.push(id, opp);
+      this.pending.push(id, opp, -1);
       this.touched.push(id);
       return top;
     }
@@ -436,7 +448,21 @@ export class Engine {
     const children = g.children;
     const t = this.traverser;
     if (g.player[id] === t) {
-      for (let a = 0; a < A; a++) top = this.prepare(children[first + a]!, base, opp, top);
+      // The traverser's children share the opponent's reach: a fold beside a showdown (facing a bet: fold or
+      // call) is the pay times the showdown's reach sharing no card with each hand.
+      let fold = -1;
+      for (let a = 0; a < A; a++) {
+        const child = children[first + a]!;
+        if (g.kind[child] === FOLD) fold = child;
+      }
+      for (let a = 0; a < A; a++) {
+        const child = children[first + a]!;
+        top = this.prepare(child, base, opp, top);
+        if (fold >= 0 && g.kind[child] === SHOWDOWN) {
+          this.pending[this.pending.length - 1] = fold;
+          fold = -1;
+        }
+      }
       return top;
     }
     const k = this.k;
@@ -510,6 +536,12 @@ export class Engine {
   fold(id: number, opp: number, out: number): void {
     const g = this.game;
     const t = this.traverser;
+    const v = this.cached[id]!;
+    if (v >= 0) {
+      // In a river batch, beside a showdown on the same reach (see `prepare`).
+      this.k.scale(this.bufByte + 8 * out, this.bufByte + 8 * v, g.payA[id]!, g.n[t]!);
+      return;
+    }
     const o = 1 - t;
     const T = this.tables;
     const tb = this.tableByte;
@@ -537,6 +569,12 @@ export class Engine {
       this.buf.copyWithin(out, v, v + g.n[this.traverser]!);
       return;
     }
+    this.showdownKernel(id, board, opp, out, sp, sp + g.n[this.traverser]!);
+  }
+
+  /** The showdown kernel: values to `out`, the opponent's reach sharing no card with each hand to `tot`. */
+  private showdownKernel(id: number, board: number, opp: number, out: number, sp: number, tot: number): void {
+    const g = this.game;
     const t = this.traverser;
     const o = 1 - t;
     const T = this.tables;
@@ -550,6 +588,7 @@ export class Engine {
       B + 8 * opp,
       B + 8 * out,
       B + 8 * sp,
+      B + 8 * tot,
       g.n[t]!,
       g.payA[id]!,
       g.payB[id]!,
@@ -613,7 +652,8 @@ export function blockedTotals(
  * the value is A (W - L) + B T, where A is half the raked pot and B what a tie returns (see `PostflopGame`).
  * Both lists are sorted by strength, so one ascending sweep gathers the reach strictly below and up to each
  * strength; per-card sums remove the hands that share a card. `sums`: 104 floats of scratch (per-card sums:
- * all hands, hands swept so far).
+ * all hands, hands swept so far). `totOut` (unless -1): where T goes, per hand (0 for hands not on the board),
+ * from which a fold on the same reach takes its values.
  */
 export function showdownValues(
   buf: Float64Array,
@@ -626,6 +666,7 @@ export function showdownValues(
   A: number,
   B: number,
   sums: Float64Array,
+  totOut = -1,
 ): void {
   const nt = g.n[t]!;
   const no = g.n[o]!;
@@ -651,6 +692,7 @@ export function showdownValues(
     }
   }
   for (let h = 0; h < nt; h++) buf[out + h] = 0;
+  if (totOut >= 0) for (let h = 0; h < nt; h++) buf[totOut + h] = 0;
   // One sweep over the opponent's hands: for each strength group of the traverser's hands, first the reach
   // strictly below it (wins), then the group's own strength added (not above: loses are the rest).
   let k = ob;
@@ -701,6 +743,7 @@ export function showdownValues(
       const rs = sIdx >= 0 ? buf[opp + sIdx]! : 0;
       const tot = total - sums[c1]! - sums[c2]! + rs;
       const notAbove = acc - sums[cardAcc + c1]! - sums[cardAcc + c2]! + rs;
+      if (totOut >= 0) buf[totOut + h] = tot;
       // value = A (win - lose) + B tot, lose = tot - notAbove; A win is already in place.
       buf[out + h]! += A * (notAbove - tot) + B * tot;
     }

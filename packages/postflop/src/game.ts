@@ -473,14 +473,14 @@ export class PostflopGame {
   /**
    * Working memory of a traversal: at a decision, the strategy, one child reach and the children's values
    * (2 A n + n), then the child's needs; at a chance node two reaches and a value vector; at a terminal one
-   * vector (the showdown kernel's).
+   * two vectors (the showdown kernel's).
    */
   private scratchBound(): number {
     const nMax = Math.max(this.n[0], this.n[1]);
     const nodes = this.tree.nodes;
     const need = (id: number): number => {
       const k = this.kind[id]!;
-      if (k === FOLD || k === SHOWDOWN) return nMax;
+      if (k === FOLD || k === SHOWDOWN) return 2 * nMax;
       const node = nodes[id]!;
       let below = 0;
       for (const child of node.children) below = Math.max(below, need(child.id));
@@ -491,10 +491,10 @@ export class PostflopGame {
       }
       return (2 * node.children.length + 2) * nMax + below;
     };
-    /** A river batch's vectors below `id`: per decision its reach and its children's; showdowns; 2 of scratch. */
+    /** A river batch's vectors below `id`: per decision its reach and its children's; per showdown two. */
     const batch = (id: number): number => {
       const k = this.kind[id]!;
-      if (k === SHOWDOWN) return nMax;
+      if (k === SHOWDOWN) return 2 * nMax;
       if (k !== DECISION) return 0;
       const node = nodes[id]!;
       let sum = (node.children.length + 1) * nMax;

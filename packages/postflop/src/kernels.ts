@@ -58,11 +58,13 @@ export interface Kernels {
     opp: number,
     out: number,
     tmp: number,
+    tot: number,
     nt: number,
     A: number,
     B: number,
     sums: number,
   ): void;
+  scale(dst: number, x: number, c: number, n: number): void;
   showdown2(
     oKey: number,
     lo: number,
@@ -73,6 +75,8 @@ export interface Kernels {
     outA: number,
     outB: number,
     tmp: number,
+    totA: number,
+    totB: number,
     nt: number,
     A0: number,
     A1: number,

@@ -352,6 +352,20 @@
         (br $hands)))
     (v128.any_true (local.get $any)))
 
+  ;; dst[h] = c * x[h].
+  (func (export "scale") (param $dst i32) (param $x i32) (param $c f64) (param $n i32)
+    (local $i i32) (local $cv v128)
+    (local.set $cv (f64x2.splat (local.get $c)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (call $put64 (local.get $dst) (f64x2.mul (local.get $cv) (v128.load (local.get $x))) (local.get $i)
+          (local.get $n))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $x (i32.add (local.get $x) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 2)))
+        (br $hands))))
+
   ;; Adds $r to the float64 at $sums + 8 * (each of the two cards packed in $c: `card1 | card2 << 6`).
   (func $addCards (param $sums i32) (param $c i32) (param $r f64)
     (local $p i32)
@@ -447,16 +461,18 @@
   ;; per card too so that the hands sharing a card come off; once it has swept every hand its sums are the
   ;; totals, and a last pass over the traverser's hands adds A (not above - tot) + B tot, with tot the reach
   ;; sharing no card (lose = tot - not above). The sums accumulate in the same (sorted) order as
-  ;; showdownValues', so the values are the same bits. Hands not on the board get 0. $sums: 52 float64 of
-  ;; scratch (per-card sums of the hands swept so far).
+  ;; showdownValues', so the values are the same bits. Hands not on the board get 0. $tot: each hand's tot
+  ;; (float64 by hand, 0 off the board), from which a fold on the same reach takes its values (see Engine.river).
+  ;; $sums: 52 float64 of scratch (per-card sums of the hands swept so far).
   (func (export "showdown")
     (param $oKey i32) (param $lo i32) (param $tKey i32) (param $lt i32) (param $opp i32) (param $out i32)
-    (param $tmp i32) (param $nt i32) (param $A f64) (param $B f64) (param $sums i32)
+    (param $tmp i32) (param $tot i32) (param $nt i32) (param $A f64) (param $B f64) (param $sums i32)
     (local $k i32) (local $oEnd i32) (local $m i32) (local $e i32) (local $tEnd i32) (local $key i32)
     (local $info i32) (local $s i32) (local $below i32) (local $upTo i32) (local $p i32)
-    (local $acc f64) (local $rs f64) (local $tot f64)
+    (local $acc f64) (local $rs f64) (local $t f64)
     (memory.fill (local.get $sums) (i32.const 0) (i32.const 416))
     (memory.fill (local.get $out) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
+    (memory.fill (local.get $tot) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
     (local.set $oEnd (i32.add (local.get $oKey) (i32.shl (local.get $lo) (i32.const 3))))
     (local.set $tEnd (i32.add (local.get $tKey) (i32.shl (local.get $lt) (i32.const 3))))
     (local.set $k (local.get $oKey))
@@ -520,23 +536,26 @@
           (then
             (local.set $rs
               (f64.load (i32.add (local.get $opp) (i32.shl (i32.sub (local.get $s) (i32.const 1)) (i32.const 3)))))))
-        (local.set $tot (f64.add (call $lessCards (local.get $acc) (local.get $sums) (local.get $info)) (local.get $rs)))
+        (local.set $t (f64.add (call $lessCards (local.get $acc) (local.get $sums) (local.get $info)) (local.get $rs)))
         ;; value = A (win - lose) + B tot, lose = tot - not above; A win is already in place.
-        (local.set $p (i32.add (local.get $out) (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3))))
+        (local.set $p (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))
+        (f64.store (i32.add (local.get $tot) (local.get $p)) (local.get $t))
+        (local.set $p (i32.add (local.get $out) (local.get $p)))
         (f64.store (local.get $p)
           (f64.add (f64.load (local.get $p))
             (f64.add
               (f64.mul (local.get $A)
                 (f64.sub (f64.load (i32.add (local.get $tmp) (i32.sub (local.get $m) (local.get $tKey))))
-                  (local.get $tot)))
-              (f64.mul (local.get $B) (local.get $tot)))))
+                  (local.get $t)))
+              (f64.mul (local.get $B) (local.get $t)))))
         (local.set $m (i32.add (local.get $m) (i32.const 8)))
         (br $hands))))
 
   ;; Two showdowns on one board at once ("showdown" for each, its two opponent reach vectors side by side in the
   ;; two f64x2 lanes): the same IEEE operations in the same order per lane, so each lane's values are the bits
-  ;; "showdown" gives for it. $oppA, $oppB: the reaches; $outA, $outB: the values; $A, $B: each lane's pays
-  ;; (f64x2); $tmp: 16 bytes per traverser hand on the board; $sums: 52 x 16 bytes of scratch.
+  ;; "showdown" gives for it. $oppA, $oppB: the reaches; $outA, $outB: the values; $totA, $totB: the totals
+  ;; ("showdown"'s $tot); $A0, $A1, $B0, $B1: each lane's pays; $tmp: 16 bytes per traverser hand on the
+  ;; board; $sums: 52 x 16 bytes of scratch.
 
   ;; $sweep for two reach vectors: the sums are f64x2 (lane 0 from $oppA, lane 1 from $oppB).
   (func $sweep2
@@ -585,7 +604,8 @@
 
   (func (export "showdown2")
     (param $oKey i32) (param $lo i32) (param $tKey i32) (param $lt i32) (param $oppA i32) (param $oppB i32)
-    (param $outA i32) (param $outB i32) (param $tmp i32) (param $nt i32) (param $A0 f64) (param $A1 f64)
+    (param $outA i32) (param $outB i32) (param $tmp i32) (param $totA i32) (param $totB i32) (param $nt i32)
+    (param $A0 f64) (param $A1 f64)
     (param $B0 f64) (param $B1 f64) (param $sums i32)
     (local $k i32) (local $oEnd i32) (local $m i32) (local $e i32) (local $tEnd i32) (local $info i32)
     (local $below i32) (local $upTo i32) (local $h i32) (local $p i32)
@@ -595,6 +615,8 @@
     (memory.fill (local.get $sums) (i32.const 0) (i32.const 832))
     (memory.fill (local.get $outA) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
     (memory.fill (local.get $outB) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
+    (memory.fill (local.get $totA) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
+    (memory.fill (local.get $totB) (i32.const 0) (i32.shl (local.get $nt) (i32.const 3)))
     (local.set $oEnd (i32.add (local.get $oKey) (i32.shl (local.get $lo) (i32.const 3))))
     (local.set $tEnd (i32.add (local.get $tKey) (i32.shl (local.get $lt) (i32.const 3))))
     (local.set $k (local.get $oKey))
@@ -650,6 +672,8 @@
             (call $same2 (i32.and (i32.load offset=4 (local.get $m)) (i32.const 2047)) (local.get $oppA)
               (local.get $oppB))))
         (local.set $h (i32.shl (i32.and (local.get $info) (i32.const 2047)) (i32.const 3)))
+        (v128.store64_lane 0 (i32.add (local.get $totA) (local.get $h)) (local.get $tot))
+        (v128.store64_lane 1 (i32.add (local.get $totB) (local.get $h)) (local.get $tot))
         (local.set $v
           (v128.load64_lane 1 (i32.add (local.get $outB) (local.get $h))
             (v128.load64_zero (i32.add (local.get $outA) (local.get $h)))))

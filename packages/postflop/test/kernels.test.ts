@@ -185,14 +185,14 @@ describe("the fold and showdown kernels", () => {
     );
     const tables = handTables(game);
     const nMax = Math.max(game.n[0], game.n[1]);
-    const layout = chunkLayout(1, tables.bytes, 6 * nMax + 104, 1);
+    const layout = chunkLayout(1, tables.bytes, 9 * nMax + 104, 1);
     const memory = allocateChunk(layout);
     writeTables(memory, layout.tableByte, game);
     const k = instantiateKernels(memory);
     const buf = new Float64Array(memory.buffer, layout.scratchByte, layout.scratchFloats);
     const at = (x: number) => layout.scratchByte + 8 * x;
     const tb = layout.tableByte;
-    const sums = 6 * nMax;
+    const sums = 9 * nMax;
     for (const t of [0, 1]) {
       const o = 1 - t;
       const [nt, no] = [game.n[t]!, game.n[o]!];
@@ -221,13 +221,38 @@ describe("the fold and showdown kernels", () => {
           at(0),
           at(nMax),
           at(2 * nMax),
+          at(7 * nMax),
           nt,
           3,
           1.25,
           at(sums),
         );
+        const jsTot = new Float64Array(no + 2 * nt);
+        jsTot.set(js.subarray(0, no));
+        showdownValues(jsTot, 0, no, game, t, o, b, 3, 1.25, new Float64Array(104), no + nt);
         showdownValues(js, 0, no, game, t, o, b, 3, 1.25, new Float64Array(104));
         expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+        expect(bits(jsTot.subarray(no, no + nt))).toEqual(bits(js.subarray(no)));
+        expect(bits(buf.subarray(7 * nMax, 7 * nMax + nt))).toEqual(bits(jsTot.subarray(no + nt)));
+        // A fold on the same reach from those totals: what blockedTotals gives, up to rounding, on the board
+        // (where the engine has zeroed the reach of the hands holding a board card).
+        const fold = new Float64Array(no + nt);
+        for (let m = 0; m < game.sdLength[o]![b]!; m++) {
+          const i = game.sdKey[o]![b * no + m]! & 2047;
+          fold[i] = js[i]!;
+        }
+        blockedTotals(fold, 0, no, game, t, new Float64Array(52), 2.5);
+        const tot = buf.subarray(7 * nMax, 7 * nMax + nt);
+        const onBoard = new Set<number>();
+        for (let m = 0; m < game.sdLength[t]![b]!; m++) onBoard.add(game.sdKey[t]![b * nt + m]! & 2047);
+        for (let h = 0; h < nt; h++) {
+          if (onBoard.has(h))
+            expect(Math.abs(2.5 * tot[h]! - fold[no + h]!)).toBeLessThan(
+              1e-12 * (1 + Math.abs(fold[no + h]!)),
+            );
+          else expect(tot[h]).toBe(0);
+        }
+        const tot1 = bits(tot);
         // Two showdowns at once (the second on another reach vector and other pays): each lane as one alone.
         const js2 = new Float64Array(no + nt);
         for (let i = 0; i < no; i++) js2[i] = random() < 0.3 ? 0 : random();
@@ -243,6 +268,8 @@ describe("the fold and showdown kernels", () => {
           at(nMax),
           at(5 * nMax),
           at(2 * nMax),
+          at(7 * nMax),
+          at(8 * nMax),
           nt,
           3,
           1.5,
@@ -252,6 +279,7 @@ describe("the fold and showdown kernels", () => {
         );
         expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
         expect(bits(buf.subarray(5 * nMax, 5 * nMax + nt))).toEqual(bits(js2.subarray(no)));
+        expect(bits(buf.subarray(7 * nMax, 7 * nMax + nt))).toEqual(tot1);
       }
     }
   });
