@@ -7,6 +7,7 @@ import { treeConfigPath } from "../src/solve/files.js";
 import {
   algorithmName,
   buildEngineGame,
+  nextCheckAfter,
   PREFLOP_TREMBLE,
   solvePreflop,
   toPackData,
@@ -115,6 +116,21 @@ describe("short-handed spots in the game's grammar (dealtIn)", () => {
       "SB",
       "BB",
     ]);
+  });
+});
+
+describe("the exploitability checks", () => {
+  it("are spaced out far from the target and every base iterations near it", () => {
+    const cases: [worst: number, interval: number][] = [
+      [13.4, 100],
+      [1.21, 100],
+      [1.2, 50],
+      [0.61, 50],
+      [0.6, 25],
+      [0.41, 25],
+    ];
+    for (const [worst, interval] of cases)
+      expect(nextCheckAfter(worst, 0.4, 25), String(worst)).toBe(interval);
   });
 });
 
