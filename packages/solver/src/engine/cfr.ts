@@ -33,6 +33,7 @@
  */
 
 import type { DecisionNode, EngineGame, TreeNode } from "./game.js";
+import { ProjectionKernel } from "./kernels.js";
 
 interface Base {
   /** Reach of each seat at this node (shared buffers: a seat's reach changes only where it acts). */
@@ -210,10 +211,15 @@ export class CfrSolver implements Solver {
   private readonly conflictClass: Int32Array;
   private readonly conflictCount: Float64Array;
   private readonly denseW: boolean;
-  private readonly wT: Float64Array;
-  /** The heads-up duel matrices, then (board-conditioned model) one per duel matrix and bucket. */
-  private readonly mats: readonly Float64Array[];
-  private readonly matsT: readonly Float64Array[];
+  /**
+   * The matrices that `project` takes, in the projection kernel's memory (their handles below): W's
+   * transpose (when dense), the heads-up duel matrices then (board-conditioned model) one per duel matrix
+   * and bucket, and their transposes.
+   */
+  private readonly kernel: ProjectionKernel;
+  private readonly wT: number;
+  private readonly mats: readonly number[];
+  private readonly matsT: readonly number[];
   /** Heads-up duel matrices (the first `duelCount` of `mats`). */
   private readonly duelCount: number;
   /** Strength buckets of the multiway model (1: independent duels) and their chances pi[a * buckets + k]. */
@@ -258,7 +264,6 @@ export class CfrSolver implements Solver {
     this.n = n;
     this.norm = new Float64Array(n);
     for (let a = 0; a < n; a++) this.norm[a] = 1 / (game.combos[a]! * game.oppPerCombo);
-    this.wT = transpose(game.W, n);
     // Card removal is sparse: two classes conflict only when they share a rank.
     const starts: number[] = [0];
     const cls: number[] = [];
@@ -284,8 +289,13 @@ export class CfrSolver implements Solver {
     this.bucketPi = game.multiway?.pi ?? null;
     if (game.multiway && game.multiway.matrices.length !== game.matrices.length * this.buckets)
       throw new Error("multiway model: one matrix per duel matrix and bucket expected");
-    this.mats = [...game.matrices, ...(game.multiway?.matrices ?? [])];
-    this.matsT = this.mats.map((m) => transpose(m, n));
+    const mats = [...game.matrices, ...(game.multiway?.matrices ?? [])];
+    const matsT = mats.map((m) => transpose(m, n));
+    const wT = this.denseW ? transpose(game.W, n) : null;
+    this.kernel = new ProjectionKernel(n, wT ? [wT, ...mats, ...matsT] : [...mats, ...matsT], this.norm);
+    this.wT = wT ? this.kernel.address(wT) : -1;
+    this.mats = mats.map((m) => this.kernel.address(m));
+    this.matsT = matsT.map((m) => this.kernel.address(m));
     this.tmp = new Float64Array(n);
     this.tmp2 = new Float64Array(n);
     this.tmp3 = new Float64Array(n);
@@ -407,19 +417,13 @@ export class CfrSolver implements Solver {
 
   /**
    * out[a] = norm[a] * sum_b mt[b * n + a] * r[b]: with mt the transpose of M this is (M r)(a), with M itself
-   * (M^T r)(a). Skips zero entries of r (ranges get sparse).
+   * (M^T r)(a). Skips zero entries of r (ranges get sparse). `mt` is the matrix's handle in the projection
+   * kernel (WebAssembly SIMD, bit for bit the plain loop `projectJs` of kernels.ts); undefined (a duel index
+   * past the game's matrices) throws.
    */
-  private project(out: Float64Array, r: Float64Array, mt: Float64Array): void {
-    const n = this.n;
-    out.fill(0);
-    for (let b = 0; b < n; b++) {
-      const rb = r[b]!;
-      if (rb === 0) continue;
-      const off = b * n;
-      for (let a = 0; a < n; a++) out[a]! += mt[off + a]! * rb;
-    }
-    const norm = this.norm;
-    for (let a = 0; a < n; a++) out[a]! *= norm[a]!;
+  private project(out: Float64Array, r: Float64Array, mt: number | undefined): void {
+    if (mt === undefined) throw new TypeError("no such duel matrix");
+    this.kernel.project(out, r, mt);
   }
 
   /** Product of the projections of every seat except `skip1` and `skip2` (folded seats included). */
@@ -509,9 +513,7 @@ export class CfrSolver implements Solver {
     let m = node.duel[i * this.game.seats.length + j]!;
     if (bucket >= 0) m = this.duelCount + m * this.buckets + bucket;
     const r = node.reach[j]!;
-    return this.cached(this.bufferId(r) * this.mats.length + m, (out) =>
-      this.project(out, r, this.matsT[m]!),
-    );
+    return this.cached(this.bufferId(r) * this.mats.length + m, (out) => this.project(out, r, this.matsT[m]));
   }
 
   private bufferId(r: Float64Array): number {
@@ -598,7 +600,7 @@ export class CfrSolver implements Solver {
             const pl = node.proj[l]!;
             for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
           }
-          this.project(result, g, this.mats[toMe]!);
+          this.project(result, g, this.mats[toMe]);
           return;
         }
         result.fill(0);
@@ -611,7 +613,7 @@ export class CfrSolver implements Solver {
             const pl = node.proj[l]!;
             for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
           }
-          this.project(part, g, this.mats[this.duelCount + toMe * K + b]!);
+          this.project(part, g, this.mats[this.duelCount + toMe * K + b]);
           for (let a = 0; a < n; a++) result[a]! += part[a]!;
         }
       };

@@ -1,0 +1,95 @@
+;; The preflop engine's projection (`CfrSolver.project`) in WebAssembly with 128-bit SIMD.
+;;
+;; Compiled at build time (scripts/build-kernels.mjs, with the wabt package) into src/engine/kernels-wasm.ts;
+;; src/engine/kernels.ts lays out the memory and calls it. Every argument named like a vector is a byte
+;; address in that memory, every vector float64.
+;;
+;;   out[a] = norm[a] * sum over b with r[b] != 0, in increasing b, of mt[b * n + a] * r[b]
+;;
+;; Each output is built exactly as the JavaScript loop builds it: +0, then for every nonzero r[b] in
+;; increasing b one rounded multiply and one rounded add (f64x2.mul then f64x2.add, never fused), then one
+;; rounded multiply by norm[a]. Lanes are consecutive outputs a, a + 1 with r[b] broadcast, so SIMD changes
+;; only how many outputs advance at once, never a value: the results are those of the JavaScript loop bit
+;; for bit (test/kernels.test.ts).
+;;
+;; Outputs go in blocks of eight (four f64x2 accumulators kept in registers over every nonzero b), then in
+;; pairs. With an odd n the last pair reads one double past a row, past `norm` and writes one past `out`
+;; (kernels.ts pads every area by 16 bytes); that lane is discarded.
+
+(module
+  (import "env" "memory" (memory 1))
+
+  ;; $list: scratch of 32 bytes per class. Each nonzero r[b] becomes an entry { r[b] splat (16 bytes), the
+  ;; byte address of row b of mt (4 bytes) }, in increasing b.
+  (func (export "project")
+    (param $mt i32) (param $r i32) (param $out i32) (param $n i32) (param $norm i32) (param $list i32)
+    (local $b i32) (local $row i32) (local $stride i32) (local $rb f64)
+    (local $e i32) (local $end i32) (local $a i32) (local $full i32) (local $p i32)
+    (local $x v128) (local $acc0 v128) (local $acc1 v128) (local $acc2 v128) (local $acc3 v128)
+    ;; The nonzero entries of r.
+    (local.set $stride (i32.shl (local.get $n) (i32.const 3)))
+    (local.set $row (local.get $mt))
+    (local.set $e (local.get $list))
+    (block $listed
+      (loop $classes
+        (br_if $listed (i32.ge_u (local.get $b) (local.get $n)))
+        (local.set $rb (f64.load (i32.add (local.get $r) (i32.shl (local.get $b) (i32.const 3)))))
+        (if (f64.ne (local.get $rb) (f64.const 0))
+          (then
+            (v128.store (local.get $e) (f64x2.splat (local.get $rb)))
+            (i32.store offset=16 (local.get $e) (local.get $row))
+            (local.set $e (i32.add (local.get $e) (i32.const 32)))))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
+        (local.set $row (i32.add (local.get $row) (local.get $stride)))
+        (br $classes)))
+    (local.set $end (local.get $e))
+    ;; Blocks of eight outputs: $a is the block's byte offset in a row, in `out` and in `norm`.
+    (local.set $full (i32.shl (i32.and (local.get $n) (i32.const -8)) (i32.const 3)))
+    (block $blocksDone
+      (loop $blocks
+        (br_if $blocksDone (i32.ge_u (local.get $a) (local.get $full)))
+        (local.set $acc0 (v128.const i64x2 0 0))
+        (local.set $acc1 (v128.const i64x2 0 0))
+        (local.set $acc2 (v128.const i64x2 0 0))
+        (local.set $acc3 (v128.const i64x2 0 0))
+        (local.set $e (local.get $list))
+        (block $sumDone
+          (loop $sum
+            (br_if $sumDone (i32.ge_u (local.get $e) (local.get $end)))
+            (local.set $x (v128.load (local.get $e)))
+            (local.set $p (i32.add (i32.load offset=16 (local.get $e)) (local.get $a)))
+            (local.set $acc0 (f64x2.add (local.get $acc0) (f64x2.mul (v128.load (local.get $p)) (local.get $x))))
+            (local.set $acc1
+              (f64x2.add (local.get $acc1) (f64x2.mul (v128.load offset=16 (local.get $p)) (local.get $x))))
+            (local.set $acc2
+              (f64x2.add (local.get $acc2) (f64x2.mul (v128.load offset=32 (local.get $p)) (local.get $x))))
+            (local.set $acc3
+              (f64x2.add (local.get $acc3) (f64x2.mul (v128.load offset=48 (local.get $p)) (local.get $x))))
+            (local.set $e (i32.add (local.get $e) (i32.const 32)))
+            (br $sum)))
+        (local.set $p (i32.add (local.get $norm) (local.get $a)))
+        (local.set $e (i32.add (local.get $out) (local.get $a)))
+        (v128.store (local.get $e) (f64x2.mul (local.get $acc0) (v128.load (local.get $p))))
+        (v128.store offset=16 (local.get $e) (f64x2.mul (local.get $acc1) (v128.load offset=16 (local.get $p))))
+        (v128.store offset=32 (local.get $e) (f64x2.mul (local.get $acc2) (v128.load offset=32 (local.get $p))))
+        (v128.store offset=48 (local.get $e) (f64x2.mul (local.get $acc3) (v128.load offset=48 (local.get $p))))
+        (local.set $a (i32.add (local.get $a) (i32.const 64)))
+        (br $blocks)))
+    ;; The rest in pairs (the last one half used when n is odd).
+    (block $pairsDone
+      (loop $pairs
+        (br_if $pairsDone (i32.ge_u (local.get $a) (local.get $stride)))
+        (local.set $acc0 (v128.const i64x2 0 0))
+        (local.set $e (local.get $list))
+        (block $sumDone
+          (loop $sum
+            (br_if $sumDone (i32.ge_u (local.get $e) (local.get $end)))
+            (local.set $p (i32.add (i32.load offset=16 (local.get $e)) (local.get $a)))
+            (local.set $acc0
+              (f64x2.add (local.get $acc0) (f64x2.mul (v128.load (local.get $p)) (v128.load (local.get $e)))))
+            (local.set $e (i32.add (local.get $e) (i32.const 32)))
+            (br $sum)))
+        (v128.store (i32.add (local.get $out) (local.get $a))
+          (f64x2.mul (local.get $acc0) (v128.load (i32.add (local.get $norm) (local.get $a)))))
+        (local.set $a (i32.add (local.get $a) (i32.const 16)))
+        (br $pairs)))))
