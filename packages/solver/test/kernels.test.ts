@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ProjectionKernel, projectJs } from "../src/engine/kernels.js";
+import { ProjectionKernel, projectJs, projectSparseJs, type SparseW } from "../src/engine/kernels.js";
 
 let seed = 7;
 const random = () => {
@@ -33,6 +33,44 @@ describe("the projection kernel computes bit for bit what the JavaScript loop co
         projectJs(expected, r, m, norm);
         const got = new Float64Array(n).fill(Number.NaN);
         kernel.project(got, r, kernel.address(m));
+        expect(bits(got)).toEqual(bits(expected));
+      }
+    });
+  }
+
+  for (const n of [1, 2, 3, 13, 169]) {
+    it(`card removal stored sparsely, n = ${n}`, () => {
+      // Rows with no conflicts, a few, or many, in any class order (as CfrSolver lists them: increasing b).
+      const start = [0];
+      const cls: number[] = [];
+      const cnt: number[] = [];
+      for (let a = 0; a < n; a++) {
+        const density = a % 3 === 0 ? 0 : a % 3 === 1 ? 0.1 : 0.6;
+        for (let b = 0; b < n; b++) {
+          if (random() < density) {
+            cls.push(b);
+            cnt.push(1 + Math.floor(random() * 16));
+          }
+        }
+        start.push(cls.length);
+      }
+      const w: SparseW = {
+        combos: Float64Array.from({ length: n }, () => [4, 6, 12][Math.floor(random() * 3)]!),
+        start: Int32Array.from(start),
+        cls: Int32Array.from(cls),
+        cnt: Float64Array.from(cnt),
+      };
+      const norm = Float64Array.from({ length: n }, () => random() * 1e-3 + 1e-6);
+      const kernel = new ProjectionKernel(n, [], norm, w);
+      for (let trial = 0; trial < 40; trial++) {
+        const zeros = [0, 0.5, 0.95, 1][trial % 4]!;
+        const r = Float64Array.from({ length: n }, () =>
+          random() < zeros ? 0 : random() * 10 ** -(trial % 7),
+        );
+        const expected = new Float64Array(n).fill(Number.NaN);
+        projectSparseJs(expected, r, w, norm);
+        const got = new Float64Array(n).fill(Number.NaN);
+        kernel.projectSparse(got, r);
         expect(bits(got)).toEqual(bits(expected));
       }
     });

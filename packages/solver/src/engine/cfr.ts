@@ -292,7 +292,19 @@ export class CfrSolver implements Solver {
     const mats = [...game.matrices, ...(game.multiway?.matrices ?? [])];
     const matsT = mats.map((m) => transpose(m, n));
     const wT = this.denseW ? transpose(game.W, n) : null;
-    this.kernel = new ProjectionKernel(n, wT ? [wT, ...mats, ...matsT] : [...mats, ...matsT], this.norm);
+    this.kernel = new ProjectionKernel(
+      n,
+      wT ? [wT, ...mats, ...matsT] : [...mats, ...matsT],
+      this.norm,
+      this.denseW
+        ? undefined
+        : {
+            combos: game.combos,
+            start: this.conflictStart,
+            cls: this.conflictClass,
+            cnt: this.conflictCount,
+          },
+    );
     this.wT = wT ? this.kernel.address(wT) : -1;
     this.mats = mats.map((m) => this.kernel.address(m));
     this.matsT = matsT.map((m) => this.kernel.address(m));
@@ -394,25 +406,13 @@ export class CfrSolver implements Solver {
     return out;
   }
 
-  /** out = W * r scaled to a chance-weighted mass per class (sparse: W is full minus rank conflicts). */
+  /**
+   * out = W * r scaled to a chance-weighted mass per class (sparse: W is full minus rank conflicts; in the
+   * projection kernel, bit for bit the loop `projectSparseJs` of kernels.ts).
+   */
   private projectW(out: Float64Array, r: Float64Array): void {
-    const n = this.n;
-    if (this.denseW) {
-      this.project(out, r, this.wT);
-      return;
-    }
-    const combos = this.game.combos;
-    let total = 0;
-    for (let b = 0; b < n; b++) total += combos[b]! * r[b]!;
-    const start = this.conflictStart;
-    const cls = this.conflictClass;
-    const cnt = this.conflictCount;
-    const norm = this.norm;
-    for (let a = 0; a < n; a++) {
-      let s = combos[a]! * total;
-      for (let k = start[a]!, end = start[a + 1]!; k < end; k++) s -= cnt[k]! * r[cls[k]!]!;
-      out[a] = s * norm[a]!;
-    }
+    if (this.denseW) this.project(out, r, this.wT);
+    else this.kernel.projectSparse(out, r);
   }
 
   /**
@@ -632,10 +632,16 @@ export class CfrSolver implements Solver {
         fill(t);
         tm = t;
       }
-      for (let a = 0; a < n; a++) {
-        let x = tm[a]!;
-        for (const l of rest) x *= node.proj[l]![a]!;
-        out[a]! -= x / k;
+      if (rest.length === 1) {
+        const pl = node.proj[rest[0]!]!;
+        for (let a = 0; a < n; a++) out[a]! -= (tm[a]! * pl[a]!) / k;
+      } else {
+        const pls = rest.map((l) => node.proj[l]!);
+        for (let a = 0; a < n; a++) {
+          let x = tm[a]!;
+          for (let i = 0; i < pls.length; i++) x *= pls[i]![a]!;
+          out[a]! -= x / k;
+        }
       }
     }
   }

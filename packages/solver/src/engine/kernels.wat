@@ -15,6 +15,9 @@
 ;; Outputs go in blocks of eight (four f64x2 accumulators kept in registers over every nonzero b), then in
 ;; pairs. With an odd n the last pair reads one double past a row, past `norm` and writes one past `out`
 ;; (kernels.ts pads every area by 16 bytes); that lane is discarded.
+;;
+;; `projectSparse` is `CfrSolver.projectW` on a card-removal matrix W stored sparsely (full minus rank
+;; conflicts), in scalar float64 with the JavaScript loop's operations in its order.
 
 (module
   (import "env" "memory" (memory 1))
@@ -92,4 +95,45 @@
         (v128.store (i32.add (local.get $out) (local.get $a))
           (f64x2.mul (local.get $acc0) (v128.load (i32.add (local.get $norm) (local.get $a)))))
         (local.set $a (i32.add (local.get $a) (i32.const 16)))
-        (br $pairs)))))
+        (br $pairs))))
+
+  ;; out[a] = norm[a] * (combos[a] * total - sum over k in [start[a], start[a + 1]) of cnt[k] * r[cls[k]]),
+  ;; total = sum_b combos[b] * r[b] (from +0, in increasing b; the conflicts in their order). $start: n + 1
+  ;; int32 entry indices; $cls: int32 byte offsets (8 * class) into r; $cnt: float64 counts.
+  (func (export "projectSparse")
+    (param $r i32) (param $out i32) (param $n i32) (param $norm i32) (param $combos i32) (param $start i32)
+    (param $cls i32) (param $cnt i32)
+    (local $i i32) (local $total f64) (local $s f64) (local $k i32) (local $end i32) (local $at i32)
+    (block $summed
+      (loop $sum
+        (br_if $summed (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 3)))
+        (local.set $total
+          (f64.add (local.get $total)
+            (f64.mul (f64.load (i32.add (local.get $combos) (local.get $at)))
+              (f64.load (i32.add (local.get $r) (local.get $at))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $sum)))
+    (local.set $i (i32.const 0))
+    (local.set $end (i32.load (local.get $start)))
+    (block $done
+      (loop $classes
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $at (i32.shl (local.get $i) (i32.const 3)))
+        (local.set $s (f64.mul (f64.load (i32.add (local.get $combos) (local.get $at))) (local.get $total)))
+        (local.set $k (local.get $end))
+        (local.set $end (i32.load offset=4 (i32.add (local.get $start) (i32.shl (local.get $i) (i32.const 2)))))
+        (block $conflictsDone
+          (loop $conflicts
+            (br_if $conflictsDone (i32.ge_u (local.get $k) (local.get $end)))
+            (local.set $s
+              (f64.sub (local.get $s)
+                (f64.mul (f64.load (i32.add (local.get $cnt) (i32.shl (local.get $k) (i32.const 3))))
+                  (f64.load
+                    (i32.add (local.get $r) (i32.load (i32.add (local.get $cls) (i32.shl (local.get $k) (i32.const 2)))))))))
+            (local.set $k (i32.add (local.get $k) (i32.const 1)))
+            (br $conflicts)))
+        (f64.store (i32.add (local.get $out) (local.get $at))
+          (f64.mul (local.get $s) (f64.load (i32.add (local.get $norm) (local.get $at)))))
+        (local.set $i (i32.add (local.get $i) (i32.const 1)))
+        (br $classes)))))
