@@ -1,7 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { ProjectionKernel, projectJs, projectSparseJs, type SparseW } from "../src/engine/kernels.js";
+import {
+  cycleJs,
+  ProjectionKernel,
+  projectJs,
+  projectSparseJs,
+  type SparseW,
+} from "../src/engine/kernels.js";
 
 let seed = 7;
 const random = () => {
@@ -61,7 +67,7 @@ describe("the projection kernel computes bit for bit what the JavaScript loop co
         cnt: Float64Array.from(cnt),
       };
       const norm = Float64Array.from({ length: n }, () => random() * 1e-3 + 1e-6);
-      const kernel = new ProjectionKernel(n, [], norm, w);
+      const kernel = new ProjectionKernel(n, [], norm, { sparse: w });
       for (let trial = 0; trial < 40; trial++) {
         const zeros = [0, 0.5, 0.95, 1][trial % 4]!;
         const r = Float64Array.from({ length: n }, () =>
@@ -71,6 +77,47 @@ describe("the projection kernel computes bit for bit what the JavaScript loop co
         projectSparseJs(expected, r, w, norm);
         const got = new Float64Array(n).fill(Number.NaN);
         kernel.projectSparse(got, r);
+        expect(bits(got)).toEqual(bits(expected));
+      }
+    });
+  }
+
+  for (const [n, K, R] of [
+    [1, 1, 1],
+    [3, 2, 1],
+    [9, 4, 1],
+    [169, 4, 1],
+    [169, 4, 2],
+    [17, 3, 4],
+  ] as const) {
+    it(`board-conditioned cycle term, n = ${n}, ${K} buckets, ${R} other opponents`, () => {
+      const mats = Array.from({ length: K + 1 }, () => Float64Array.from({ length: n * n }, value));
+      const norm = Float64Array.from({ length: n }, () => random() * 1e-3 + 1e-6);
+      const pi = new Float64Array(n * K);
+      for (let a = 0; a < n; a++) {
+        let left = 1;
+        for (let b = 0; b < K; b++) {
+          const p = b === K - 1 ? left : left * random();
+          pi[a * K + b] = p;
+          left -= p;
+        }
+      }
+      const chances = { buckets: K, pi };
+      const kernel = new ProjectionKernel(n, mats, norm, { chances });
+      expect(kernel.canCycle(R)).toBe(true);
+      const handles = [-1, ...mats.map((m) => kernel.address(m))];
+      for (let trial = 0; trial < 12; trial++) {
+        const zeros = [0, 0.3, 0.9][trial % 3]!;
+        const vec = () => Float64Array.from({ length: n }, () => (random() < zeros ? 0 : Math.abs(value())));
+        const rm = vec();
+        // Projections with zeros (where the duel shares are not divided) and positive values.
+        const pls = Array.from({ length: R }, vec);
+        const us = Array.from({ length: K * R }, vec);
+        const first = 1 + (trial % 2);
+        const expected = new Float64Array(n).fill(Number.NaN);
+        cycleJs(expected, rm, us, pls, mats.slice(first - 1, first - 1 + K), chances, norm);
+        const got = new Float64Array(n).fill(Number.NaN);
+        kernel.cycle(got, rm, us, pls, handles, first);
         expect(bits(got)).toEqual(bits(expected));
       }
     });

@@ -233,6 +233,9 @@ export class CfrSolver implements Solver {
   private readonly tmp6: Float64Array;
   private readonly tmp7: Float64Array;
   private readonly foldBuf: Float64Array;
+  /** The cycle term's inputs (reused lists). */
+  private readonly cycleUs: Float64Array[] = [];
+  private readonly cyclePls: Float64Array[] = [];
   /** Products of reaches with share matrices, valid while `epoch` (bumped when reaches change) matches. */
   private readonly cache = new Map<number, { epoch: number; v: Float64Array }>();
   private readonly bufferIds = new Map<Float64Array, number>();
@@ -292,11 +295,8 @@ export class CfrSolver implements Solver {
     const mats = [...game.matrices, ...(game.multiway?.matrices ?? [])];
     const matsT = mats.map((m) => transpose(m, n));
     const wT = this.denseW ? transpose(game.W, n) : null;
-    this.kernel = new ProjectionKernel(
-      n,
-      wT ? [wT, ...mats, ...matsT] : [...mats, ...matsT],
-      this.norm,
-      this.denseW
+    this.kernel = new ProjectionKernel(n, wT ? [wT, ...mats, ...matsT] : [...mats, ...matsT], this.norm, {
+      sparse: this.denseW
         ? undefined
         : {
             combos: game.combos,
@@ -304,7 +304,8 @@ export class CfrSolver implements Solver {
             cls: this.conflictClass,
             cnt: this.conflictCount,
           },
-    );
+      chances: game.multiway ? { buckets: this.buckets, pi: game.multiway.pi } : undefined,
+    });
     this.wT = wT ? this.kernel.address(wT) : -1;
     this.mats = mats.map((m) => this.kernel.address(m));
     this.matsT = matsT.map((m) => this.kernel.address(m));
@@ -601,6 +602,17 @@ export class CfrSolver implements Solver {
             for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
           }
           this.project(result, g, this.mats[toMe]);
+          return;
+        }
+        if (this.kernel.canCycle(rest.length)) {
+          // In the kernel (bit for bit the loop below): every duel share it needs, then the products.
+          const us = this.cycleUs;
+          const pls = this.cyclePls;
+          us.length = 0;
+          pls.length = 0;
+          for (const l of rest) pls.push(node.proj[l]!);
+          for (let b = 0; b < K; b++) for (const l of rest) us.push(this.duelU(node, m, l, b));
+          this.kernel.cycle(result, node.reach[m]!, us, pls, this.mats, this.duelCount + toMe * K);
           return;
         }
         result.fill(0);

@@ -2,16 +2,18 @@
  * The engine's projection `out[a] = norm[a] * sum_b mt[b * n + a] * r[b]` (`CfrSolver.project`) as a
  * WebAssembly SIMD kernel (src/engine/kernels.wat, compiled at build time into src/engine/kernels-wasm.ts),
  * bit for bit what `projectJs` computes; and the projection on the card-removal matrix stored sparsely
- * (`CfrSolver.projectW`, `projectSparseJs`).
+ * (`CfrSolver.projectW`, `projectSparseJs`), and the board-conditioned cycle term of `CfrSolver.potShare`
+ * (`cycleJs`).
  *
  * Each instance owns one WebAssembly.Memory (not shared: every solver instance, so every worker thread of a
  * parallel solve, has its own) laid out as
  *
- *   [ matrix 0 | matrix 1 | ... | norm | r | out | the kernel's list of nonzero r entries | conflicts ]
+ *   [ matrix 0 | matrix 1 | ... | norm | r | out | the kernel's list of nonzero r entries | conflicts |
+ *     bucket chances by bucket | cycle: matrix addresses, result, g, part, vector slots ]
  *
  * every area padded by 16 bytes (the kernel's last pair of an odd n reads and writes one double past it).
  * The matrices are copied in once; a projection copies r in and the result out (two 8n-byte copies against
- * n^2 multiply-adds).
+ * n^2 multiply-adds), the cycle term its input vectors and its result.
  */
 
 import { KERNELS_WASM } from "./kernels-wasm.js";
@@ -28,6 +30,31 @@ interface Exports {
     cls: number,
     cnt: number,
   ): void;
+  cycle(
+    K: number,
+    R: number,
+    n: number,
+    stride: number,
+    rm: number,
+    piT: number,
+    us: number,
+    pls: number,
+    mats: number,
+    result: number,
+    g: number,
+    part: number,
+    norm: number,
+    list: number,
+  ): void;
+}
+
+/** Vector slots of the cycle term: its opponent's reach, the other opponents' projections and duel shares. */
+const CYCLE_SLOTS = 48;
+
+/** Board-conditioned model: `pi[a * buckets + k]`, the chance that class a's hand is in strength bucket k. */
+export interface BucketChances {
+  readonly buckets: number;
+  readonly pi: Float64Array;
 }
 
 /**
@@ -69,14 +96,34 @@ export class ProjectionKernel {
   private readonly outView: Float64Array;
   /** Byte addresses of combos, start, cls (as byte offsets into r) and cnt (null: no sparse W). */
   private readonly sparseAt: readonly [number, number, number, number] | null;
+  /** The cycle term's areas (null without bucket chances). */
+  private readonly cycleAt: {
+    readonly buckets: number;
+    readonly piT: number;
+    readonly mats: Int32Array;
+    readonly result: number;
+    readonly g: number;
+    readonly part: number;
+    readonly slots: number;
+    readonly slotViews: Float64Array[];
+    readonly resultView: Float64Array;
+  } | null;
+  private readonly stride: number;
 
   /**
    * `matrices`: every n x n matrix (row-major, as `projectJs` takes `mt`) that `project` will be given;
-   * `sparse`: the card-removal matrix for `projectSparse`.
+   * `sparse`: the card-removal matrix for `projectSparse`; `chances`: the buckets for `cycle`.
    */
-  constructor(n: number, matrices: readonly Float64Array[], norm: Float64Array, sparse?: SparseW) {
+  constructor(
+    n: number,
+    matrices: readonly Float64Array[],
+    norm: Float64Array,
+    options: { sparse?: SparseW | undefined; chances?: BucketChances | undefined } = {},
+  ) {
+    const { sparse, chances } = options;
     this.n = n;
-    const vector = 8 * n + 16;
+    const vector = align16(8 * n + 16);
+    this.stride = vector;
     let at = 0;
     const unique = [...new Set(matrices)];
     for (const m of unique) {
@@ -97,6 +144,19 @@ export class ProjectionKernel {
       this.sparseAt = [at, startAt, clsAt, cntAt];
       bytes = cntAt + 8 * sparse.cnt.length + 16;
     } else this.sparseAt = null;
+    bytes = align16(bytes);
+    let cycle: { piT: number; mats: number; result: number; g: number; part: number; slots: number } | null =
+      null;
+    if (chances) {
+      const piT = bytes;
+      const mats = align16(piT + 8 * n * chances.buckets + 16);
+      const result = align16(mats + 4 * chances.buckets);
+      const g = result + vector;
+      const part = g + vector;
+      const slots = part + vector;
+      cycle = { piT, mats, result, g, part, slots };
+      bytes = slots + CYCLE_SLOTS * vector;
+    }
     const pages = Math.max(1, Math.ceil(bytes / PAGE));
     const memory = new WebAssembly.Memory({ initial: pages, maximum: pages });
     const buffer = memory.buffer;
@@ -111,6 +171,25 @@ export class ProjectionKernel {
     }
     this.rView = new Float64Array(buffer, this.rAt, n);
     this.outView = new Float64Array(buffer, this.outAt, n);
+    if (chances && cycle) {
+      const K = chances.buckets;
+      const piT = new Float64Array(buffer, cycle.piT, K * n);
+      for (let a = 0; a < n; a++) for (let b = 0; b < K; b++) piT[b * n + a] = chances.pi[a * K + b]!;
+      this.cycleAt = {
+        buckets: K,
+        piT: cycle.piT,
+        mats: new Int32Array(buffer, cycle.mats, K),
+        result: cycle.result,
+        g: cycle.g,
+        part: cycle.part,
+        slots: cycle.slots,
+        slotViews: Array.from(
+          { length: CYCLE_SLOTS },
+          (_, i) => new Float64Array(buffer, cycle.slots + i * vector, n),
+        ),
+        resultView: new Float64Array(buffer, cycle.result, n),
+      };
+    } else this.cycleAt = null;
     this.kernel = new WebAssembly.Instance(kernelModule(), { env: { memory } }).exports as unknown as Exports;
   }
 
@@ -126,6 +205,53 @@ export class ProjectionKernel {
     this.rView.set(r);
     this.kernel.project(mt, this.rAt, this.outAt, this.n, this.normAt, this.listAt);
     out.set(this.outView);
+  }
+
+  /** Whether `cycle` takes `rest` other opponents (false: too many for its vector slots, or no chances). */
+  canCycle(rest: number): boolean {
+    const c = this.cycleAt;
+    return c !== null && 1 + rest * (c.buckets + 1) <= CYCLE_SLOTS;
+  }
+
+  /**
+   * result = `cycleJs(result, rm, us, pls, mats, chances, norm)` with the matrices' handles (one per bucket
+   * b, `mats[first + b]`); `us[b * R + i]` is the duel share of bucket b against the i-th of the R = `pls.length` other
+   * opponents, `pls[i]` that opponent's projection. Check `canCycle` first.
+   */
+  cycle(
+    result: Float64Array,
+    rm: Float64Array,
+    us: readonly Float64Array[],
+    pls: readonly Float64Array[],
+    mats: readonly number[],
+    first: number,
+  ): void {
+    const c = this.cycleAt!;
+    const K = c.buckets;
+    const R = pls.length;
+    const slots = c.slotViews;
+    slots[0]!.set(rm);
+    for (let i = 0; i < R; i++) slots[1 + i]!.set(pls[i]!);
+    for (let j = 0; j < K * R; j++) slots[1 + R + j]!.set(us[j]!);
+    for (let b = 0; b < K; b++) c.mats[b] = mats[first + b]!;
+    const v = this.stride;
+    this.kernel.cycle(
+      K,
+      R,
+      this.n,
+      v,
+      c.slots,
+      c.piT,
+      c.slots + (1 + R) * v,
+      c.slots + v,
+      c.mats.byteOffset,
+      c.result,
+      c.g,
+      c.part,
+      this.normAt,
+      this.listAt,
+    );
+    result.set(c.resultView);
   }
 
   /** out = `projectSparseJs(out, r, sparse, norm)` with the card-removal matrix given to the constructor. */
@@ -164,5 +290,38 @@ export function projectSparseJs(out: Float64Array, r: Float64Array, w: SparseW, 
     let s = combos[a]! * total;
     for (let k = start[a]!, end = start[a + 1]!; k < end; k++) s -= cnt[k]! * r[cls[k]!]!;
     out[a] = s * norm[a]!;
+  }
+}
+
+/**
+ * The board-conditioned cycle term of `CfrSolver.potShare` in JavaScript: result = sum over buckets b of
+ * projectJs(g_b, mats[b]), g_b = rm * pi[., b] times, for each other opponent i, (pls[i] > 0 ? us[b * R + i]
+ * / pls[i] : 0).
+ */
+export function cycleJs(
+  result: Float64Array,
+  rm: Float64Array,
+  us: readonly Float64Array[],
+  pls: readonly Float64Array[],
+  mats: readonly Float64Array[],
+  chances: BucketChances,
+  norm: Float64Array,
+): void {
+  const n = result.length;
+  const K = chances.buckets;
+  const pi = chances.pi;
+  const R = pls.length;
+  const g = new Float64Array(n);
+  const part = new Float64Array(n);
+  result.fill(0);
+  for (let b = 0; b < K; b++) {
+    for (let x = 0; x < n; x++) g[x] = rm[x]! * pi[x * K + b]!;
+    for (let i = 0; i < R; i++) {
+      const u = us[b * R + i]!;
+      const pl = pls[i]!;
+      for (let x = 0; x < n; x++) g[x]! *= pl[x]! > 0 ? u[x]! / pl[x]! : 0;
+    }
+    projectJs(part, g, mats[b]!, norm);
+    for (let a = 0; a < n; a++) result[a]! += part[a]!;
   }
 }

@@ -16,6 +16,9 @@
 ;; pairs. With an odd n the last pair reads one double past a row, past `norm` and writes one past `out`
 ;; (kernels.ts pads every area by 16 bytes); that lane is discarded.
 ;;
+;; `cycle` is the board-conditioned cycle term of `CfrSolver.potShare` (its `fill`), the elementwise loops in
+;; f64x2 (the same operations per lane) around `project`.
+;;
 ;; `projectSparse` is `CfrSolver.projectW` on a card-removal matrix W stored sparsely (full minus rank
 ;; conflicts), in scalar float64 with the JavaScript loop's operations in its order.
 
@@ -24,7 +27,7 @@
 
   ;; $list: scratch of 32 bytes per class. Each nonzero r[b] becomes an entry { r[b] splat (16 bytes), the
   ;; byte address of row b of mt (4 bytes) }, in increasing b.
-  (func (export "project")
+  (func $project (export "project")
     (param $mt i32) (param $r i32) (param $out i32) (param $n i32) (param $norm i32) (param $list i32)
     (local $b i32) (local $row i32) (local $stride i32) (local $rb f64)
     (local $e i32) (local $end i32) (local $a i32) (local $full i32) (local $p i32)
@@ -136,4 +139,75 @@
         (f64.store (i32.add (local.get $out) (local.get $at))
           (f64.mul (local.get $s) (f64.load (i32.add (local.get $norm) (local.get $at)))))
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
-        (br $classes)))))
+        (br $classes))))
+
+  ;; result = sum over buckets b of project(mats[b], g_b), in increasing b from +0, where
+  ;;   g_b[x] = rm[x] * piT[b * n + x], then for each of the R other opponents i in turn
+  ;;   g_b[x] *= (pl_i[x] > 0 ? u_{b,i}[x] / pl_i[x] : +0).
+  ;; Vectors are $stride bytes apart: u_{b,i} at $us + (b * R + i) * $stride, pl_i at $pls + i * $stride;
+  ;; $mats holds the K int32 matrix addresses. $g and $part are scratch vectors, $list `project`'s.
+  (func (export "cycle")
+    (param $K i32) (param $R i32) (param $n i32) (param $stride i32) (param $rm i32) (param $piT i32)
+    (param $us i32) (param $pls i32) (param $mats i32) (param $result i32) (param $g i32) (param $part i32)
+    (param $norm i32) (param $list i32)
+    (local $b i32) (local $i i32) (local $x i32) (local $bytes i32) (local $u i32) (local $pl i32)
+    (local $p v128)
+    (local.set $bytes (i32.shl (local.get $n) (i32.const 3)))
+    (block $cleared
+      (loop $clear
+        (br_if $cleared (i32.ge_u (local.get $x) (local.get $bytes)))
+        (v128.store (i32.add (local.get $result) (local.get $x)) (v128.const i64x2 0 0))
+        (local.set $x (i32.add (local.get $x) (i32.const 16)))
+        (br $clear)))
+    (block $bucketsDone
+      (loop $buckets
+        (br_if $bucketsDone (i32.ge_u (local.get $b) (local.get $K)))
+        ;; g = rm * pi[., b]
+        (local.set $x (i32.const 0))
+        (block $gDone
+          (loop $gLoop
+            (br_if $gDone (i32.ge_u (local.get $x) (local.get $bytes)))
+            (v128.store (i32.add (local.get $g) (local.get $x))
+              (f64x2.mul (v128.load (i32.add (local.get $rm) (local.get $x)))
+                (v128.load
+                  (i32.add (i32.add (local.get $piT) (i32.mul (local.get $b) (local.get $bytes))) (local.get $x)))))
+            (local.set $x (i32.add (local.get $x) (i32.const 16)))
+            (br $gLoop)))
+        ;; g *= (pl > 0 ? u / pl : +0) for each other opponent
+        (local.set $i (i32.const 0))
+        (block $restDone
+          (loop $rest
+            (br_if $restDone (i32.ge_u (local.get $i) (local.get $R)))
+            (local.set $u
+              (i32.add (local.get $us)
+                (i32.mul (i32.add (i32.mul (local.get $b) (local.get $R)) (local.get $i)) (local.get $stride))))
+            (local.set $pl (i32.add (local.get $pls) (i32.mul (local.get $i) (local.get $stride))))
+            (local.set $x (i32.const 0))
+            (block $divDone
+              (loop $div
+                (br_if $divDone (i32.ge_u (local.get $x) (local.get $bytes)))
+                (local.set $p (v128.load (i32.add (local.get $pl) (local.get $x))))
+                (v128.store (i32.add (local.get $g) (local.get $x))
+                  (f64x2.mul (v128.load (i32.add (local.get $g) (local.get $x)))
+                    (v128.and
+                      (f64x2.div (v128.load (i32.add (local.get $u) (local.get $x))) (local.get $p))
+                      (f64x2.gt (local.get $p) (v128.const i64x2 0 0)))))
+                (local.set $x (i32.add (local.get $x) (i32.const 16)))
+                (br $div)))
+            (local.set $i (i32.add (local.get $i) (i32.const 1)))
+            (br $rest)))
+        (call $project
+          (i32.load (i32.add (local.get $mats) (i32.shl (local.get $b) (i32.const 2))))
+          (local.get $g) (local.get $part) (local.get $n) (local.get $norm) (local.get $list))
+        ;; result += part
+        (local.set $x (i32.const 0))
+        (block $addDone
+          (loop $add
+            (br_if $addDone (i32.ge_u (local.get $x) (local.get $bytes)))
+            (v128.store (i32.add (local.get $result) (local.get $x))
+              (f64x2.add (v128.load (i32.add (local.get $result) (local.get $x)))
+                (v128.load (i32.add (local.get $part) (local.get $x)))))
+            (local.set $x (i32.add (local.get $x) (i32.const 16)))
+            (br $add)))
+        (local.set $b (i32.add (local.get $b) (i32.const 1)))
+        (br $buckets)))))
