@@ -116,6 +116,7 @@ export {
   solverThreads,
   toPackData,
   trembleOf,
+  trembleScopeOf,
 } from "./solve/preflop.js";
 export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, DuelKind } from "./tree/build.js";
@@ -130,6 +131,7 @@ export type {
   SolverAlgorithm,
   StackProfile,
   TreeConfig,
+  TrembleScope,
 } from "./tree/config.js";
 export {
   configStacks,

@@ -124,6 +124,11 @@ describe("parallel solver", () => {
     compare(game, { ...DCFR_PARAMS, tremble: PREFLOP_TREMBLE, predictive: true }, 2, 6, 3);
   });
 
+  it("gives the serial solver's numbers with predictive CFR+ trembling every action", () => {
+    const { game } = buildEngineGame(loadTreeConfig(treeConfigPath("nl")), 20, equity);
+    compare(game, { ...DCFR_PARAMS, tremble: 1e-5, trembleEvery: true, predictive: true }, 2, 6, 3);
+  });
+
   it("gives the serial solver's numbers without a tremble", () => {
     const { game } = buildEngineGame(threeHanded, 25, equity);
     compare(game, DCFR_PARAMS, 2, 10, 5);

@@ -9,9 +9,11 @@ import {
   buildEngineGame,
   nextCheckAfter,
   PREFLOP_TREMBLE,
+  solveInputHash,
   solvePreflop,
   toPackData,
   trembleOf,
+  trembleScopeOf,
 } from "../src/solve/preflop.js";
 import { loadTreeConfig, validateTreeConfig } from "../src/tree/config.js";
 import { headsUpJamFold, threeHanded } from "./toys.js";
@@ -161,6 +163,43 @@ describe("the regret minimizer per profile", () => {
       expect(() => validateTreeConfig(withTremble(bad)), String(bad)).toThrow(/tremble must be a number/);
     }
     expect(algorithmName(false, "pcfr+", undefined, 1e-5)).toContain("every action at least 0.00001 while");
+  });
+
+  it("takes a trembleScope of untaken or every per profile; every mixes the tremble into every action", () => {
+    const withScope = (trembleScope: unknown) =>
+      ({ ...headsUpJamFold, profiles: [{ ...profile, trembleScope }] }) as never;
+    const stack = profile.stacks[0]!;
+    expect(trembleScopeOf(validateTreeConfig(withScope("every")), stack)).toBe("every");
+    expect(trembleScopeOf(validateTreeConfig(withScope("untaken")), stack)).toBe("untaken");
+    expect(trembleScopeOf(headsUpJamFold, stack)).toBe("untaken");
+    for (const bad of ["all", "", 1, true, null]) {
+      expect(() => validateTreeConfig(withScope(bad)), String(bad)).toThrow(/trembleScope must be/);
+    }
+    expect(algorithmName(false, "pcfr+", undefined, 1e-5, "every")).toContain(
+      "every action of every hand mixed with 0.00001 while",
+    );
+    // The scope is an input of the solve: it changes the iterates, so the pack's input hash.
+    const every = validateTreeConfig(withScope("every"));
+    expect(solveInputHash(every, stack, 0)).not.toBe(solveInputHash(headsUpJamFold, stack, 0));
+    // Solved both ways, the two solves differ (the tremble reaches every line) yet both converge.
+    const a = solvePreflop({
+      config: every,
+      stack,
+      equity,
+      maxIterations: 400,
+      targetPctPot: 0.05,
+      now: fixedClock,
+    });
+    const b = solvePreflop({
+      config: headsUpJamFold,
+      stack,
+      equity,
+      maxIterations: 400,
+      targetPctPot: 0.05,
+      now: fixedClock,
+    });
+    for (const s of a.seats) expect(s.pctPot).toBeLessThanOrEqual(0.05);
+    expect(a.solver.decisionResults()[0]!.strategy).not.toEqual(b.solver.decisionResults()[0]!.strategy);
   });
 
   it("solves heads-up jam/fold with predictive CFR+ like DCFR and names it in the pack", () => {

@@ -344,6 +344,10 @@ const PARAMS: [string, CfrParams][] = [
   ["alternating DCFR", { ...DCFR_PARAMS, alternate: true }],
   ["simultaneous DCFR", DCFR_PARAMS],
   ["alternating DCFR with a tremble", { ...DCFR_PARAMS, alternate: true, tremble: 0.002 }],
+  [
+    "predictive CFR+ trembling every action",
+    { ...DCFR_PARAMS, predictive: true, tremble: 0.002, trembleEvery: true },
+  ],
 ];
 
 // Classes ranked by a strength that is not their index; one game with equal weights, one with unequal.

@@ -56,6 +56,7 @@ import {
   solvedProvenanceBase,
   solveInputHash,
   trembleOf,
+  trembleScopeOf,
 } from "./preflop.js";
 
 /** What a PLO game is built from: the abstraction and its bucket equity table. */
@@ -244,6 +245,7 @@ export function toPloPackData(result: PloSolveResult, config: TreeConfig, opts: 
           algorithmOf(config, tree.stack),
           `${B} buckets`,
           trembleOf(config, tree.stack),
+          trembleScopeOf(config, tree.stack),
         ),
         model: `${model.name}: solved over ${B} buckets of the PLO abstraction (every class of a bucket plays one strategy); heads-up all-in pots by bucket-against-bucket all-in equity with exact card removal weights; flop pots by equity realization (contest exponent ${model.contestExponent}, IP ${model.ipFactor}, OOP ${model.oopFactor}, full at SPR ${model.sprFull}, playability per bucket ${JSON.stringify(model.playability)}); pots of three or more players by independent duels (a player who wins every duel takes the pot, the rest is split equally); ${rakeText(config)}`,
         notes: [

@@ -19,7 +19,13 @@ import {
 import { buildBucketedDuels } from "../model/multiway.js";
 import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
-import { profileFor, rakeOf, type SolverAlgorithm, type TreeConfig } from "../tree/config.js";
+import {
+  profileFor,
+  rakeOf,
+  type SolverAlgorithm,
+  type TreeConfig,
+  type TrembleScope,
+} from "../tree/config.js";
 
 /** The algorithm line of a pack's provenance; `over` names what the solve is vectorized over. */
 export const algorithmName = (
@@ -27,12 +33,17 @@ export const algorithmName = (
   algorithm: SolverAlgorithm = "dcfr",
   over = "169 classes",
   tremble = PREFLOP_TREMBLE,
+  scope: TrembleScope = "untaken",
 ): string =>
-  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over ${over}; trembling hand (every action at least ${tremble} while iterating), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
+  `${algorithm === "pcfr+" ? "Predictive CFR+ (regret matching+ with the last instantaneous regrets as prediction, averages weighted by t^2)" : "DCFR (alpha 1.5, beta 0, gamma 2)"}, ${alternate ? "alternating" : "simultaneous"} seat updates, vectorized over ${over}; trembling hand (${scope === "every" ? `every action of every hand mixed with ${tremble} while iterating` : `every action at least ${tremble} while iterating`}), published averages with frequencies under ${PURIFY_BELOW} zeroed`;
 
 /** The tremble of a (config, stack): the profile's `tremble`, `PREFLOP_TREMBLE` by default. */
 export const trembleOf = (config: TreeConfig, stack: number): number =>
   profileFor(config, stack).tremble ?? PREFLOP_TREMBLE;
+
+/** Which actions tremble for a (config, stack): the profile's `trembleScope`, `"untaken"` by default. */
+export const trembleScopeOf = (config: TreeConfig, stack: number): TrembleScope =>
+  profileFor(config, stack).trembleScope ?? "untaken";
 
 /** The regret minimizer of a (config, stack): the profile's `algorithm`, DCFR by default. */
 export const algorithmOf = (config: TreeConfig, stack: number): SolverAlgorithm =>
@@ -273,6 +284,7 @@ export function solveBuiltGame(options: EngineSolveOptions, game: EngineGame, tr
     ...DCFR_PARAMS,
     alternate: config.solve.alternate,
     tremble: options.tremble ?? trembleOf(config, stack),
+    ...(trembleScopeOf(config, stack) === "every" ? { trembleEvery: true } : {}),
     ...(algorithmOf(config, stack) === "pcfr+" ? { predictive: true } : {}),
   };
   const threads = solverThreads(nodes.decisions, options.threads);
@@ -549,6 +561,7 @@ export function toPackData(result: SolveResult, config: TreeConfig, opts: PackEx
           algorithmOf(config, result.tree.stack),
           undefined,
           trembleOf(config, result.tree.stack),
+          trembleScopeOf(config, result.tree.stack),
         ),
         model: `${m.name}: heads-up all-in pots by exact equity; flop pots by equity realization (contest exponent ${m.contestExponent}, IP ${m.ipFactor}, OOP ${m.oopFactor}, suited +${m.suitedBonus}, pair +${m.pairBonus}, connected +[${m.connectedBonus.join(", ")}], full at SPR ${m.sprFull}); all-in pots of three or more players by board-conditioned duels (each duel taken per strength bucket of the sweeping player's hand on the board, ${result.game.multiway?.buckets ?? 1} buckets), flop pots of three or more by independent duels of the realization model (a player who wins every duel takes the pot, the rest is split equally); ${rakeText(config)}`,
         notes: [
