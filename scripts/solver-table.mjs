@@ -47,7 +47,8 @@ ${rows.length} packs are v3 (${[...versions]
   .sort()
   .map(([v, n]) => `${v}: ${n}`)
   .join(", ")}; v3.3 adds board-conditioned
-duels in multiway all-in pots, and \`pnpm solve --all\` re-solves the older ones). Algorithm: DCFR, or predictive CFR+ (PCFR+) for the deep profiles. Iterations "a of
+duels in multiway all-in pots, and \`pnpm solve --all\` re-solves the older ones). Algorithm: DCFR, or predictive CFR+ (PCFR+) for the deep profiles; the 200bb cash
+profiles also tremble every action while iterating (\`"trembleScope": "every"\`, docs/solver-model.md). Iterations "a of
 b": the run went to b and the least exploitable check, at a, is published.
 
 | game | stack | model | algorithm | decision nodes | iterations | solve s | worst seat | best seat | pack |
