@@ -12,10 +12,26 @@ const rows = [];
 let bytes = 0;
 let v3 = 0;
 const versions = new Map();
-const packs = store
+const all = store
   .packStatus()
   .filter((s) => s.ok && s.stack !== null)
   .sort((a, b) => (a.game === b.game ? a.stack - b.stack : a.game < b.game ? -1 : 1));
+const isPlo = (s) => s.game.startsWith("plo");
+const packs = all.filter((s) => !isPlo(s));
+// PLO packs: solved over the buckets of the PLO abstraction, listed apart (their exploitability is measured
+// in the bucketed game).
+const ploRows = [];
+let ploBytes = 0;
+for (const s of all.filter(isPlo)) {
+  const meta = store.packMeta(s.game, s.stack);
+  const p = meta.header.provenance;
+  const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
+  ploBytes += meta.fileBytes;
+  const algorithm = p.algorithm.startsWith("Predictive CFR+") ? "PCFR+" : p.algorithm.split(" ")[0];
+  ploRows.push(
+    `| ${s.game} | ${s.stack} | ${meta.header.buckets?.count ?? "-"} | ${algorithm} | ${meta.nodeCount} | ${p.iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
+  );
+}
 for (const s of packs) {
   const meta = store.packMeta(s.game, s.stack);
   const p = meta.header.provenance;
@@ -56,6 +72,23 @@ b": the run went to b and the least exploitable check, at a, is published.
 ${rows.join("\n")}
 
 All packs together: ${(bytes / 1024 / 1024).toFixed(1)} MiB.
+
+### PLO packs
+
+Solved over the 512 buckets of the PLO abstraction (docs/plo-abstraction.md) with \`pnpm solve --game G
+--stack S\` (the bucket equity table first: \`node packages/solver/scripts/build-plo-bucket-equity.ts\`), one
+at a time on both cores. Exploitability is each seat's best response in the bucketed game (the best
+response, like the strategies, is one per bucket), in percent of the 1.5bb starting pot; requirement 0.5%.
+
+${
+  ploRows.length === 0
+    ? "No PLO pack is committed yet."
+    : `| game | stack | buckets | algorithm | decision nodes | iterations | solve s | worst seat | best seat | pack |
+|---|---|---|---|---|---|---|---|---|---|
+${ploRows.join("\n")}
+
+All PLO packs together: ${(ploBytes / 1024 / 1024).toFixed(1)} MiB (limit 60 MB).`
+}
 <!-- solver-table:end -->`;
 let text = "";
 try {
@@ -70,4 +103,6 @@ text =
     ? text.slice(0, start) + section + text.slice(end + "<!-- solver-table:end -->".length)
     : `${text.trimEnd()}\n\n${section}\n`;
 writeFileSync(file, text);
-console.log(`${rows.length} packs, ${(bytes / 1024 / 1024).toFixed(1)} MiB -> BENCHMARKS.md`);
+console.log(
+  `${rows.length} hold'em packs, ${(bytes / 1024 / 1024).toFixed(1)} MiB; ${ploRows.length} PLO packs, ${(ploBytes / 1024 / 1024).toFixed(1)} MiB -> BENCHMARKS.md`,
+);

@@ -10,6 +10,8 @@
  *   strategy there is never played (a limp-fold line for a seat that never limps AA).
  * - `call`: every node where the actor faces a raise (depth >= 2 and Fold is offered) offers a call: an action
  *   of kind `call`, or an all-in no larger than the raise faced (calling it is all-in).
+ * Every check runs over the values a pack stores: one per class, or one per bucket in a bucketed PLO pack.
+ *
  * - `freq-sum`: at every node, each class's frequencies sum to 1 within the u16 quantization of the pack
  *   format: `FREQ_MAX_ERROR` per action plus 1e-6 for float noise before quantization (the writer clamps
  *   noise within 1e-6 of [0, 1]).
@@ -19,7 +21,14 @@
  */
 
 import { HOLDEM_CLASSES } from "@ranges/core";
-import { FREQ_MAX_ERROR, nodeReach, type PackAction, type PackData, type PackNode } from "../src/index.js";
+import {
+  FREQ_MAX_ERROR,
+  nodeReach,
+  type PackAction,
+  type PackData,
+  type PackNode,
+  storedValueCount,
+} from "../src/index.js";
 
 export type InvariantId = "premiums" | "call" | "freq-sum" | "fold-ev";
 
@@ -36,10 +45,13 @@ export const SUM_FLOAT_SLACK = 1e-6;
 
 /** The premiums model: a model name that starts with this passes every invariant; older ones skip some. */
 export const V3_MODEL_PREFIX = "realization-v3";
+/** PLO packs are solved on the same v3 engine (no forced folds): held to every invariant too. */
+export const PLO_MODEL_PREFIX = "plo-realization";
 
-/** Whether a pack is held to every invariant (written by the v3 model) or only to the structural ones. */
+/** Whether a pack is held to every invariant (written by the v3 engine) or only to the structural ones. */
 export function isV3Pack(pack: Pick<PackData, "header">): boolean {
-  return pack.header.provenance.model?.startsWith(V3_MODEL_PREFIX) ?? false;
+  const model = pack.header.provenance.model ?? "";
+  return model.startsWith(V3_MODEL_PREFIX) || model.startsWith(PLO_MODEL_PREFIX);
 }
 
 /** Invariants that packs written before the v3 model are known to satisfy (run on every pack). */
@@ -121,8 +133,17 @@ function checkCall(pack: PackData, byHistory: ReadonlyMap<string, PackNode>, out
   }
 }
 
+/** The name of stored value `i`: a hold'em class, a PLO bucket, or a class index. */
+const valueName = (pack: PackData, i: number): string =>
+  pack.header.classSet === "holdem169"
+    ? HOLDEM_CLASSES[i]!
+    : pack.header.buckets
+      ? `bucket ${i} (${pack.header.buckets.names?.[i] ?? "?"})`
+      : `class ${i}`;
+
 function checkFreqSum(pack: PackData, out: string[]): void {
-  const n = pack.header.classCount;
+  // A bucketed PLO pack stores one value per bucket.
+  const n = storedValueCount(pack.header);
   for (const node of pack.nodes) {
     const tolerance = node.actions.length * FREQ_MAX_ERROR + SUM_FLOAT_SLACK;
     let bad = 0;
@@ -139,7 +160,7 @@ function checkFreqSum(pack: PackData, out: string[]): void {
       }
     }
     if (bad > 0) {
-      const name = pack.header.classSet === "holdem169" ? HOLDEM_CLASSES[worst] : `class ${worst}`;
+      const name = valueName(pack, worst);
       out.push(
         `freq-sum: ${node.history}: ${bad} classes' frequencies do not sum to 1 within ${fmt(tolerance)} (${name}: ${worstSum})`,
       );
@@ -149,7 +170,7 @@ function checkFreqSum(pack: PackData, out: string[]): void {
 
 function checkFoldEv(pack: PackData, out: string[]): void {
   if (pack.header.evUnit === null) return;
-  const n = pack.header.classCount;
+  const n = storedValueCount(pack.header);
   for (const node of pack.nodes) {
     for (const a of node.actions) {
       if (a.kind !== "fold") continue;
@@ -168,7 +189,7 @@ function checkFoldEv(pack: PackData, out: string[]): void {
         if (worst < 0 || Math.abs(ev) > Math.abs(a.evs[worst]!)) worst = c;
       }
       if (bad > 0) {
-        const name = pack.header.classSet === "holdem169" ? HOLDEM_CLASSES[worst] : `class ${worst}`;
+        const name = valueName(pack, worst);
         out.push(
           `fold-ev: ${node.history}: ${bad} fold EVs are not 0 (${name}: ${a.evs[worst]} ${pack.header.evUnit})`,
         );
