@@ -276,6 +276,20 @@ describe("explain_combo", () => {
     const pos = out.result.rangePosition as { equityPercentile: number };
     expect(pos.equityPercentile).toBeGreaterThan(0.5);
     expect(String(out.result.explanation)).toMatch(/^QdQc \(set\) plays .* equity/);
+    // The last sentence follows the EVs: a near-pure action is the clear choice, a mix within 1% of the pot
+    // is an indifference, and a wider mix says how far apart its EVs are.
+    const strategy = out.result.strategy as { frequency: number; evBb: number }[];
+    const taken = strategy.filter((x) => x.frequency >= 0.005);
+    const spread = Math.max(...taken.map((x) => x.evBb)) - Math.min(...taken.map((x) => x.evBb));
+    const top = Math.max(...strategy.map((x) => x.frequency));
+    const pot = (out.context as { nodePotBb: number }).nodePotBb;
+    expect(String(out.result.explanation)).toMatch(
+      taken.length > 1 && spread <= 0.01 * pot
+        ? /worth about the same/
+        : top >= 0.95
+          ? /is the clear choice/
+          : /mixes actions whose EVs differ by/,
+    );
     expect(
       (await fails(client, "explain_combo", { pack: "test-river", board: "QsJh7d3c2h", combo: "AhAd" }))
         .message,

@@ -572,11 +572,22 @@ export function explainCombo(
     .map((x) => `${x.action} ${x.evBb!.toFixed(2)}bb`)
     .join(", ");
   const seat = node.player === "oop" ? loc.pack.header.line.oop : loc.pack.header.line.ip;
+  // What the EVs say about the choice: the actions it takes at 0.5% or more, their EV spread against 1% of
+  // the pot (a mix within it is an indifference; a small leftover weight on a worse action is not).
+  const taken = s.strategy.filter((x) => x.frequency >= 0.005 && x.evBb !== null);
+  const spread =
+    taken.length > 1 ? Math.max(...taken.map((x) => x.evBb!)) - Math.min(...taken.map((x) => x.evBb!)) : 0;
+  const choice =
+    taken.length > 1 && spread <= 0.01 * node.pot
+      ? ", and the actions it mixes are worth about the same to it"
+      : main.frequency >= 0.95
+        ? `, and ${main.action} is the clear choice${spread > 0 ? ` (what else it takes is worth up to ${spread.toFixed(2)}bb less)` : ""}`
+        : `, and it mixes actions whose EVs differ by ${spread.toFixed(2)}bb, not yet settled at this exploitability`;
   const sentences = [
     `${s.combo} (${what}) plays ${mix} here${evs ? `; EV per action: ${evs}` : ""}.`,
     s.equity === null
       ? `It meets no hand of the opponent's range here, so it has no equity or EV.`
-      : `With ${pct(s.equity)} equity it is ahead of ${equityPercentile === null ? "?" : pct(equityPercentile)} of ${seat}'s range at this node by equity${main.frequency < 0.995 ? ", and the mix means the actions are worth about the same to it" : `, and ${main.action} is the clear choice`}.`,
+      : `With ${pct(s.equity)} equity it is ahead of ${equityPercentile === null ? "?" : pct(equityPercentile)} of ${seat}'s range at this node by equity${choice}.`,
   ];
   const warnings =
     s.reach === 0
