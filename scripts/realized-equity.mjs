@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+/**
+ * Realized equity from the solved postflop packs, per preflop hand class and position, against the preflop
+ * model's realization (issue "Heads-up postflop", item 6; the numbers are for the next preflop model, which
+ * this does not change).
+ *
+ * For each committed pack (data/postflop) and each player, at the flop root of every solved board:
+ *   realized(class) = sum over boards and combos of the class of  w_b * reach * EV
+ *                     / sum of  w_b * reach * pot * equity
+ * with w_b the board's share of the 22,100 flops (its representative weight), reach the combo's range weight,
+ * EV its expected share of the pot less what it still puts in (pack convention: the two ranges' EVs sum to
+ * the pot less rake) and equity its showdown equity against the other range on that board. The preflop model
+ * (`realization-v3`, data/trees/nl-v2.json) predicts the same ratio for the class against the other range's
+ * classes: its contest share at the pack's SPR over its all-in equity, both from the exact heads-up table.
+ *
+ *   pnpm build && node scripts/realized-equity.mjs [--out data/postflop/realized-equity.json]
+ *
+ * Prints, per pack and player, the range's overall realization in both and the classes where they differ
+ * most, and writes every class's numbers to the JSON file.
+ */
+
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { HOLDEM_CLASSES, holdemClassIndex } from "../packages/core/dist/index.js";
+import {
+  comboName,
+  POSTFLOP_PACK_EXTENSION,
+  PostflopPackFile,
+  representativeFlops,
+} from "../packages/postflop/dist/index.js";
+import { buildShareMatrices, loadHeadsUpEquity } from "../packages/solver/dist/index.js";
+
+const { values } = parseArgs({
+  options: { out: { type: "string", default: "data/postflop/realized-equity.json" } },
+});
+const root = new URL("../", import.meta.url).pathname;
+const dir = `${root}data/postflop`;
+const model = JSON.parse(readFileSync(`${root}data/trees/nl-v2.json`, "utf8")).model;
+const table = loadHeadsUpEquity();
+const shares = buildShareMatrices(model, table.eq, table.w);
+const N = HOLDEM_CLASSES.length;
+const flopWeight = new Map(representativeFlops(30).map((f) => [f.board, f.weight]));
+
+/** The class of a combo name such as "AhKh" (AKs) or "7d7c" (77). */
+function classOf(name) {
+  const r1 = name[0];
+  const r2 = name[2];
+  if (r1 === r2) return holdemClassIndex(`${r1}${r2}`);
+  const suited = name[1] === name[3];
+  return holdemClassIndex(`${r1}${r2}${suited ? "s" : "o"}`);
+}
+
+/** A pack header's range ("AKs:0.5,QQ:1,...") as a weight per class. */
+function rangeWeights(text) {
+  const w = new Float64Array(N);
+  for (const part of text.split(",")) {
+    const [cls, weight] = part.split(":");
+    const i = holdemClassIndex(cls.trim());
+    if (i === undefined || i < 0) throw new Error(`unknown class ${cls} in a pack range`);
+    w[i] = weight === undefined ? 1 : Number(weight);
+  }
+  return w;
+}
+
+/** The model's realization of class a against an opponent range (weights per class): share over equity. */
+function modelRealization(a, opponent, spr, isIp) {
+  const m = shares.matrices[shares.indexFor(false, spr, isIp)];
+  const allIn = shares.matrices[0];
+  let share = 0;
+  let eq = 0;
+  let mass = 0;
+  for (let b = 0; b < N; b++) {
+    if (opponent[b] === 0) continue;
+    share += m[a * N + b] * opponent[b];
+    eq += allIn[a * N + b] * opponent[b];
+    mass += table.w[a * N + b] * opponent[b];
+  }
+  return mass > 0 && eq > 0 ? share / eq : null;
+}
+
+const out = { model: model.name, method: "see scripts/realized-equity.mjs", packs: [] };
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith(POSTFLOP_PACK_EXTENSION))
+  .sort()) {
+  const pack = PostflopPackFile.open(`${dir}/${file}`);
+  const h = pack.header;
+  const spr = h.stack / h.pot;
+  const ranges = { oop: rangeWeights(h.ranges.oop), ip: rangeWeights(h.ranges.ip) };
+  const sums = {
+    oop: { ev: new Float64Array(N), eq: new Float64Array(N) },
+    ip: { ev: new Float64Array(N), eq: new Float64Array(N) },
+  };
+  let boards = 0;
+  for (const entry of h.boards) {
+    const wb = flopWeight.get(entry.board);
+    if (wb === undefined) continue; // a board outside the representative set: no weight to give it
+    boards++;
+    const data = pack.board(entry.board);
+    const rootNode = data.nodes[0];
+    ["oop", "ip"].forEach((side, p) => {
+      const hands = data.hands[p];
+      for (let i = 0; i < hands.length; i++) {
+        const ev = rootNode.ev[p][i];
+        const eq = rootNode.equity[p][i];
+        if (!Number.isFinite(ev) || !Number.isFinite(eq)) continue;
+        const c = classOf(comboName(hands[i]));
+        const w = wb * rootNode.reach[p][i];
+        sums[side].ev[c] += w * ev;
+        sums[side].eq[c] += w * h.pot * eq;
+      }
+    });
+  }
+  const packOut = {
+    pack: h.id,
+    line: h.line,
+    potBb: h.pot,
+    stackBb: h.stack,
+    spr: Number(spr.toFixed(2)),
+    boards,
+    players: {},
+  };
+  console.log(`${h.id}: ${boards} boards, pot ${h.pot}bb, SPR ${spr.toFixed(2)}`);
+  for (const side of ["oop", "ip"]) {
+    const seat = h.line[side] ?? side;
+    const isIp = side === "ip";
+    const opponent = ranges[isIp ? "oop" : "ip"];
+    const rows = [];
+    let evAll = 0;
+    let eqAll = 0;
+    let modelShare = 0;
+    let modelEq = 0;
+    for (let c = 0; c < N; c++) {
+      if (sums[side].eq[c] <= 0) continue;
+      const solved = sums[side].ev[c] / sums[side].eq[c];
+      const predicted = modelRealization(c, opponent, spr, isIp);
+      evAll += sums[side].ev[c];
+      eqAll += sums[side].eq[c];
+      // The model's range total, each class weighted as in the solve (its flop-equity mass).
+      if (predicted !== null) {
+        modelShare += predicted * sums[side].eq[c];
+        modelEq += sums[side].eq[c];
+      }
+      rows.push({
+        class: HOLDEM_CLASSES[c],
+        weight: Number((sums[side].eq[c] / h.pot).toFixed(6)),
+        realizedSolved: Number(solved.toFixed(4)),
+        realizedModel: predicted === null ? null : Number(predicted.toFixed(4)),
+      });
+    }
+    const overall = evAll / eqAll;
+    const overallModel = modelShare / modelEq;
+    packOut.players[side] = {
+      seat,
+      realizedSolved: Number(overall.toFixed(4)),
+      realizedModel: Number(overallModel.toFixed(4)),
+      classes: rows,
+    };
+    const diff = rows
+      .filter((r) => r.realizedModel !== null && r.weight > 0.0005)
+      .sort(
+        (a, b) => Math.abs(b.realizedSolved - b.realizedModel) - Math.abs(a.realizedSolved - a.realizedModel),
+      );
+    console.log(
+      `  ${seat} (${side}): realized ${overall.toFixed(3)} solved, ${overallModel.toFixed(3)} model; ${rows.length} classes`,
+    );
+    console.log(
+      `    largest gaps (solved vs model): ${diff
+        .slice(0, 8)
+        .map((r) => `${r.class} ${r.realizedSolved.toFixed(2)}/${r.realizedModel.toFixed(2)}`)
+        .join(", ")}`,
+    );
+  }
+  out.packs.push(packOut);
+}
+writeFileSync(`${root}${values.out}`, `${JSON.stringify(out, null, 1)}\n`);
+console.log(`-> ${values.out}`);
