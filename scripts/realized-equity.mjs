@@ -21,14 +21,14 @@
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { HOLDEM_CLASSES, holdemClassIndex } from "../packages/core/dist/index.js";
+import { HOLDEM_CLASSES } from "../packages/core/dist/index.js";
 import {
-  comboName,
   POSTFLOP_PACK_EXTENSION,
   PostflopPackFile,
+  parseRange,
   representativeFlops,
 } from "../packages/postflop/dist/index.js";
-import { buildShareMatrices, loadHeadsUpEquity } from "../packages/solver/dist/index.js";
+import { buildShareMatrices, COMBO_CLASS, loadHeadsUpEquity } from "../packages/solver/dist/index.js";
 
 const { values } = parseArgs({
   options: { out: { type: "string", default: "data/postflop/realized-equity.json" } },
@@ -41,24 +41,11 @@ const shares = buildShareMatrices(model, table.eq, table.w);
 const N = HOLDEM_CLASSES.length;
 const flopWeight = new Map(representativeFlops(30).map((f) => [f.board, f.weight]));
 
-/** The class of a combo name such as "AhKh" (AKs) or "7d7c" (77). */
-function classOf(name) {
-  const r1 = name[0];
-  const r2 = name[2];
-  if (r1 === r2) return holdemClassIndex(`${r1}${r2}`);
-  const suited = name[1] === name[3];
-  return holdemClassIndex(`${r1}${r2}${suited ? "s" : "o"}`);
-}
-
-/** A pack header's range ("AKs:0.5,QQ:1,...") as a weight per class. */
+/** A pack header's range ("AKs:0.5,QQ:1,..."), parsed by the postflop package, as a weight per class. */
 function rangeWeights(text) {
+  const combos = parseRange(text);
   const w = new Float64Array(N);
-  for (const part of text.split(",")) {
-    const [cls, weight] = part.split(":");
-    const i = holdemClassIndex(cls.trim());
-    if (i === undefined || i < 0) throw new Error(`unknown class ${cls} in a pack range`);
-    w[i] = weight === undefined ? 1 : Number(weight);
-  }
+  for (let c = 0; c < combos.length; c++) if (combos[c] > 0) w[COMBO_CLASS[c]] = combos[c];
   return w;
 }
 
@@ -103,7 +90,7 @@ for (const file of readdirSync(dir)
         const ev = rootNode.ev[p][i];
         const eq = rootNode.equity[p][i];
         if (!Number.isFinite(ev) || !Number.isFinite(eq)) continue;
-        const c = classOf(comboName(hands[i]));
+        const c = COMBO_CLASS[hands[i]];
         const w = wb * rootNode.reach[p][i];
         sums[side].ev[c] += w * ev;
         sums[side].eq[c] += w * h.pot * eq;

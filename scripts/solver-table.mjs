@@ -18,36 +18,37 @@ const all = store
   .sort((a, b) => (a.game === b.game ? a.stack - b.stack : a.game < b.game ? -1 : 1));
 const isPlo = (s) => s.game.startsWith("plo");
 const packs = all.filter((s) => !isPlo(s));
+
+/** What every row shows: the pack's meta and provenance, its algorithm, iterations and last four cells. */
+function packCells(s) {
+  const meta = store.packMeta(s.game, s.stack);
+  const p = meta.header.provenance;
+  const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
+  const algorithm = p.algorithm.startsWith("Predictive CFR+") ? "PCFR+" : p.algorithm.split(" ")[0];
+  const checkpoint = (p.notes ?? []).map((n) => /^Checkpoint: .* iteration (\d+),/.exec(n)).find(Boolean);
+  const iterations = checkpoint ? `${checkpoint[1]} of ${p.iterations}` : `${p.iterations}`;
+  const tail = `${meta.nodeCount} | ${iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`;
+  return { meta, p, algorithm, tail };
+}
+
 // PLO packs: solved over the buckets of the PLO abstraction, listed apart (their exploitability is measured
 // in the bucketed game).
 const ploRows = [];
 let ploBytes = 0;
 for (const s of all.filter(isPlo)) {
-  const meta = store.packMeta(s.game, s.stack);
-  const p = meta.header.provenance;
-  const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
+  const { meta, algorithm, tail } = packCells(s);
   ploBytes += meta.fileBytes;
-  const algorithm = p.algorithm.startsWith("Predictive CFR+") ? "PCFR+" : p.algorithm.split(" ")[0];
-  ploRows.push(
-    `| ${s.game} | ${s.stack} | ${meta.header.buckets?.count ?? "-"} | ${algorithm} | ${meta.nodeCount} | ${p.iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
-  );
+  ploRows.push(`| ${s.game} | ${s.stack} | ${meta.header.buckets?.count ?? "-"} | ${algorithm} | ${tail}`);
 }
 for (const s of packs) {
-  const meta = store.packMeta(s.game, s.stack);
-  const p = meta.header.provenance;
-  const worst = p.exploitability.reduce((a, b) => (b.pctPot > a.pctPot ? b : a));
+  const { meta, p, algorithm, tail } = packCells(s);
   bytes += meta.fileBytes;
   // The model version the solve recorded with its input hash ("Inputs: <hash> (model v3.3; ...").
   const version = (p.notes ?? []).map((n) => /^Inputs: [0-9a-f]+ \(model (v[\d.]+)/.exec(n)).find(Boolean);
   const model = `${(p.model ?? "").split(":")[0]}${version ? ` ${version[1]}` : ""}`;
   if (version) versions.set(version[1], (versions.get(version[1]) ?? 0) + 1);
-  const algorithm = p.algorithm.startsWith("Predictive CFR+") ? "PCFR+" : p.algorithm.split(" ")[0];
-  const checkpoint = (p.notes ?? []).map((n) => /^Checkpoint: .* iteration (\d+),/.exec(n)).find(Boolean);
-  const iterations = checkpoint ? `${checkpoint[1]} of ${p.iterations}` : `${p.iterations}`;
   if (model.startsWith("realization-v3")) v3++;
-  rows.push(
-    `| ${s.game} | ${s.stack} | ${model} | ${algorithm} | ${meta.nodeCount} | ${iterations} | ${p.solveSeconds} | ${worst.seat} ${worst.pctPot.toFixed(3)}% (${worst.mbbPerHand.toFixed(2)} mbb) | ${Math.min(...p.exploitability.map((e) => e.pctPot)).toFixed(3)}% | ${(meta.fileBytes / 1024).toFixed(0)} KiB |`,
-  );
+  rows.push(`| ${s.game} | ${s.stack} | ${model} | ${algorithm} | ${tail}`);
 }
 const section = `<!-- solver-table:start -->
 ## Solver: every committed pack

@@ -157,6 +157,11 @@ export async function getJson(url: string, init?: RequestInit): Promise<JsonResp
   return { status: res.status, headers: res.headers, body: body as Record<string, unknown>, text };
 }
 
+/** Zod objects strip unknown keys: a body is exactly its schema when parsing changes nothing. */
+export function expectExactly(schema: { parse: (v: unknown) => unknown }, body: unknown): void {
+  expect(schema.parse(body)).toEqual(body);
+}
+
 /** Asserts an error response: status, code, schema, `no-store`, and a message matching `message`. */
 export function expectError(
   r: JsonResponse,

@@ -32,7 +32,7 @@ import {
   ploFixtureBucketOf,
   rootOpenEv,
 } from "../../../packages/store/test/plo-bucketed.js";
-import { bearer, expectError, getJson, start, type TestServer } from "./helpers.js";
+import { bearer, expectError, expectExactly, getJson, start, type TestServer } from "./helpers.js";
 
 const R = "/api/v1/ranges";
 const B = PLO_FIXTURE_BUCKETS;
@@ -45,11 +45,6 @@ let plo: PackData;
 let plo9: PackData;
 /** PLO is not keyless: every data request carries a key. */
 const get = (path: string) => getJson(`${t.base}${R}${path}`, bearer(key));
-
-/** Zod objects strip unknown keys: a body is exactly its schema when parsing changes nothing. */
-function expectExactly(schema: { parse: (v: unknown) => unknown }, body: unknown): void {
-  expect(schema.parse(body)).toEqual(body);
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "api-plo-buckets-"));

@@ -10,24 +10,17 @@
 import { fileURLToPath } from "node:url";
 import { GAMES, type GameId } from "@ranges/core";
 import { type Node, NodeSchema, type Range, RangeSchema } from "@ranges/schema";
-import { RangeStore } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bearer, getJson, start, type TestServer } from "./helpers.js";
+import { bearer, expectExactly, getJson, start, type TestServer } from "./helpers.js";
 
 const PACKS_DIR = fileURLToPath(new URL("../../../data/packs", import.meta.url));
 const R = "/api/v1/ranges";
-/** The PLO games whose 100bb pack is committed; plo and plo9 are required, the others checked when present. */
-const PLO_GAMES = (["plo", "plo9", "plo5", "plo6hu"] as const).filter((g) =>
-  RangeStore.open({ packsDir: PACKS_DIR, cacheBytes: 0 }).liveStacks(g).includes(100),
-);
 
 let t: TestServer;
 let key: string;
+/** The PLO games whose 100bb pack is committed; plo and plo9 are required, the others checked when present. */
+let PLO_GAMES: GameId[];
 const get = (path: string) => getJson(`${t.base}${R}${path}`, bearer(key));
-
-function expectExactly(schema: { parse: (v: unknown) => unknown }, body: unknown): void {
-  expect(schema.parse(body)).toEqual(body);
-}
 
 /** The first-in node of each seat but the BB: every seat before it folded. */
 function firstInHistories(game: GameId): { seat: string; history: string }[] {
@@ -47,6 +40,7 @@ function foldOf(node: Node): number {
 beforeAll(async () => {
   t = await start({ packsDir: PACKS_DIR, keylessDailyLimit: 100_000 });
   key = (await t.access.createKey({ name: "tests" })).key;
+  PLO_GAMES = (["plo", "plo9", "plo5", "plo6hu"] as const).filter((g) => t.store.liveStacks(g).includes(100));
 });
 afterAll(async () => {
   await t.close();

@@ -2,7 +2,8 @@
  * Invariants every solved pack must satisfy (issue "Preflop model v3", item 6), as a pure checker: it takes a
  * decoded pack and returns one message per violation (empty when the pack passes). Not a test file (vitest
  * runs only `*.test.ts`): `committed-packs.test.ts` runs it on `data/packs`, `invariants.test.ts` on
- * deliberately broken in-memory packs.
+ * deliberately broken in-memory packs. Every check runs over the values a pack stores: one per class, or one
+ * per bucket in a bucketed PLO pack.
  *
  * - `premiums`: at every node with reach above `MIN_REACH` where the actor can fold and faces at most one
  *   raise (depth 1 or 2), AA folds at most 1% and KK at most 5%. Hold'em class sets only. A class the actor's
@@ -10,8 +11,6 @@
  *   strategy there is never played (a limp-fold line for a seat that never limps AA).
  * - `call`: every node where the actor faces a raise (depth >= 2 and Fold is offered) offers a call: an action
  *   of kind `call`, or an all-in no larger than the raise faced (calling it is all-in).
- * Every check runs over the values a pack stores: one per class, or one per bucket in a bucketed PLO pack.
- *
  * - `freq-sum`: at every node, each class's frequencies sum to 1 within the u16 quantization of the pack
  *   format: `FREQ_MAX_ERROR` per action plus 1e-6 for float noise before quantization (the writer clamps
  *   noise within 1e-6 of [0, 1]).

@@ -574,11 +574,10 @@ export function explainCombo(
   const seat = node.player === "oop" ? loc.pack.header.line.oop : loc.pack.header.line.ip;
   // What the EVs say about the choice: the actions it takes at 0.5% or more, their EV spread against 1% of
   // the pot (a mix within it is an indifference; a small leftover weight on a worse action is not).
-  const taken = s.strategy.filter((x) => x.frequency >= 0.005 && x.evBb !== null);
-  const spread =
-    taken.length > 1 ? Math.max(...taken.map((x) => x.evBb!)) - Math.min(...taken.map((x) => x.evBb!)) : 0;
+  const takenEvs = s.strategy.filter((x) => x.frequency >= 0.005 && x.evBb !== null).map((x) => x.evBb!);
+  const spread = takenEvs.length > 1 ? Math.max(...takenEvs) - Math.min(...takenEvs) : 0;
   const choice =
-    taken.length > 1 && spread <= 0.01 * node.pot
+    takenEvs.length > 1 && spread <= 0.01 * node.pot
       ? ", and the actions it mixes are worth about the same to it"
       : main.frequency >= 0.95
         ? `, and ${main.action} is the clear choice${spread > 0 ? ` (what else it takes is worth up to ${spread.toFixed(2)}bb less)` : ""}`
