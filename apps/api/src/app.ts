@@ -642,7 +642,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       path: q[`${name}Path`] ?? "",
       ...(q.combo === undefined ? {} : { combo: q.combo }),
     });
-    sendEnvelope(ctx, comparePostflop(postflop, side("baseline"), side("comparison"), limit));
+    sendEnvelope(ctx, await comparePostflop(postflop, side("baseline"), side("comparison"), limit));
   });
   router.get("/api/v1/postflop/:pack/node", async (ctx) => {
     await authorize(ctx, false, "postflop node");
@@ -650,7 +650,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     const pack = postflopPack(ctx.params.pack);
     sendEnvelope(
       ctx,
-      postflopNode(postflop, {
+      await postflopNode(postflop, {
         pack,
         board: required(q, "board", "QsJh2h"),
         path: q.path ?? "",
@@ -664,7 +664,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     const pack = postflopPack(ctx.params.pack);
     sendEnvelope(
       ctx,
-      postflopRange(postflop, {
+      await postflopRange(postflop, {
         pack,
         board: required(q, "board", "QsJh2h"),
         path: q.path ?? "",
@@ -679,7 +679,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     const pack = postflopPack(ctx.params.pack);
     sendEnvelope(
       ctx,
-      explainCombo(postflop, {
+      await explainCombo(postflop, {
         pack,
         board: required(q, "board", "QsJh2h"),
         path: q.path ?? "",

@@ -62,7 +62,8 @@ function withoutRoots(text: string, roots: readonly string[]): string {
 
 /** Long quoted spans (the usual echo of input: `"<value>" is not a ...`) cut to `ECHO_LIMIT`. */
 const clipQuoted = (text: string): string =>
-  text.replace(/"([^"]{41,})"/g, (_, inner: string) => `"${clip(inner)}"`);
+  // Every quoted span is matched (short ones kept as they are), so a closing quote never opens the next span.
+  text.replace(/"([^"]*)"/g, (whole, inner: string) => (inner.length > 40 ? `"${clip(inner)}"` : whole));
 
 function sanitize(text: string, inputs: readonly string[], roots: readonly string[]): string {
   let out = clipQuoted(text);

@@ -213,6 +213,7 @@ function shutdown(signal: string): void {
     logger.flush();
     // A solve in progress goes back to the queue for the next worker (or this server's next start).
     oauth.close();
+    postflop.close();
     Promise.all(workers.map((w) => w.stop()))
       .then(() => queue.close())
       .then(() => solutions.close())

@@ -116,6 +116,14 @@ export interface PostflopConfig {
    * `cap` chips. Default none.
    */
   rake?: { percent: number; cap: number };
+  /**
+   * For a spot that starts on the turn or river: who made the last bet or raise of the street before (`"oop"`,
+   * `"ip"`; null or absent: nobody, that street was checked through). It decides what a donk bet is on the
+   * spot's first street, so a subgame cut from a larger tree keeps that tree's actions: after OOP called IP's
+   * flop bet, `{ "board": "QsJh2h7c", ..., "previousAggressor": "ip" }` lets OOP only check first on the turn
+   * unless `donkBets` is true. A flop spot has no street before and refuses it.
+   */
+  previousAggressor?: "oop" | "ip" | null;
 }
 
 /** A bet or raise size, decoded. */
@@ -145,6 +153,8 @@ export interface ResolvedConfig {
   readonly forceAllInThreshold: number;
   readonly raiseCap: number;
   readonly rake: { readonly percent: number; readonly cap: number };
+  /** The last aggressor of the street before the spot: 0 OOP, 1 IP, -1 none. */
+  readonly previousAggressor: number;
 }
 
 export class PostflopConfigError extends Error {
@@ -257,6 +267,7 @@ export function resolveConfig(raw: unknown): ResolvedConfig {
       "forceAllInThreshold",
       "raiseCap",
       "rake",
+      "previousAggressor",
     ],
     "config",
   );
@@ -325,6 +336,20 @@ export function resolveConfig(raw: unknown): ResolvedConfig {
     if (percent >= 100) throw new PostflopConfigError(`rake.percent: ${percent} must be below 100`);
     rake = { percent, cap: finiteNumber(raw.rake.cap, "rake.cap", 0, true) };
   }
+  let previousAggressor = -1;
+  if (raw.previousAggressor !== undefined && raw.previousAggressor !== null) {
+    if (raw.previousAggressor !== "oop" && raw.previousAggressor !== "ip") {
+      throw new PostflopConfigError(
+        `previousAggressor: expected "oop", "ip" or null, got ${JSON.stringify(raw.previousAggressor)}`,
+      );
+    }
+    if (board.length === 3) {
+      throw new PostflopConfigError(
+        "previousAggressor: a flop spot has no street before (it is for spots that start on the turn or river)",
+      );
+    }
+    previousAggressor = raw.previousAggressor === "oop" ? 0 : 1;
+  }
   return {
     source: raw as unknown as PostflopConfig,
     board,
@@ -337,6 +362,7 @@ export function resolveConfig(raw: unknown): ResolvedConfig {
     forceAllInThreshold,
     raiseCap,
     rake,
+    previousAggressor,
   };
 }
 

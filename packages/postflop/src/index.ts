@@ -51,10 +51,11 @@ export {
   storeBoard,
   writePostflopPack,
 } from "./pack.js";
-export type { BoardLookup, PackStatus, PathLookup } from "./pack-store.js";
+export type { BoardLookup, PackStatus, PathLookup, SubgameSettings } from "./pack-store.js";
 export {
   comboOf,
   lookupBoard,
+  lookupNodes,
   lookupPath,
   PostflopPacks,
   parseCombo,
@@ -70,6 +71,16 @@ export type { PostflopNode, PostflopProgress, PostflopResult, PostflopSolveOptio
 export { createPostflopSolver, describe, equities, opponentTotals, solvePostflop } from "./solve.js";
 export type { SolverBuffers, UnitRunner } from "./solver.js";
 export { allocateBuffers, PostflopSolver, SerialRunner } from "./solver.js";
+export type { FollowedPath, StreetLayer } from "./street-path.js";
+export { followPath, packBoardConfig } from "./street-path.js";
+export type { Street, SubgameProvenance, SubgameResult, SubgameSolveOptions } from "./subgame.js";
+export {
+  NoNextStreetError,
+  nextStreetConfig,
+  OnDemandSubgames,
+  STREET_OF_CARDS,
+  solveSubgame,
+} from "./subgame.js";
 export type {
   BoardTexture,
   Connectivity,

@@ -11,6 +11,7 @@ import { COMBO_HIGH_CARD, COMBO_LOW_CARD, COMBO_OF_CARDS } from "@ranges/solver"
 import type { PackNodeInfo } from "./extract.js";
 import { type BoardEntry, POSTFLOP_PACK_EXTENSION, PostflopPackFile } from "./pack.js";
 import { comboName } from "./range.js";
+import { OnDemandSubgames, type SubgameSolveOptions } from "./subgame.js";
 import {
   boardDistance,
   canonicalBoard,
@@ -37,22 +38,39 @@ interface Entry {
 /** A pack id: lower-case letters, digits and hyphens. */
 const PACK_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
 
+/** Settings of the turn and river subgames solved on demand (see `OnDemandSubgames`). */
+export type SubgameSettings = SubgameSolveOptions & { readonly cacheSize?: number; readonly idleMs?: number };
+
 export class PostflopPacks {
   readonly dir: string;
   private readonly refreshMs: number;
+  private readonly subgameSettings: SubgameSettings;
   private entries = new Map<string, Entry>();
   private scannedAt = Number.NEGATIVE_INFINITY;
+  private onDemand: OnDemandSubgames | null = null;
 
-  private constructor(dir: string, refreshMs: number) {
+  private constructor(dir: string, refreshMs: number, subgames: SubgameSettings) {
     this.dir = dir;
     this.refreshMs = refreshMs;
+    this.subgameSettings = subgames;
   }
 
   /** Opens every pack of `dir` by its header (a missing directory holds no packs). */
-  static open(options: { dir: string; refreshMs?: number }): PostflopPacks {
-    const packs = new PostflopPacks(options.dir, options.refreshMs ?? 2000);
+  static open(options: { dir: string; refreshMs?: number; subgames?: SubgameSettings }): PostflopPacks {
+    const packs = new PostflopPacks(options.dir, options.refreshMs ?? 2000, options.subgames ?? {});
     packs.scan();
     return packs;
+  }
+
+  /** The solver of turn and river subgames for these packs (a worker thread started on first use). */
+  get subgames(): OnDemandSubgames {
+    this.onDemand ??= new OnDemandSubgames(this.subgameSettings);
+    return this.onDemand;
+  }
+
+  /** Stops the subgame worker, if one runs. */
+  close(): void {
+    this.onDemand?.close();
   }
 
   private scan(): void {
@@ -296,17 +314,31 @@ function matchAction(node: PackNodeInfo, step: string): number {
  * valid prefix and actions when a step is not an action there; 400 when a step follows a fold.
  */
 export function lookupPath(pack: PostflopPackFile, steps: readonly string[], asAction = false): PathLookup {
-  const nodes = pack.header.nodes;
+  return lookupNodes(pack.header.nodes, steps, asAction);
+}
+
+/**
+ * `lookupPath` over any node table of one street (a pack's, or an on-demand subgame's): `before` is the path
+ * that leads to the table's root (earlier streets' actions and cards), used in step numbers and prefixes.
+ */
+export function lookupNodes(
+  nodes: readonly PackNodeInfo[],
+  steps: readonly string[],
+  asAction = false,
+  before: readonly string[] = [],
+): PathLookup {
   const index = new Map(nodes.map((n, i) => [n.path.join("\u0000"), i]));
+  const at = (path: readonly string[]) => [...before, ...path];
   let current = 0;
   for (let i = 0; i < steps.length; i++) {
     const node = nodes[current]!;
     const a = matchAction(node, steps[i]!);
     if (a < 0) {
+      const where = at(node.path);
       throw new RangesError(
         "action_not_available",
-        `path step ${i + 1} "${steps[i]}" is not an action at ${node.path.length === 0 ? "the root" : `[${node.path.join(", ")}]`} (${node.player.toUpperCase()} to act); the actions there are ${node.actions.map((x) => `"${x.label}"`).join(", ")}.`,
-        { validPrefix: node.path.join(","), validActions: node.actions.map((x) => x.label) },
+        `path step ${before.length + i + 1} "${steps[i]}" is not an action at ${where.length === 0 ? "the root" : `[${where.join(", ")}]`} (${node.player.toUpperCase()} to act); the actions there are ${node.actions.map((x) => `"${x.label}"`).join(", ")}.`,
+        { validPrefix: where.join(","), validActions: node.actions.map((x) => x.label) },
       );
     }
     const childPath = [...node.path, node.actions[a]!.label].join("\u0000");
@@ -320,8 +352,8 @@ export function lookupPath(pack: PostflopPackFile, steps: readonly string[], asA
     if (node.actions[a]!.kind === "fold") {
       throw new RangesError(
         "invalid_parameter",
-        `path step ${i + 2} "${steps[i + 1]}" follows a fold: the hand is over after "${node.actions[a]!.label}".`,
-        { validPrefix: [...node.path, node.actions[a]!.label].join(",") },
+        `path step ${before.length + i + 2} "${steps[i + 1]}" follows a fold: the hand is over after "${node.actions[a]!.label}".`,
+        { validPrefix: at([...node.path, node.actions[a]!.label]).join(",") },
       );
     }
     return { kind: "beyond", node: current, action: a, rest: steps.slice(i + 1) };

@@ -10,7 +10,13 @@
 
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  type TransferListItem,
+  Worker,
+} from "node:worker_threads";
 import { type PostflopConfig, resolveConfig } from "./config.js";
 import { type Discount, Engine, type Mode } from "./engine.js";
 import { PostflopGame } from "./game.js";
@@ -41,9 +47,10 @@ export interface WorkerInit {
   readonly discount: SharedArrayBuffer;
 }
 
-function workerEntry(): URL {
+/** A worker entry module of this package (`worker`, `subgame-worker`), built next to this file. */
+function workerEntry(name: string): URL {
   const here = import.meta.url;
-  const entry = new URL(here.endsWith(".ts") ? "./worker.ts" : "./worker.js", here);
+  const entry = new URL(here.endsWith(".ts") ? `./${name}.ts` : `./${name}.js`, here);
   if (!existsSync(fileURLToPath(entry))) {
     throw new Error(`postflop worker entry ${fileURLToPath(entry)} not found (build @ranges/postflop)`);
   }
@@ -73,6 +80,20 @@ if (entry.endsWith(".ts")) {
 }
 import(entry).catch((error) => { throw error; });
 `;
+
+/** Starts a worker thread on one of this package's worker entries; it reads `workerData` as given. */
+export function startWorker(
+  name: "worker" | "subgame-worker",
+  data: Record<string, unknown>,
+  transferList: readonly TransferListItem[] = [],
+): Worker {
+  const entry = workerEntry(name);
+  return new Worker(BOOTSTRAP, {
+    eval: true,
+    workerData: { ...data, entry: entry.href },
+    transferList: [...transferList],
+  });
+}
 
 export class ThreadRunner implements UnitRunner {
   private readonly engine: Engine;
@@ -112,14 +133,9 @@ export class ThreadRunner implements UnitRunner {
       control: this.control.buffer as SharedArrayBuffer,
       discount: this.discount.buffer as SharedArrayBuffer,
     };
-    const entry = workerEntry();
     for (let i = 0; i < threads - 1; i++) {
       const { port1, port2 } = new MessageChannel();
-      const worker = new Worker(BOOTSTRAP, {
-        eval: true,
-        workerData: { entry: entry.href, init: { ...init, thread: i + 1 }, port: port2 },
-        transferList: [port2],
-      });
+      const worker = startWorker("worker", { init: { ...init, thread: i + 1 }, port: port2 }, [port2]);
       worker.on("error", (error) => {
         this.errors.push(String(error?.stack ?? error));
         Atomics.add(this.control, FAILED, 1);

@@ -10,8 +10,8 @@
  *   that reaches the stack is all-in, one below the minimum raise is raised to it, equal amounts are merged.
  * - All-in is added when it is at most `allInThreshold` pots; a size after whose call the stack behind would
  *   be at most `forceAllInThreshold` pots becomes all-in; at most `raiseCap` raises per street.
- * - Without `donkBets`, OOP only checks on the turn or river after calling a bet or raise of IP on the street
- *   before.
+ * - Without `donkBets`, OOP only checks first on the turn or river after calling a bet or raise of IP on the street
+ *   before (on the spot's first street, the config's `previousAggressor` says who bet last before it).
  */
 
 import type { ParsedSize, ResolvedConfig } from "./config.js";
@@ -226,8 +226,7 @@ export class ActionTree {
             ? streetEnd({ ...s }, [...path, "check"])
             : decide({ ...s, toAct: o, actionsOnStreet: s.actionsOnStreet + 1 }, [...path, "check"]),
         );
-        const donk =
-          s.street > this.startStreet && p === 0 && s.actionsOnStreet === 0 && s.previousAggressor === 1;
+        const donk = p === 0 && s.actionsOnStreet === 0 && s.previousAggressor === 1;
         const list = donk ? (config.donkBets ? sizes.donk : []) : sizes.bet;
         // A player with no sizes only checks (the all-in threshold adds all-in to sizes, never alone).
         if (list.length > 0 && maxTo > EPS) {
@@ -269,7 +268,7 @@ export class ActionTree {
         raises: 0,
         lastIncrement: 0,
         aggressor: -1,
-        previousAggressor: -1,
+        previousAggressor: config.previousAggressor,
         actionsOnStreet: 0,
       },
       [],

@@ -45,6 +45,17 @@ describe("resolveConfig", () => {
     ["fractional raise cap", bench({ raiseCap: 1.5 }), "raiseCap"],
     ["rake 100%", bench({ rake: { percent: 100, cap: 1 } }), "rake.percent"],
     ["rake without cap", { ...bench(), rake: { percent: 5 } }, "rake.cap"],
+    ["previousAggressor on a flop", bench({ previousAggressor: "ip" }), "previousAggressor"],
+    [
+      "previousAggressor unknown",
+      { ...bench(), board: "QsJh2h7c", previousAggressor: "btn" },
+      "previousAggressor",
+    ],
+    [
+      "previousAggressor number",
+      { ...bench(), board: "QsJh2h7c", previousAggressor: 1 },
+      "previousAggressor",
+    ],
   ];
   it.each(failing)("rejects %s", (_, raw, where) => {
     expect(() => resolveConfig(raw)).toThrow(PostflopConfigError);
@@ -182,5 +193,29 @@ describe("ActionTree", () => {
       ),
     );
     expect(labels(donk, ["check", "bet 4.13", "call", "deal"])).toEqual(["check", "bet 4.54"]);
+  });
+
+  it("keeps the donk rule on a turn spot's first street through previousAggressor", () => {
+    // The turn after check, bet 4.13, call on the flop: pot 13.76, 93.37 behind.
+    const turn = (previousAggressor?: "oop" | "ip" | null, donkBets = false) =>
+      new ActionTree(
+        resolveConfig(
+          bench({
+            board: "QsJh2h7c",
+            pot: 13.76,
+            stack: 93.37,
+            donkBets,
+            ...(previousAggressor === undefined ? {} : { previousAggressor }),
+            sizes: { ...bench().sizes, turn: { bet: "75%", raise: "2.5x", donk: "33%" } },
+          }),
+        ),
+      );
+    expect(labels(turn("ip"), [])).toEqual(["check"]);
+    expect(labels(turn("ip", true), [])).toEqual(["check", "bet 4.54"]);
+    expect(labels(turn("oop"), [])).toEqual(["check", "bet 10.32"]);
+    expect(labels(turn(null), [])).toEqual(["check", "bet 10.32"]);
+    expect(labels(turn(), [])).toEqual(["check", "bet 10.32"]);
+    // Only the spot's first street: after the turn checks through, OOP bets the river.
+    expect(labels(turn("ip"), ["check", "check", "deal"])).toEqual(["check", "bet 10.32"]);
   });
 });

@@ -1162,7 +1162,7 @@ function postflopPaths(): JsonObject {
   );
   const path = query(
     "path",
-    "Actions from the start of the flop, comma-separated (labels such as check, bet 4.13, or a unique kind such as bet); empty is the first decision.",
+    "Actions from the start of the flop, comma-separated (labels such as check, bet 4.13, or a unique kind such as bet); empty is the first decision. After the action that ends the flop's betting, the turn card and the turn's actions, then the river card and its actions (check,check,7c,bet,call,2d): those streets are solved on demand from the flop solve's ranges (context.solve gives the solve and its exploitability).",
   );
   const combo = (required: boolean) => query("combo", "Two concrete cards, e.g. AhKh.", required);
   const ok = (what: string) => ({
@@ -1195,13 +1195,13 @@ function postflopPaths(): JsonObject {
     ),
     "/api/v1/postflop/{pack}/node": op(
       "postflopNode",
-      "A flop decision of a solved board (get_postflop_node)",
-      "Per action its chip addition, compare key, frequency and EV in bb; per hand class the frequencies; with combo that combo's strategy. Unsolved boards and turn or river paths answer coverage.status unsupported.",
+      "A decision of a solved board: flop, or turn and river solved on demand (get_postflop_node)",
+      "Per action its chip addition, compare key, frequency and EV in bb; per hand class the frequencies; with combo that combo's strategy. Unsolved boards answer coverage.status unsupported naming the nearest solved boards. A turn or river node takes a few seconds the first time (its street is solved then, and kept).",
       [packParam, board, path, combo(false)],
     ),
     "/api/v1/postflop/{pack}/range": op(
       "postflopRange",
-      "Every combo at a flop decision, or one action's range (get_postflop_range)",
+      "Every combo at a decision, or one action's range (get_postflop_range)",
       "Per combo reach, frequencies, evBb and equity; with action, that action's range.",
       [
         packParam,

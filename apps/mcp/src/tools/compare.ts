@@ -270,7 +270,7 @@ export const compareStrategies = defineTool({
       const limit = args.limit ?? COMPARE_DEFAULT_LIMIT;
       return {
         schema: ToolEnvelopeSchema,
-        value: comparePostflop(ctx.postflop, args.baseline, args.comparison, limit),
+        value: await comparePostflop(ctx.postflop, args.baseline, args.comparison, limit),
       };
     }
     const limit = args.limit ?? COMPARE_DEFAULT_LIMIT;

@@ -4,17 +4,19 @@
  * analysis envelope. The envelope builders are exported so the HTTP API serves the same reads.
  *
  * Coverage: a flop node read from a solve of that board (or of a suit-isomorphic board, mapped back to the
- * requested suits) is `exact`; board reports are `aggregated_report`; an unsolved board, a path that goes on
- * to the turn or river (not stored, and not solved on demand), multiway and tournament requests are
- * `unsupported`, with the gap stated and nothing substituted.
+ * requested suits) is `exact`; so is a turn or river node, read from the solve of that street's subgame made
+ * on demand from the ranges the flop solve reaches it with (`context.solve` says so, with its exploitability);
+ * board reports are `aggregated_report`; an unsolved board, a board report past the flop, multiway and
+ * tournament requests are `unsupported`, with the gap stated and nothing substituted.
  */
 
-import { RangesError } from "@ranges/core";
+import { formatCard, RangesError } from "@ranges/core";
 import {
   type BoardData,
   type BoardEntry,
   boardTexture,
   comboOf,
+  followPath,
   handCategoryOf,
   lookupBoard,
   lookupPath,
@@ -22,10 +24,12 @@ import {
   type PathLookup,
   type PostflopPackFile,
   type PostflopPacks,
+  packBoardConfig,
   parseBoard,
   parseCombo,
   permuteCard,
   permutedComboName,
+  type StreetLayer,
   splitPath,
   TEXTURE_VALUES,
 } from "@ranges/postflop";
@@ -169,27 +173,37 @@ function unsupported(
 interface Located {
   readonly pack: PostflopPackFile;
   readonly entry: BoardEntry;
+  /** The street the path ends on: the pack's stored flop, or a later street solved on demand. */
+  readonly layer: StreetLayer;
+  /** That street's decisions and data. */
+  readonly nodes: readonly PackNodeInfo[];
   readonly data: BoardData;
   readonly toSolved: readonly number[];
   readonly fromSolved: readonly number[];
   readonly identical: boolean;
+  /** The request's board and the cards dealt on the path (request's suits). */
   readonly cards: readonly number[];
-  readonly path: PathLookup;
+  readonly path: Exclude<PathLookup, { kind: "beyond" }>;
   readonly steps: readonly string[];
 }
 
-/** Resolves pack, board and path; an unsupported envelope when the board is not solved or the path leaves the street. */
-function locate(
+/**
+ * Resolves pack, board and path; an unsupported envelope when the board is not solved. A path past the flop
+ * is followed into the turn and river, each solved on demand (see `followPath`).
+ */
+async function locate(
   tool: string,
   source: PostflopSource,
   args: { pack: string; board: string; path?: string | readonly string[] | undefined },
   request: Record<string, unknown>,
   asAction = false,
-): Located | ToolEnvelope {
-  const pack = packsOf(source).get(args.pack);
+): Promise<Located | ToolEnvelope> {
+  const packs = packsOf(source);
+  const pack = packs.get(args.pack);
   const board = lookupBoard(pack, args.board);
   const steps = splitPath(args.path ?? []);
-  const path = lookupPath(pack, steps, asAction);
+  // The pack's own street first: a step that is not an action there is an error even on an unsolved board.
+  lookupPath(pack, steps, asAction);
   if (board.kind === "unsolved") {
     const near = board.nearest.map((b) => b.board);
     return unsupported(
@@ -204,29 +218,27 @@ function locate(
       source,
     );
   }
-  if (path.kind === "beyond") {
-    const node = pack.header.nodes[path.node]!;
-    return unsupported(
-      tool,
-      request,
-      [
-        {
-          topic: `${pack.header.street === "flop" ? "turn_river" : "later_street"}_nodes`,
-          detail: `The path goes past the ${pack.header.street} ("${node.actions[path.action]!.label}" ends its betting; then ${path.rest.map((s) => `"${s}"`).join(", ")}). Packs store every ${pack.header.street} decision of each solved board; later streets are neither stored nor solved on demand here, so nothing is answered for them.`,
-        },
-      ],
-      source,
-    );
-  }
+  const first: StreetLayer = {
+    street: pack.header.street,
+    config: packBoardConfig(pack.header, board.entry.board),
+    nodes: pack.header.nodes,
+    data: boardData(pack, board.entry.board),
+    before: [],
+    dealt: [],
+    solve: null,
+  };
+  const followed = await followPath(first, steps, asAction, board.toSolved, board.cards, packs.subgames);
   return {
     pack,
     entry: board.entry,
-    data: boardData(pack, board.entry.board),
+    layer: followed.layer,
+    nodes: followed.layer.nodes,
+    data: followed.layer.data,
     toSolved: board.toSolved,
     fromSolved: board.fromSolved,
     identical: board.identical,
-    cards: board.cards,
-    path,
+    cards: [...board.cards, ...followed.layer.dealt],
+    path: followed.path,
     steps,
   };
 }
@@ -265,21 +277,43 @@ function actionView(node: PackNodeInfo) {
 
 function nodeContext(loc: Located, node: PackNodeInfo, board: string): Record<string, unknown> {
   const h = loc.pack.header;
+  const solve = loc.layer.solve;
   return {
     ...packContext(loc.pack),
     board,
     solvedBoard: loc.entry.board,
+    nodeStreet: loc.layer.street,
+    ...(loc.layer.dealt.length > 0 ? { dealt: loc.layer.dealt.map(formatCard) } : {}),
     ...(loc.identical
       ? {}
       : {
           suitMapping:
             "The board is suit-isomorphic to the solved board: the solved strategies are given with the suits mapped back to the requested board's suits.",
         }),
-    path: node.path,
+    path: [...loc.layer.before, ...node.path],
     actor: node.player,
     actorSeat: node.player === "oop" ? h.line.oop : h.line.ip,
-    nodePotBb: node.pot,
+    nodePotBb: r4(node.pot),
     provenance: provenance(loc.entry),
+    ...(solve
+      ? {
+          solve: {
+            kind: solve.kind,
+            street: solve.street,
+            what: `The ${solve.street} was solved on demand as a game of its own: both players' ranges are those they reach it with in the solve of the street before (their reach at the decision that closed it), with this pack's ${solve.street} and river sizes, thresholds and rake. Its strategies are an equilibrium of that subgame at the exploitability given here; the flop solve's own ${solve.street} strategy is not stored. The same subgame is answered from the same solve while it is kept.`,
+            board: solve.board,
+            potBb: solve.potBb,
+            stackBb: solve.stackBb,
+            iterations: solve.iterations,
+            exploitabilityPct: solve.exploitabilityPct,
+            exploitabilityNote: `percent of the ${solve.street} pot (${solve.potBb}bb), measured by an exact best response in the subgame`,
+            targetPct: solve.targetPct,
+            reachedTarget: solve.reachedTarget,
+            solveSeconds: solve.seconds,
+            solvedAt: solve.solvedAt,
+          },
+        }
+      : {}),
     units: POSTFLOP_UNITS,
   };
 }
@@ -307,7 +341,7 @@ function weighted(reach: Float32Array, v: (h: number) => number): number | null 
 }
 
 function comboStrategy(loc: Located, k: number, h: number) {
-  const node = loc.pack.header.nodes[k]!;
+  const node = loc.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
   const d = loc.data.nodes[k]!;
   return {
@@ -325,14 +359,21 @@ function comboStrategy(loc: Located, k: number, h: number) {
 
 function requireNode(loc: Located, tool: string): number {
   if (loc.path.kind === "node") return loc.path.node;
-  const node = loc.pack.header.nodes[loc.path.node]!;
-  const a = node.actions[(loc.path as { action: number }).action]!;
+  const node = loc.nodes[loc.path.node]!;
+  const a = node.actions[loc.path.action]!;
+  const street = loc.layer.street;
+  const next = street === "flop" ? "turn" : street === "turn" ? "river" : null;
   throw new RangesError(
     "invalid_parameter",
     a.kind === "fold"
       ? `The path ends in "${a.label}": the hand is over. ${tool} takes a path to a decision.`
-      : `The path ends in "${a.label}", which ends the ${loc.pack.header.street}'s betting (the next decision is on a later street, not stored). ${tool} takes a path to a ${loc.pack.header.street} decision; get_postflop_range takes a path ending in an action.`,
-    { validPrefix: node.path.join(","), validActions: node.actions.map((x) => x.label) },
+      : next
+        ? `The path ends in "${a.label}", which ends the ${street}'s betting. ${tool} takes a path to a decision: add the ${next} card to go on (e.g. [..., "${a.label}", "7c"]); get_postflop_range takes a path ending in an action.`
+        : `The path ends in "${a.label}", which ends the river's betting: the hands are shown down. ${tool} takes a path to a decision; get_postflop_range takes a path ending in an action.`,
+    {
+      validPrefix: [...loc.layer.before, ...node.path].join(","),
+      validActions: node.actions.map((x) => x.label),
+    },
   );
 }
 
@@ -372,7 +413,7 @@ export function listPostflopPacks(source: PostflopSource): ToolEnvelope {
       tool: "list_postflop_packs",
       units: POSTFLOP_UNITS,
       turnAndRiver:
-        "Packs store every decision of the first street (the flop) of each solved board for every combo. Turn and river nodes are not stored and not solved on demand: such requests answer coverage.status unsupported.",
+        'Packs store every decision of the first street (the flop) of each solved board for every combo. A path that goes on with the turn card (["check", "check", "7c", ...]) and then the river card is answered by solving that street on demand from the ranges the flop solve reaches it with (to 0.5% of its pot, a few seconds, then kept): coverage.status exact, with context.solve giving what was solved and its exploitability.',
     },
     { packs: rows, count: rows.length },
     warnings,
@@ -388,14 +429,14 @@ export interface NodeArgs {
   readonly format?: string | undefined;
 }
 
-export function postflopNode(source: PostflopSource, args: NodeArgs): ToolEnvelope {
+export async function postflopNode(source: PostflopSource, args: NodeArgs): Promise<ToolEnvelope> {
   const request = { ...args };
   const gaps = scopeGaps(args);
   if (gaps.length > 0) return unsupported("get_postflop_node", request, gaps, source);
-  const loc = locate("get_postflop_node", source, args, request);
+  const loc = await locate("get_postflop_node", source, args, request);
   if (isEnvelope(loc)) return loc;
   const k = requireNode(loc, "get_postflop_node");
-  const node = loc.pack.header.nodes[k]!;
+  const node = loc.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
   const d = loc.data.nodes[k]!;
   const reach = d.reach[q]!;
@@ -458,16 +499,16 @@ function classOf(combo: string): string {
   return hi === lo ? `${hi}${lo}` : `${hi}${lo}${s1 === s2 ? "s" : "o"}`;
 }
 
-export function postflopRange(
+export async function postflopRange(
   source: PostflopSource,
   args: NodeArgs & { readonly action?: string | undefined; readonly minReach?: number | undefined },
-): ToolEnvelope {
+): Promise<ToolEnvelope> {
   const request = { ...args };
   const gaps = scopeGaps(args);
   if (gaps.length > 0) return unsupported("get_postflop_range", request, gaps, source);
   const steps = splitPath(args.path ?? []);
   const withAction = args.action === undefined ? steps : [...steps, ...splitPath([args.action])];
-  const loc = locate(
+  const loc = await locate(
     "get_postflop_range",
     source,
     { ...args, path: withAction },
@@ -476,7 +517,7 @@ export function postflopRange(
   );
   if (isEnvelope(loc)) return loc;
   const k = loc.path.node;
-  const node = loc.pack.header.nodes[k]!;
+  const node = loc.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
   const d = loc.data.nodes[k]!;
   const only = loc.path.kind === "action" ? loc.path.action : null;
@@ -522,17 +563,17 @@ export function postflopRange(
   );
 }
 
-export function explainCombo(
+export async function explainCombo(
   source: PostflopSource,
   args: NodeArgs & { readonly combo: string },
-): ToolEnvelope {
+): Promise<ToolEnvelope> {
   const request = { ...args };
   const gaps = scopeGaps(args);
   if (gaps.length > 0) return unsupported("explain_combo", request, gaps, source);
-  const loc = locate("explain_combo", source, args, request);
+  const loc = await locate("explain_combo", source, args, request);
   if (isEnvelope(loc)) return loc;
   const k = requireNode(loc, "explain_combo");
-  const node = loc.pack.header.nodes[k]!;
+  const node = loc.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
   const d = loc.data.nodes[k]!;
   const cards = parseCombo(args.combo, loc.cards);
@@ -654,7 +695,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
         [
           {
             topic: "turn_river_nodes",
-            detail: `The path goes past the ${pack.header.street} ("${node.actions[path.action]!.label}" ends its betting): later streets are not stored, so no report is made for them.`,
+            detail: `The path goes past the ${pack.header.street} ("${node.actions[path.action]!.label}" ends its betting). Board reports aggregate the stored ${pack.header.street} decisions of every solved board; a later street is solved on demand for one board and card at a time, so no report is made across boards for it. Ask get_postflop_node for one board with the card in the path.`,
           },
         ],
         source,
@@ -766,36 +807,40 @@ export interface CompareSide {
 }
 
 /** compare_strategies with domain "postflop". */
-export function comparePostflop(
+export async function comparePostflop(
   source: PostflopSource,
   baseline: CompareSide,
   comparison: CompareSide,
   limit: number,
-): ToolEnvelope {
+): Promise<ToolEnvelope> {
   const request = { domain: "postflop", baseline, comparison, limit };
   const gaps = [...scopeGaps(baseline), ...scopeGaps(comparison)];
   if (gaps.length > 0) return unsupported("compare_strategies", request, gaps, source);
-  const sides = (
-    [
-      ["baseline", baseline],
-      ["comparison", comparison],
-    ] as const
-  ).map(([name, s]) => {
+  const sides = [];
+  for (const [name, s] of [
+    ["baseline", baseline],
+    ["comparison", comparison],
+  ] as const) {
     if (!s.pack || !s.board)
       throw invalidParameter(
         `${name}: postflop sides take pack, board and path (and optionally combo), e.g. {"pack": "srp-btn-bb-100bb", "board": "QsJh2h", "path": []}.`,
       );
-    return {
+    sides.push({
       name,
       side: s,
-      loc: locate("compare_strategies", source, { pack: s.pack, board: s.board, path: s.path }, request),
-    };
-  });
+      loc: await locate(
+        "compare_strategies",
+        source,
+        { pack: s.pack, board: s.board, path: s.path },
+        request,
+      ),
+    });
+  }
   for (const s of sides) if (isEnvelope(s.loc)) return s.loc;
   const [b, c] = sides.map((s) => {
     const loc = s.loc as Located;
     const k = requireNode(loc, "compare_strategies");
-    const node = loc.pack.header.nodes[k]!;
+    const node = loc.nodes[k]!;
     return {
       name: s.name,
       side: s.side,
@@ -965,14 +1010,16 @@ export const postflopPathField = z
           .string()
           .max(40)
           .describe(
-            'One action: its label ("check", "bet 4.13"), its kind when unique ("bet", "raise", "allin", "call", "fold") or a pot share ("bet 75%").',
+            'One action: its label ("check", "bet 4.13"), its kind when unique ("bet", "raise", "allin", "call", "fold") or a pot share ("bet 75%"); or the turn or river card ("7c") after the action that ends a street.',
           ),
       )
       .max(32),
-    z.string().max(400).describe('The actions joined by commas, e.g. "check,bet".'),
+    z.string().max(400).describe('The steps joined by commas, e.g. "check,bet" or "check,check,7c".'),
   ])
   .optional()
-  .describe("Actions from the start of the street in order; [] or absent is the first decision.");
+  .describe(
+    'Actions from the start of the flop in order; [] or absent is the first decision. After the action that ends the flop\'s betting come the turn card, the turn\'s actions, the river card and its actions: ["check", "check", "7c", "bet", "call", "2d"].',
+  );
 const postflopComboField = z.string().max(12).describe('Two concrete cards, e.g. "AhKh".');
 
 async function keyed(ctx: ToolContext): Promise<void> {
@@ -995,9 +1042,9 @@ export const listPostflopPacksTool = defineTool({
 
 export const getPostflopNodeTool = defineTool({
   name: "get_postflop_node",
-  title: "Postflop node: strategy at a flop decision",
+  title: "Postflop node: strategy at a decision (flop, turn, river)",
   description:
-    "Use for the strategy at a flop decision of a solved board: per action its exact chip addition (amountBb), pot-normalized compareKey, frequency over the range and EV (evBb); per hand class the frequencies; with combo, that combo's frequencies, EV per action, equity. Unsolved boards answer unsupported naming the nearest solved boards; turn and river nodes are not stored (unsupported). Needs a key.",
+    "Use for the strategy at a decision of a solved board: per action its exact chip addition (amountBb), pot-normalized compareKey, frequency over the range and EV (evBb); per hand class the frequencies; with combo, that combo's frequencies, EV per action, equity. Flop decisions are stored; a path that goes on with the turn card (and the river card) is answered by solving that street on demand from the flop solve's ranges (a few seconds the first time; context.solve gives its exploitability). Unsolved boards answer unsupported naming the nearest solved boards. Needs a key.",
   input: {
     pack: packField,
     board: boardField,
@@ -1009,13 +1056,13 @@ export const getPostflopNodeTool = defineTool({
   outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
-    return { schema: ToolEnvelopeSchema, value: postflopNode(ctx.postflop, args) };
+    return { schema: ToolEnvelopeSchema, value: await postflopNode(ctx.postflop, args) };
   },
 });
 
 export const getPostflopRangeTool = defineTool({
   name: "get_postflop_range",
-  title: "Postflop range: every combo at a flop decision or of one action",
+  title: "Postflop range: every combo at a decision or of one action",
   description:
     "Use for per-combo numbers: a path to a decision gives each combo of the player to act with its reach, frequency per action, evBb and equity; with `action` (or a path ending in a call or check that ends the street) that action's range: each combo's frequency, its weight after the action and the action's evBb. minReach drops combos at or below it. Needs a key.",
   input: {
@@ -1043,7 +1090,7 @@ export const getPostflopRangeTool = defineTool({
   outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
-    return { schema: ToolEnvelopeSchema, value: postflopRange(ctx.postflop, args) };
+    return { schema: ToolEnvelopeSchema, value: await postflopRange(ctx.postflop, args) };
   },
 });
 
@@ -1051,7 +1098,7 @@ export const explainComboTool = defineTool({
   name: "explain_combo",
   title: "Explain one combo's postflop play",
   description:
-    "Use to understand one combo at a flop decision: its strategy and EV per action, equity, hand category (made hand, draws, blockers), where it sits in its range (equity and EV percentiles), and one or two sentences built from those numbers. Needs a key.",
+    "Use to understand one combo at a decision (flop, or turn and river solved on demand): its strategy and EV per action, equity, hand category (made hand, draws, blockers), where it sits in its range (equity and EV percentiles), and one or two sentences built from those numbers. Needs a key.",
   input: {
     pack: packField,
     board: boardField,
@@ -1063,7 +1110,7 @@ export const explainComboTool = defineTool({
   outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
-    return { schema: ToolEnvelopeSchema, value: explainCombo(ctx.postflop, args) };
+    return { schema: ToolEnvelopeSchema, value: await explainCombo(ctx.postflop, args) };
   },
 });
 
