@@ -26,6 +26,28 @@ describe("CFR engine on Kuhn poker", () => {
     expect(facingBet.strategy[call * 3 + 1]).toBeCloseTo(1 / 3, 2);
   });
 
+  it("evaluates a profile given from outside (setStrategies)", () => {
+    const own = new Map(solver.decisionResults().map((d) => [d.node.history, d.strategy]));
+    const copy = new CfrSolver(kuhnGame(), params);
+    copy.setStrategies((node) => own.get(node.history)!);
+    const [c1, c2] = copy.evaluate();
+    expect(c1!.value).toBeCloseTo(p1!.value, 12);
+    expect(c2!.bestResponse).toBeCloseTo(p2!.bestResponse, 12);
+    // P2 folds its kings to a bet: P1's strategy is unchanged, so P2's best response is too, but P2 now loses
+    // value and P1 can exploit it.
+    const folding = new CfrSolver(kuhnGame(), params);
+    folding.setStrategies((node) => {
+      const s = Float64Array.from(own.get(node.history)!);
+      if (node.history === "P1_Bet_P2") [s[2], s[3 + 2]] = [1, 0];
+      return s;
+    });
+    const [f1, f2] = folding.evaluate();
+    expect(f2!.bestResponse).toBeCloseTo(p2!.bestResponse, 12);
+    expect(f2!.value).toBeLessThan(p2!.value - 0.05);
+    expect(f1!.exploitability).toBeGreaterThan(0.05);
+    expect(() => folding.setStrategies(() => new Float64Array(1))).toThrow(/setStrategies/);
+  });
+
   it("is deterministic", () => {
     const again = new CfrSolver(kuhnGame(), params);
     for (let i = 0; i < 3000; i++) again.iterate();

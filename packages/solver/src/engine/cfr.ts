@@ -887,6 +887,24 @@ export class CfrSolver implements Solver {
     this.published = null;
   }
 
+  /**
+   * Makes given strategies the averages (and the published ones), so `evaluate` measures a profile made
+   * elsewhere in this game: for example a coarser abstraction's strategy carried over to this game's
+   * classes. `strategyOf(node)` gives a decision's frequencies, action-major (`s[a * classCount + c]`).
+   */
+  setStrategies(strategyOf: (node: DecisionNode) => ArrayLike<number>): void {
+    for (const d of this.decisions) {
+      const s = strategyOf(d.src);
+      if (s.length !== d.stratSum.length)
+        throw new Error(
+          `setStrategies: ${s.length} frequencies for a decision of ${d.children.length} actions x ${this.n} classes`,
+        );
+      d.stratSum.set(s);
+    }
+    this.published = null;
+    this.evalStrat = null;
+  }
+
   /** The average strategy of a decision (frequency of each action per class). */
   averageStrategy(d: CDecision): Float64Array {
     const out = new Float64Array(d.stratSum.length);
