@@ -39,7 +39,11 @@ interface Entry {
 const PACK_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
 
 /** Settings of the turn and river subgames solved on demand (see `OnDemandSubgames`). */
-export type SubgameSettings = SubgameSolveOptions & { readonly cacheSize?: number; readonly idleMs?: number };
+export type SubgameSettings = SubgameSolveOptions & {
+  readonly cacheSize?: number;
+  readonly idleMs?: number;
+  readonly maxQueue?: number;
+};
 
 export class PostflopPacks {
   readonly dir: string;

@@ -18,7 +18,7 @@
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
-import { type Card, formatCard } from "@ranges/core";
+import { type Card, formatCard, RangesError } from "@ranges/core";
 import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
 import type { PostflopConfig } from "./config.js";
 import { type BoardData, extractBoard, firstStreetNodes, type PackNodeInfo } from "./extract.js";
@@ -215,13 +215,15 @@ interface Pending {
 /**
  * Subgames solved on a worker thread (one at a time, in the order asked) with the latest `cacheSize` answers
  * kept: the same subgame asked again, or while it is being solved, is answered from the same solve (the
- * solve is deterministic, so a cached answer is the answer). The worker stops after `idleMs` without work
- * and never keeps the process alive on its own.
+ * solve is deterministic, so a cached answer is the answer). At most `maxQueue` solves wait or run; one more
+ * is refused with 503 `pack_unavailable` (try again shortly) rather than queued behind minutes of work. The
+ * worker stops after `idleMs` without work and never keeps the process alive on its own.
  */
 export class OnDemandSubgames {
   readonly options: Required<Omit<SubgameSolveOptions, "threads">> & { readonly threads: number };
   private readonly cacheSize: number;
   private readonly idleMs: number;
+  private readonly maxQueue: number;
   private readonly cache = new Map<string, Promise<SubgameResult>>();
   private readonly pending = new Map<number, Pending>();
   private worker: Worker | null = null;
@@ -230,7 +232,9 @@ export class OnDemandSubgames {
   /** Solves run so far (not cache hits); for tests and metrics. */
   solves = 0;
 
-  constructor(options: SubgameSolveOptions & { cacheSize?: number; idleMs?: number } = {}) {
+  constructor(
+    options: SubgameSolveOptions & { cacheSize?: number; idleMs?: number; maxQueue?: number } = {},
+  ) {
     this.options = {
       targetPct: options.targetPct ?? 0.5,
       maxIterations: options.maxIterations ?? 600,
@@ -240,6 +244,7 @@ export class OnDemandSubgames {
     };
     this.cacheSize = Math.max(1, options.cacheSize ?? 64);
     this.idleMs = options.idleMs ?? 60_000;
+    this.maxQueue = Math.max(1, options.maxQueue ?? 8);
   }
 
   /** The identity of a subgame's answer: its config and the solve settings. */
@@ -260,6 +265,13 @@ export class OnDemandSubgames {
       this.cache.delete(key);
       this.cache.set(key, known);
       return known;
+    }
+    if (this.pending.size >= this.maxQueue) {
+      throw new RangesError(
+        "pack_unavailable",
+        `The turn and river solver is busy with ${this.pending.size} solves; ask again in a few seconds (answers already solved are served at once).`,
+        { retryAfterSeconds: 5 },
+      );
     }
     const promise = this.run(config);
     this.cache.set(key, promise);

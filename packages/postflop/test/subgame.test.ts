@@ -188,6 +188,24 @@ describe("a river solved on demand", () => {
     );
   });
 
+  it("refuses a solve beyond its queue with 503, and serves what it holds", async () => {
+    const one = new OnDemandSubgames({ threads: 1, maxQueue: 1 });
+    try {
+      const check = index(["check"]);
+      const [a, b] = ["2s", "Qh"].map((c) =>
+        nextStreetConfig(spot, nodes, data, { node: check, action: 0 }, parseCard(c)!),
+      );
+      const first = one.solve(a!);
+      expect(() => one.solve(b!)).toThrow(expect.objectContaining({ code: "pack_unavailable", status: 503 }));
+      expect(one.solve(a!)).toBe(first);
+      await first;
+      await one.solve(b!);
+      expect(one.solves).toBe(2);
+    } finally {
+      one.close();
+    }
+  });
+
   const failing: [string, string[], RegExp][] = [
     ["an action where the river card goes", ["check", "check", "check"], /next step is the river card/],
     ["a card already on the board", ["check", "check", "Ks"], /already on the board/],

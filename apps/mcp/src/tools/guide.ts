@@ -22,7 +22,7 @@ function withPostflop(
         ...coverage,
         published: [
           ...coverage.published,
-          `Heads-up cash postflop: the flop decisions of the solved boards of the postflop packs ${packs.join(", ")} (list_postflop_packs).`,
+          `Heads-up cash postflop: the flop decisions of the solved boards of the postflop packs ${packs.join(", ")} (list_postflop_packs), and their turn and river decisions, each street solved on demand from the flop solve's ranges when first asked (context.solve gives its exploitability).`,
         ],
       }
     : {
@@ -38,7 +38,7 @@ export const getStarted = defineTool({
   name: "get_started",
   title: "Start here: what this server answers and how",
   description:
-    "Call first: explains the data (solver-derived preflop strategies per hand class), the recommended tool workflow, the games with their live stacks and which are free, the action-path grammar, units (EVs in small blinds relative to folding), access rules, what is and is not published (heads-up cash postflop flop decisions are; ICM, PKO, satellites, other antes, 9-max tournaments, multiway or tournament postflop are not), and the tools that are coming. Free without a key.",
+    "Call first: explains the data (solver-derived preflop strategies per hand class), the recommended tool workflow, the games with their live stacks and which are free, the action-path grammar, units (EVs in small blinds relative to folding), access rules, what is and is not published (heads-up cash postflop is: flop decisions stored, turn and river solved on demand; ICM, PKO, satellites, other antes, 9-max tournaments, multiway or tournament postflop are not), and the tools that are coming. Free without a key.",
   input: {},
   variants: [GetStartedSchema],
   outputDescription: "A guide to the server, or an error body.",
@@ -48,7 +48,7 @@ export const getStarted = defineTool({
     const value = {
       schemaVersion: 1,
       service:
-        "Preflop ranges: equilibrium strategies computed by this project's own solver (CFR family), per hand class: for every action its frequency in [0,1] and EV. Heads-up cash postflop: per combo, the flop decisions of the boards solved in the installed postflop packs (list_postflop_packs). Read-only.",
+        "Preflop ranges: equilibrium strategies computed by this project's own solver (CFR family), per hand class: for every action its frequency in [0,1] and EV. Heads-up cash postflop: per combo, the flop decisions of the boards solved in the installed postflop packs (list_postflop_packs), and turn and river decisions solved on demand from them. Read-only.",
       workflow: [
         { step: 1, tool: "list_games", purpose: "Pick a game and a live stack." },
         {
@@ -70,18 +70,18 @@ export const getStarted = defineTool({
           step: 9,
           tool: "list_postflop_packs",
           purpose:
-            "Postflop (heads-up cash, flop decisions only): the installed packs, their preflop line and solved flops. Free; it may list none.",
+            "Postflop (heads-up cash): the installed packs, their preflop line and solved flops (flop decisions stored; turn and river solved on demand). Free; it may list none.",
         },
         {
           step: 10,
           tool: "get_postflop_node",
           purpose:
-            "Postflop: the strategy at a flop decision of a solved board (pack, board, path, combo?). Key.",
+            "Postflop: the strategy at a decision of a solved board (pack, board, path, combo?); the path may go on with the turn card and the river card. Key.",
         },
         {
           step: 11,
           tool: "get_postflop_range",
-          purpose: "Postflop: every combo at a flop decision, or one action's range. Key.",
+          purpose: "Postflop: every combo at a decision, or one action's range. Key.",
         },
         {
           step: 12,
@@ -99,7 +99,7 @@ export const getStarted = defineTool({
           step: 14,
           tool: "compare_strategies",
           purpose:
-            'Postflop, domain "postflop": two flop decisions compared (boards, trees), per combo. Key.',
+            'Postflop, domain "postflop": two decisions compared (boards, trees, lines), per combo. Key.',
         },
       ],
       games: GAME_IDS.map((game) => ({
