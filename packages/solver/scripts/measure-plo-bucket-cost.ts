@@ -15,8 +15,10 @@
  * `build-plo-bucket-equity.ts --buckets N --out PATH`.
  *
  * Reported per coarse abstraction: each seat's exploitability in the fine game (best response value less
- * the seat's value, bb per hand and percent of the starting pot), the same for the fine game's own solve, and
- * the difference of each seat's value from its value in the fine solve. The fine abstraction is itself a
+ * the seat's value, bb per hand and percent of the starting pot), the same for the fine game's own solve, the
+ * difference of each seat's value from its value in the fine solve, and at the first two decisions (the SB
+ * first in, the BB facing the SB's first raise) the classes whose frequencies differ most between the two
+ * solves. The fine abstraction is itself a
  * bucketing, so the cost measured is the cost of the coarse buckets against the fine ones: a lower bound of
  * what they cost against all 16,432 classes.
  *
@@ -41,6 +43,7 @@ registerHooks({
 });
 
 const solver: typeof import("../src/index.ts") = await import("../src/index.ts");
+const { ploClasses } = await import("@ranges/core");
 const { CfrSolver, buildPloAbstraction, loadTreeConfig, parsePloBucketEquity, ploBucketCombos, solvePlo } =
   solver;
 type DecisionNode = import("../src/index.ts").DecisionNode;
@@ -176,6 +179,46 @@ function measure(game: PloSolveResult, strategies: Map<DecisionNode, Float64Arra
   }));
 }
 
+/** At the SB's first decision and the BB's answer to its first raise: the classes that play most differently. */
+function largestDifferences(coarse: PloSolveResult, fine: PloSolveResult, count = 8) {
+  const names = ploClasses();
+  const cMap = coarse.tables.abstraction.classToBucket;
+  const fMap = fine.tables.abstraction.classToBucket;
+  const [nc, nf] = [coarse.game.classCount, fine.game.classCount];
+  const cDec = walk(coarse);
+  const fDec = walk(fine);
+  const raise = cDec[0]!.node.actions.findIndex((a) => a.kind === "raise");
+  const second = cDec.findIndex(
+    (d) => d.node.history === `${cDec[0]!.node.history}_${cDec[0]!.node.actions[raise]!.token}_BB`,
+  );
+  return [0, second]
+    .filter((i) => i >= 0)
+    .map((i) => {
+      const c = cDec[i]!;
+      const f = fDec[i]!;
+      const tokens = c.node.actions.map((a) => a.token);
+      const rows = names.map((name, k) => {
+        const cs = tokens.map((_, a) => c.strategy[a * nc + cMap[k]!]!);
+        const fs = tokens.map((_, a) => f.strategy[a * nf + fMap[k]!]!);
+        const diff = Math.max(...cs.map((x, a) => Math.abs(x - fs[a]!)));
+        return { name, diff, cs, fs };
+      });
+      rows.sort((a, b) => b.diff - a.diff || (a.name < b.name ? -1 : 1));
+      const share = (t: number) => rows.filter((r) => r.diff > t).length / rows.length;
+      const r3 = (x: number) => Math.round(x * 1000) / 1000;
+      return {
+        decision: c.node.history,
+        actions: tokens,
+        classesDifferingOver: { "0.1": r3(share(0.1)), "0.25": r3(share(0.25)), "0.5": r3(share(0.5)) },
+        largest: rows.slice(0, count).map((r) => ({
+          class: r.name,
+          coarse: r.cs.map(r3),
+          fine: r.fs.map(r3),
+        })),
+      };
+    });
+}
+
 const fineBuckets = Number(values.fine);
 const fine = solveAt(fineBuckets, values["fine-table"]);
 const fineOwn = new Map(walk(fine).map((d) => [d.node, d.strategy]));
@@ -193,6 +236,7 @@ for (const item of values.coarse.split(",")) {
       ...c,
       valueMinusFineSolve: c.value - fineSelf[i]!.value,
     })),
+    largestDifferences: largestDifferences(coarse, fine),
   };
   rows.push(row);
   for (const c of row.inFineGame) {
