@@ -349,7 +349,7 @@ export const EXPLOITABILITY_CAVEAT =
 
 /** What the exploitability of a PLO pack stored per bucket measures, put before the caveat. */
 export const BUCKETED_EXPLOITABILITY =
-  "This pack stores one strategy per bucket of PLO classes, so it was solved, and its exploitability measured, in the bucketed game: the best response, like the strategies, plays one action mix per bucket. A player who adapts to each of the 16,432 classes could gain more. Measured apart on plo6hu 100bb: the 512-bucket strategy is 0.305% (SB) and 0.468% (BB) of the pot exploitable in a game of 1,024 buckets (that solve's own: 0.016%), a lower bound of what the bucketing costs against per-class play (docs/plo-abstraction.md, "Measuring the cost").";
+  "This pack stores one strategy per bucket of PLO classes, so it was solved, and its exploitability measured, in the bucketed game: the best response, like the strategies, plays one action mix per bucket. A player who adapts to each of the 16,432 classes could gain more. Measured apart on plo6hu 100bb: the 512-bucket strategy is 0.305% (SB) and 0.468% (BB) of the pot exploitable in a game of 1,024 buckets (that solve's own: 0.016%), a lower bound of what the bucketing costs against per-class play (docs/plo-abstraction.md, section Measuring the cost).";
 
 export const getExploitability = defineTool({
   name: "get_exploitability",
