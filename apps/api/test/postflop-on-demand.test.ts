@@ -128,7 +128,9 @@ describe("turn and river nodes, solved on demand", () => {
   it("answers a suit-isomorphic board and turn from the same solve, suits mapped back", async () => {
     // KdJc5h is KsJh5d with s<->d and h<->c: the 7s turn there is the 7c turn here.
     const a = (await envelope("node?board=KsJh5d&path=check,check,7c&combo=AsQs")).result.combo as Combo;
-    const b = (await envelope("node?board=KdJc5h&path=check,check,7s&combo=AdQd")).result.combo as Combo;
+    const iso = await envelope("node?board=KdJc5h&path=check,check,7s&combo=AdQd");
+    expect((iso.context.solve as Solve).board).toBe("KdJc5h7s");
+    const b = iso.result.combo as Combo;
     expect(b.combo).toBe("AdQd");
     expect(b.strategy).toEqual(a.strategy);
     expect(b.evBb).toBe(a.evBb);
@@ -166,6 +168,17 @@ describe("turn and river nodes, solved on demand", () => {
       /shown down/,
     ],
     ["a step after a fold", "node?board=KsJh5d&path=bet,fold,7c", /follows a fold/],
+    [
+      "an action after the river's end",
+      "node?board=KsJh5d&path=check,check,7c,check,check,2d,check,check,bet",
+      /shown down/,
+    ],
+    [
+      // 7h2d is not in BB's 3-bet range: at a turn node the message says it may also have left on the flop.
+      "a combo that does not reach the turn",
+      "node?board=KsJh5d&path=check,check,7c&combo=7h2d",
+      /does not reach the turn on this line/,
+    ],
   ];
   it.each(failing)("answers 400 for %s, saying what to write", async (_, path, message) => {
     const { status, body } = await get(path);

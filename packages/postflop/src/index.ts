@@ -75,6 +75,7 @@ export type { FollowedPath, StreetLayer } from "./street-path.js";
 export { followPath, packBoardConfig } from "./street-path.js";
 export type { Street, SubgameProvenance, SubgameResult, SubgameSolveOptions } from "./subgame.js";
 export {
+  checkNextStreet,
   NoNextStreetError,
   nextStreetConfig,
   OnDemandSubgames,

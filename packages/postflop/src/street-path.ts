@@ -21,6 +21,7 @@ import type { BoardData, PackNodeInfo } from "./extract.js";
 import type { PostflopPackHeader } from "./pack.js";
 import { lookupNodes, type PathLookup } from "./pack-store.js";
 import {
+  checkNextStreet,
   NoNextStreetError,
   nextStreetConfig,
   type OnDemandSubgames,
@@ -91,10 +92,12 @@ export async function followPath(
     const card = parseCard(text.trim());
     let config: PostflopConfig;
     try {
+      // First whether a street follows at all (the river's end, an all-in call), then the card.
+      checkNextStreet(layer.config, layer.nodes, path);
       if (card === null) {
         throw new RangesError(
           "invalid_parameter",
-          `path step ${stepNo} "${text}": "${label}" ends the ${layer.street}'s betting, so the next step is the ${NEXT[layer.street] || "next"} card (like "7c"), then its actions.`,
+          `path step ${stepNo} "${text}": "${label}" ends the ${layer.street}'s betting, so the next step is the ${NEXT[layer.street]} card (like "7c"), then its actions.`,
           { validPrefix: closed.join(",") },
         );
       }

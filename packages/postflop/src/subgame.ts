@@ -94,7 +94,7 @@ function weightText(w: number): string {
  * The game of the street after decision `at.node`'s action `at.action` (a check behind or a call that ends
  * the street) when `card` is dealt. `parent` is the config of the solve that `nodes`/`data` come from (its
  * board, pot and stack are those at the start of its street); the new config keeps its sizes, thresholds,
- * raise cap and rake. Throws `NoNextStreetError` when no street follows (a fold, the river, both all in).
+ * raise cap and rake. Throws `NoNextStreetError` when no street follows (see `checkNextStreet`).
  */
 export function nextStreetConfig(
   parent: PostflopConfig,
@@ -103,23 +103,11 @@ export function nextStreetConfig(
   at: { readonly node: number; readonly action: number },
   card: Card,
 ): PostflopConfig {
+  const { pot, stack } = checkNextStreet(parent, nodes, at);
   const node = nodes[at.node]!;
   const action = node.actions[at.action]!;
   const label = `"${action.label}"`;
-  if (action.kind === "fold") throw new NoNextStreetError(`the hand is over after ${label}`);
   const board = parent.board.replace(/[\s,]+/g, "");
-  if (board.length >= 10) {
-    throw new NoNextStreetError(
-      `${label} ends the river's betting: the hands are shown down, no card follows`,
-    );
-  }
-  const pot = round6(node.pot + action.add);
-  const stack = round6(parent.stack - action.to);
-  if (stack <= 1e-9) {
-    throw new NoNextStreetError(
-      `both players are all in after ${label}: the rest of the board is dealt with no decision left`,
-    );
-  }
   const q = node.player === "oop" ? 0 : 1;
   const d = data.nodes[at.node]!;
   const ranges = [0, 1].map((p) => {
@@ -154,6 +142,37 @@ export function nextStreetConfig(
     ranges: { oop: ranges[0]!, ip: ranges[1]! },
     ...(previousAggressor ? { previousAggressor } : {}),
   };
+}
+
+/**
+ * The pot and effective stack of the street after decision `at.node`'s action `at.action`; throws
+ * `NoNextStreetError` when no street with decisions follows: a fold, an action that does not end the street
+ * (only a call, or IP's check behind, does), the river's end (showdown), or a call that leaves both all in.
+ */
+export function checkNextStreet(
+  parent: PostflopConfig,
+  nodes: readonly PackNodeInfo[],
+  at: { readonly node: number; readonly action: number },
+): { pot: number; stack: number } {
+  const node = nodes[at.node]!;
+  const action = node.actions[at.action]!;
+  const label = `"${action.label}"`;
+  if (action.kind === "fold") throw new NoNextStreetError(`the hand is over after ${label}`);
+  if (!(action.kind === "call" || (action.kind === "check" && node.player === "ip"))) {
+    throw new NoNextStreetError(`${label} does not end the street's betting`);
+  }
+  if (parent.board.replace(/[\s,]+/g, "").length >= 10) {
+    throw new NoNextStreetError(
+      `${label} ends the river's betting: the hands are shown down, no card follows`,
+    );
+  }
+  const stack = round6(parent.stack - action.to);
+  if (stack <= 1e-9) {
+    throw new NoNextStreetError(
+      `both players are all in after ${label}: the rest of the board is dealt with no decision left`,
+    );
+  }
+  return { pot: round6(node.pot + action.add), stack };
 }
 
 /** Solves a subgame on the calling thread (its units on `threads` threads) and extracts its first street. */
@@ -214,8 +233,10 @@ interface Pending {
 
 /**
  * Subgames solved on a worker thread (one at a time, in the order asked) with the latest `cacheSize` answers
- * kept: the same subgame asked again, or while it is being solved, is answered from the same solve (the
- * solve is deterministic, so a cached answer is the answer). At most `maxQueue` solves wait or run; one more
+ * kept: the same subgame asked again, or while it is being solved, is answered from the same solve. Only
+ * answers that reached the target are kept (those stop at an iteration count, so the solve is deterministic
+ * and a kept answer is the answer); one stopped by the time or iteration cap is served once, marked so, and
+ * solved again when asked again. At most `maxQueue` solves wait or run; one more
  * is refused with 503 `pack_unavailable` (try again shortly) rather than queued behind minutes of work. The
  * worker stops after `idleMs` without work and never keeps the process alive on its own.
  */
@@ -275,9 +296,12 @@ export class OnDemandSubgames {
     }
     const promise = this.run(config);
     this.cache.set(key, promise);
-    promise.catch(() => {
+    const forget = () => {
       if (this.cache.get(key) === promise) this.cache.delete(key);
-    });
+    };
+    promise.then((result) => {
+      if (!result.provenance.reachedTarget) forget();
+    }, forget);
     while (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value!);
     return promise;
   }

@@ -113,6 +113,9 @@ describe("nextStreetConfig", () => {
     const jam = index(["bet 7.5", "allin 40"]);
     expect(jam).toBeGreaterThan(0);
     expect(() => nextStreetConfig(spot, nodes, data, { node: jam, action: 1 }, card)).toThrow(/all in/);
+    // A bet, and OOP's first check, do not end the street.
+    expect(() => nextStreetConfig(spot, nodes, data, { node: 0, action: 1 }, card)).toThrow(/does not end/);
+    expect(() => nextStreetConfig(spot, nodes, data, { node: 0, action: 0 }, card)).toThrow(/does not end/);
   });
 });
 
@@ -206,6 +209,27 @@ describe("a river solved on demand", () => {
     }
   });
 
+  it("serves an answer stopped by its cap once, marked, and solves it again when asked again", async () => {
+    const capped = new OnDemandSubgames({ threads: 1, targetPct: 0.0001, maxIterations: 20 });
+    try {
+      const config = nextStreetConfig(
+        spot,
+        nodes,
+        data,
+        { node: index(["check"]), action: 0 },
+        parseCard("Qh")!,
+      );
+      const first = await capped.solve(config);
+      expect(first.provenance.reachedTarget).toBe(false);
+      expect(first.provenance.iterations).toBe(20);
+      expect(capped.has(config)).toBe(false);
+      await capped.solve(config);
+      expect(capped.solves).toBe(2);
+    } finally {
+      capped.close();
+    }
+  });
+
   const failing: [string, string[], RegExp][] = [
     ["an action where the river card goes", ["check", "check", "check"], /next step is the river card/],
     ["a card already on the board", ["check", "check", "Ks"], /already on the board/],
@@ -213,6 +237,8 @@ describe("a river solved on demand", () => {
     ["a step after the river's end", ["check", "check", "2s", "check", "check", "3c"], /shown down/],
     ["a river action that is not there", ["check", "check", "2s", "raise"], /not an action/],
     ["a card after an all-in call", ["bet 7.5", "allin 40", "call", "2s"], /all in/],
+    ["an action after an all-in call", ["bet 7.5", "allin 40", "call", "check"], /all in/],
+    ["an action after the river's end", ["check", "check", "2s", "check", "check", "bet"], /shown down/],
     ["a card after a fold", ["bet 7.5", "fold", "2s"], /follows a fold/],
   ];
   it.each(failing)("refuses %s with the step and the way on", async (_, path, message) => {

@@ -258,6 +258,23 @@ function boardData(pack: PostflopPackFile, board: string): BoardData {
 
 const isEnvelope = (x: Located | ToolEnvelope): x is ToolEnvelope => "schemaVersion" in x;
 
+/** A warning when the street was solved on demand and stopped before its target (time or iteration cap). */
+function solveWarnings(loc: Located): string[] {
+  const solve = loc.layer.solve;
+  if (!solve || solve.reachedTarget) return [];
+  return [
+    `The ${solve.street} was solved on demand but stopped at ${solve.iterations} iterations (${solve.seconds} s) before its target: it is ${solve.exploitabilityPct}% of the ${solve.street} pot exploitable, not ${solve.targetPct}%. This answer is not kept; asking again solves it again.`,
+  ];
+}
+
+/** Where a combo the actor's range lacks at a node is missing from. */
+function notInRange(loc: Located, combo: string, node: PackNodeInfo): string {
+  const who = `${node.player.toUpperCase()}'s range (${loc.pack.header.line[node.player]})`;
+  return loc.layer.solve
+    ? `combo ${combo} is not in ${who} at this ${loc.layer.street} node: it is not in the range on this board, or it does not reach the ${loc.layer.street} on this line (reach 0 after the flop's actions).`
+    : `combo ${combo} is not in ${who} on this board.`;
+}
+
 function actionView(node: PackNodeInfo) {
   return node.actions.map((a) => ({
     action: a.label,
@@ -300,8 +317,10 @@ function nodeContext(loc: Located, node: PackNodeInfo, board: string): Record<st
           solve: {
             kind: solve.kind,
             street: solve.street,
-            what: `The ${solve.street} was solved on demand as a game of its own: both players' ranges are those they reach it with in the solve of the street before (their reach at the decision that closed it), with this pack's ${solve.street} and river sizes, thresholds and rake. Its strategies are an equilibrium of that subgame at the exploitability given here; the flop solve's own ${solve.street} strategy is not stored. The same subgame is answered from the same solve while it is kept.`,
-            board: solve.board,
+            what: `The ${solve.street} was solved on demand as a game of its own: both players' ranges are those they reach it with in the solve of the street before (their reach at the decision that closed it), with this pack's ${solve.street === "turn" ? "turn and river" : "river"} sizes, thresholds and rake. Its strategies are an equilibrium of that subgame at the exploitability given here; the flop solve's own ${solve.street} strategy is not stored. The same subgame is answered from the same solve while it is kept.`,
+            board: parseBoard(solve.board)!
+              .map((c) => formatCard(permuteCard(c, loc.fromSolved)))
+              .join(""),
             potBb: solve.potBb,
             stackBb: solve.stackBb,
             iterations: solve.iterations,
@@ -445,16 +464,12 @@ export async function postflopNode(source: PostflopSource, args: NodeArgs): Prom
     frequency: r4(weighted(reach, (h) => d.strategy[i]![h]!) ?? 0),
     evBb: num(weighted(reach, (h) => d.actionEv[i]![h]!) ?? Number.NaN),
   }));
-  const warnings: string[] = [];
+  const warnings: string[] = solveWarnings(loc);
   let combo: Record<string, unknown> | null = null;
   if (args.combo !== undefined) {
     const cards = parseCombo(args.combo, loc.cards);
     const h = handIndex(loc, q, cards);
-    if (h < 0)
-      throw new RangesError(
-        "invalid_hand",
-        `combo ${args.combo} is not in ${node.player.toUpperCase()}'s range (${loc.pack.header.line[node.player]}) on this board.`,
-      );
+    if (h < 0) throw new RangesError("invalid_hand", notInRange(loc, args.combo, node));
     combo = comboStrategy(loc, k, h);
     if (reach[h]! === 0)
       warnings.push(
@@ -559,7 +574,7 @@ export async function postflopRange(
       minReach,
     },
     result,
-    [],
+    solveWarnings(loc),
   );
 }
 
@@ -581,7 +596,7 @@ export async function explainCombo(
   if (h < 0)
     throw new RangesError(
       "invalid_hand",
-      `combo ${args.combo} is not in ${node.player.toUpperCase()}'s range on this board; explain_combo explains the player to act.`,
+      `${notInRange(loc, args.combo, node)} explain_combo explains the player to act.`,
     );
   const s = comboStrategy(loc, k, h);
   const category = handCategoryOf(cards, loc.cards);
@@ -629,10 +644,12 @@ export async function explainCombo(
       ? `It meets no hand of the opponent's range here, so it has no equity or EV.`
       : `With ${pct(s.equity)} equity it is ahead of ${equityPercentile === null ? "?" : pct(equityPercentile)} of ${seat}'s range at this node by equity${choice}.`,
   ];
-  const warnings =
-    s.reach === 0
+  const warnings = [
+    ...solveWarnings(loc),
+    ...(s.reach === 0
       ? [`${args.combo} never reaches this node (reach 0): its strategy is not an equilibrium frequency.`]
-      : [];
+      : []),
+  ];
   return envelope(
     "exact",
     { tool: "explain_combo", ...nodeContext(loc, node, args.board) },
@@ -851,7 +868,7 @@ export async function comparePostflop(
       view: actionView(node),
     };
   }) as [never, never] as [Side, Side];
-  const warnings: string[] = [];
+  const warnings: string[] = [...solveWarnings(b.loc), ...solveWarnings(c.loc)];
   if (b.node.player !== c.node.player)
     warnings.push(
       `The players to act differ: ${b.node.player} (baseline) and ${c.node.player} (comparison).`,
