@@ -3,6 +3,7 @@
  *   PORT         listen port (default 3000)
  *   PACKS_DIR    pack directory (default <repo>/data/packs)
  *   POSTFLOP_DIR postflop pack directory (default data/postflop beside PACKS_DIR; missing or empty: none)
+ *   POSTFLOP_SUBGAME_THREADS  threads of a turn or river solved on demand (default: every core)
  *   DATABASE_URL PostgreSQL URL of the account database (keys, meters, requests); when set, any number of
  *                API processes share it with exact limits
  *   ACCESS_DB    otherwise, the SQLite file of the account database (default <repo>/var/access.sqlite),
@@ -32,6 +33,7 @@
 
 import { mkdirSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { getHeapStatistics } from "node:v8";
 import { AccessStore, DEFAULT_SIGNUPS_PER_IP, HandStore } from "@ranges/access";
@@ -94,9 +96,17 @@ if (trustProxy.trim() !== "" && publicUrl === undefined) {
 
 const store = RangeStore.open({ packsDir, cacheBytes: Math.round(cacheMb * 1024 * 1024), refreshMs });
 // Heads-up postflop packs (POSTFLOP_DIR, default data/postflop): a missing or empty directory lists none.
+const subgameThreads = envNumber("POSTFLOP_SUBGAME_THREADS", availableParallelism());
+if (!Number.isSafeInteger(subgameThreads) || subgameThreads < 1) {
+  say(
+    `POSTFLOP_SUBGAME_THREADS=${process.env.POSTFLOP_SUBGAME_THREADS} is not a whole number of threads of at least 1.`,
+  );
+  process.exit(1);
+}
 const postflop = PostflopPacks.open({
   dir: process.env.POSTFLOP_DIR || resolve(dirname(packsDir), "postflop"),
   refreshMs: refreshMs || 0,
+  subgames: { threads: subgameThreads },
 });
 const databaseUrl = process.env.DATABASE_URL?.trim() ?? "";
 if (!databaseUrl) mkdirSync(dirname(accessDb), { recursive: true });

@@ -122,4 +122,19 @@ describe("start-up checks", () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it.each(["0", "1.5", "two"])("refuses POSTFLOP_SUBGAME_THREADS=%s, naming it", async (threads) => {
+    const dir = mkdtempSync(join(tmpdir(), "api-proc-"));
+    try {
+      const env = {
+        ACCESS_DB: join(dir, "access.sqlite"),
+        PACKS_DIR: packs.dir,
+        DATABASE_URL: "",
+        POSTFLOP_SUBGAME_THREADS: threads,
+      };
+      await expect(startApi(env)).rejects.toThrow(/exited 1: .*POSTFLOP_SUBGAME_THREADS=/s);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
