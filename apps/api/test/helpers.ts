@@ -47,6 +47,8 @@ export interface StartOptions {
   webRoot?: AppOptions["webRoot"];
   publicUrl?: AppOptions["publicUrl"];
   signUpDailyLimit?: AppOptions["signUpDailyLimit"];
+  /** Postflop packs to serve (closed with the server). */
+  postflop?: AppOptions["postflop"];
   /** Listen on this port (default: a free one). */
   port?: number;
   /** Mount OAuth (issuer http://127.0.0.1:<port>, so give `port`) and the MCP endpoint. */
@@ -87,6 +89,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.webRoot ? { webRoot: o.webRoot } : {}),
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     ...(o.signUpDailyLimit === undefined ? {} : { signUpDailyLimit: o.signUpDailyLimit }),
+    ...(o.postflop ? { postflop: o.postflop } : {}),
   });
   const server = app.listen(o.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));
@@ -103,6 +106,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
         server.closeAllConnections();
       });
       oauth?.close();
+      o.postflop?.close();
       await access.close();
     },
   };

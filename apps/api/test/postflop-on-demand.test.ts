@@ -6,53 +6,29 @@
  * a user makes writing such paths.
  */
 
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import { AccessStore } from "@ranges/access";
 import { PostflopPacks } from "@ranges/postflop";
 import { ErrorBodySchema, type ToolEnvelope, ToolEnvelopeSchema } from "@ranges/schema";
-import { RangeStore } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../src/index.js";
+import { bearer, start, type TestServer } from "./helpers.js";
 
 const DATA = fileURLToPath(new URL("../../../data", import.meta.url));
 const PACK = "3bp-bb-btn-100bb";
 
-let server: Server;
-let base: string;
-let access: AccessStore;
-let postflop: PostflopPacks;
+let t: TestServer;
 let key: string;
 
 beforeAll(async () => {
-  access = await AccessStore.open(":memory:");
-  key = (await access.createKey({ name: "on-demand" })).key;
-  postflop = PostflopPacks.open({ dir: `${DATA}/postflop` });
-  const app = createApp({
-    store: RangeStore.open({ packsDir: `${DATA}/packs` }),
-    access,
-    logger: () => {},
-    postflop,
-  });
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = await start({ packsDir: `${DATA}/packs`, postflop: PostflopPacks.open({ dir: `${DATA}/postflop` }) });
+  key = (await t.access.createKey({ name: "on-demand" })).key;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server?.close(() => resolve());
-    server?.closeAllConnections();
-  });
-  postflop?.close();
-  await access?.close();
+  await t?.close();
 });
 
 async function get(path: string): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${base}/api/v1/postflop/${PACK}/${path}`, {
-    headers: { Authorization: `Bearer ${key}` },
-  });
+  const res = await fetch(`${t.base}/api/v1/postflop/${PACK}/${path}`, bearer(key));
   return { status: res.status, body: await res.json() };
 }
 

@@ -4,21 +4,15 @@
  */
 
 import { mkdtempSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AccessStore } from "@ranges/access";
 import { PostflopPacks, runPackJob } from "@ranges/postflop";
 import { ErrorBodySchema, ToolEnvelopeSchema } from "@ranges/schema";
-import { RangeStore } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp } from "../src/index.js";
+import { bearer, start, type TestServer } from "./helpers.js";
 
 let dir: string;
-let server: Server;
-let base: string;
-let access: AccessStore;
+let t: TestServer;
 let key: string;
 
 beforeAll(async () => {
@@ -47,30 +41,17 @@ beforeAll(async () => {
     dir,
     { threads: 1, maxIterations: 200, targetPct: 0.3 },
   );
-  access = await AccessStore.open(":memory:");
-  key = (await access.createKey({ name: "postflop-http" })).key;
-  const app = createApp({
-    store: RangeStore.open({ packsDir: join(dir, "no-preflop-packs") }),
-    access,
-    logger: () => {},
-    postflop: PostflopPacks.open({ dir }),
-  });
-  server = app.listen(0, "127.0.0.1");
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  t = await start({ packsDir: join(dir, "no-preflop-packs"), postflop: PostflopPacks.open({ dir }) });
+  key = (await t.access.createKey({ name: "postflop-http" })).key;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => {
-    server?.close(() => resolve());
-    server?.closeAllConnections();
-  });
-  await access?.close();
+  await t?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
 async function get(path: string, withKey = true): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${base}${path}`, withKey ? { headers: { Authorization: `Bearer ${key}` } } : {});
+  const res = await fetch(`${t.base}${path}`, withKey ? bearer(key) : {});
   return { status: res.status, body: await res.json() };
 }
 

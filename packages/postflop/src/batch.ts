@@ -190,16 +190,27 @@ export interface BoardOutcome {
   readonly provenance: BoardProvenance;
 }
 
-/** The config of one board of a job. */
-export function boardConfig(job: PackJob, board: string): PostflopConfig {
+/**
+ * The config a pack's board is solved from: the pack's pot, stack, ranges, tree and rake (a job's, or a pack
+ * header's, which records them) on that board.
+ */
+export function packBoardConfig(
+  spot: Pick<PostflopPackHeader, "pot" | "stack" | "ranges" | "rake" | "treeConfig">,
+  board: string,
+): PostflopConfig {
   return {
     board,
-    pot: job.pot,
-    stack: job.stack,
-    ranges: { oop: job.ranges.oop, ip: job.ranges.ip },
-    ...treeConfig(job.tree),
-    rake: { percent: job.rake.percent, cap: job.rake.capBb },
+    pot: spot.pot,
+    stack: spot.stack,
+    ranges: { oop: spot.ranges.oop, ip: spot.ranges.ip },
+    ...(spot.treeConfig as Omit<PostflopConfig, "board" | "pot" | "stack" | "ranges">),
+    rake: { percent: spot.rake.percent, cap: spot.rake.capBb },
   };
+}
+
+/** The config of one board of a job. */
+export function boardConfig(job: PackJob, board: string): PostflopConfig {
+  return packBoardConfig({ ...job, treeConfig: treeConfig(job.tree) }, board);
 }
 
 /** The hash that identifies a board's solve: config, target, iteration cap and algorithm. */

@@ -4,6 +4,7 @@ export {
   inputsHash,
   MIN_CLASS_WEIGHT,
   nlv2PackJobs,
+  packBoardConfig,
   packFile,
   rangeFromWeights,
   runPackJob,
@@ -72,7 +73,7 @@ export { createPostflopSolver, describe, equities, opponentTotals, solvePostflop
 export type { SolverBuffers, UnitRunner } from "./solver.js";
 export { allocateBuffers, PostflopSolver, SerialRunner } from "./solver.js";
 export type { FollowedPath, StreetLayer } from "./street-path.js";
-export { followPath, packBoardConfig } from "./street-path.js";
+export { followPath } from "./street-path.js";
 export type { Street, SubgameProvenance, SubgameResult, SubgameSolveOptions } from "./subgame.js";
 export {
   checkNextStreet,

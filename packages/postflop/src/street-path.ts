@@ -18,7 +18,6 @@
 import { type Card, formatCard, parseCard, RangesError } from "@ranges/core";
 import type { PostflopConfig } from "./config.js";
 import type { BoardData, PackNodeInfo } from "./extract.js";
-import type { PostflopPackHeader } from "./pack.js";
 import { lookupNodes, type PathLookup } from "./pack-store.js";
 import {
   checkNextStreet,
@@ -50,18 +49,6 @@ export interface FollowedPath {
   /** The street the path ends on. */
   readonly layer: StreetLayer;
   readonly path: Exclude<PathLookup, { kind: "beyond" }>;
-}
-
-/** The spot of a pack's board: the config its board was solved from. */
-export function packBoardConfig(header: PostflopPackHeader, board: string): PostflopConfig {
-  return {
-    board,
-    pot: header.pot,
-    stack: header.stack,
-    ranges: { oop: header.ranges.oop, ip: header.ranges.ip },
-    ...(header.treeConfig as Omit<PostflopConfig, "board" | "pot" | "stack" | "ranges">),
-    rake: { percent: header.rake.percent, cap: header.rake.capBb },
-  };
 }
 
 const NEXT: Record<Street, string> = { flop: "turn", turn: "river", river: "" };

@@ -22,7 +22,7 @@ import { type Card, formatCard, RangesError } from "@ranges/core";
 import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
 import type { PostflopConfig } from "./config.js";
 import { type BoardData, extractBoard, firstStreetNodes, type PackNodeInfo } from "./extract.js";
-import { canonicalJson } from "./pack.js";
+import { type BoardProvenance, canonicalJson } from "./pack.js";
 import { startWorker } from "./parallel.js";
 import { comboName } from "./range.js";
 import { createPostflopSolver } from "./solve.js";
@@ -31,8 +31,11 @@ export type Street = "flop" | "turn" | "river";
 
 export const STREET_OF_CARDS: Readonly<Record<number, Street>> = { 3: "flop", 4: "turn", 5: "river" };
 
-/** How an on-demand subgame was solved. */
-export interface SubgameProvenance {
+/**
+ * How an on-demand subgame was solved: a pack board's provenance (its exploitability in percent of the
+ * subgame's pot) without the inputs hash, and what the subgame was.
+ */
+export interface SubgameProvenance extends Omit<BoardProvenance, "inputsHash"> {
   readonly kind: "on_demand_subgame";
   /** The street the subgame starts on. */
   readonly street: Street;
@@ -40,14 +43,6 @@ export interface SubgameProvenance {
   readonly board: string;
   readonly potBb: number;
   readonly stackBb: number;
-  readonly solvedAt: string;
-  readonly seconds: number;
-  readonly iterations: number;
-  readonly threads: number;
-  /** Exploitability of the subgame's average strategies, percent of the subgame's pot, and in bb. */
-  readonly exploitabilityPct: number;
-  readonly exploitabilityBb: number;
-  readonly targetPct: number;
   /** Whether the target was reached (else the iteration or time cap stopped the solve). */
   readonly reachedTarget: boolean;
 }
