@@ -19,23 +19,11 @@
  */
 
 import { mkdirSync, writeFileSync } from "node:fs";
-import { registerHooks } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-
-// The sources import each other as `./x.js` (NodeNext style); run from source, those files are `./x.ts`.
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (error) {
-      if (!specifier.startsWith(".") || !specifier.endsWith(".js")) throw error;
-      return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
-    }
-  },
-});
+import "./run-from-source.ts";
 
 type EquityModule = typeof import("../src/plo/bucket-equity.ts");
 const equity: EquityModule = await import("../src/plo/bucket-equity.ts");

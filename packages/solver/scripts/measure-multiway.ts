@@ -34,22 +34,10 @@
  * engine's showdown values to 1e-17 when written).
  */
 
-import { registerHooks } from "node:module";
 import { parseArgs } from "node:util";
 import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, holdemComboCards, seededRandom } from "@ranges/core";
 import { evaluate7 } from "../src/eval/evaluator.ts";
-
-// The sources import each other as `./x.js` (NodeNext style); run from source, those files are `./x.ts`.
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (error) {
-      if (!specifier.startsWith(".") || !specifier.endsWith(".js")) throw error;
-      return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
-    }
-  },
-});
+import "./run-from-source.ts";
 
 const { loadHeadsUpEquity, loadMultiwayTable } = await import("../src/equity/index.ts");
 const { buildBucketedDuels } = await import("../src/model/multiway.ts");

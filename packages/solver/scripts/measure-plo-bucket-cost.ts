@@ -26,21 +26,10 @@
  */
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { registerHooks } from "node:module";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-
-registerHooks({
-  resolve(specifier, context, nextResolve) {
-    try {
-      return nextResolve(specifier, context);
-    } catch (error) {
-      if (!specifier.startsWith(".") || !specifier.endsWith(".js")) throw error;
-      return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
-    }
-  },
-});
+import "./run-from-source.ts";
 
 const solver: typeof import("../src/index.ts") = await import("../src/index.ts");
 const { ploClasses } = await import("@ranges/core");
