@@ -173,11 +173,8 @@ function unsupported(
 interface Located {
   readonly pack: PostflopPackFile;
   readonly entry: BoardEntry;
-  /** The street the path ends on: the pack's stored flop, or a later street solved on demand. */
+  /** The street the path ends on (the pack's stored flop, or a later street solved on demand): its decisions and data. */
   readonly layer: StreetLayer;
-  /** That street's decisions and data. */
-  readonly nodes: readonly PackNodeInfo[];
-  readonly data: BoardData;
   readonly toSolved: readonly number[];
   readonly fromSolved: readonly number[];
   readonly identical: boolean;
@@ -232,8 +229,6 @@ async function locate(
     pack,
     entry: board.entry,
     layer: followed.layer,
-    nodes: followed.layer.nodes,
-    data: followed.layer.data,
     toSolved: board.toSolved,
     fromSolved: board.fromSolved,
     identical: board.identical,
@@ -340,7 +335,7 @@ function nodeContext(loc: Located, node: PackNodeInfo, board: string): Record<st
 /** The actor's hand index of a combo given in the request's suits, or -1 when it is not in the range. */
 function handIndex(loc: Located, q: number, cards: readonly [number, number]): number {
   const c = comboOf(permuteCard(cards[0], loc.toSolved), permuteCard(cards[1], loc.toSolved));
-  return loc.data.hands[q]!.indexOf(c);
+  return loc.layer.data.hands[q]!.indexOf(c);
 }
 
 const nameOf = (loc: Located, combo: number) => permutedComboName(combo, loc.fromSolved);
@@ -360,11 +355,11 @@ function weighted(reach: Float32Array, v: (h: number) => number): number | null 
 }
 
 function comboStrategy(loc: Located, k: number, h: number) {
-  const node = loc.nodes[k]!;
+  const node = loc.layer.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
-  const d = loc.data.nodes[k]!;
+  const d = loc.layer.data.nodes[k]!;
   return {
-    combo: nameOf(loc, loc.data.hands[q]![h]!),
+    combo: nameOf(loc, loc.layer.data.hands[q]![h]!),
     reach: r4(d.reach[q]![h]!),
     strategy: node.actions.map((a, i) => ({
       action: a.label,
@@ -378,7 +373,7 @@ function comboStrategy(loc: Located, k: number, h: number) {
 
 function requireNode(loc: Located, tool: string): number {
   if (loc.path.kind === "node") return loc.path.node;
-  const node = loc.nodes[loc.path.node]!;
+  const node = loc.layer.nodes[loc.path.node]!;
   const a = node.actions[loc.path.action]!;
   const street = loc.layer.street;
   const next = street === "flop" ? "turn" : street === "turn" ? "river" : null;
@@ -455,9 +450,9 @@ export async function postflopNode(source: PostflopSource, args: NodeArgs): Prom
   const loc = await locate("get_postflop_node", source, args, request);
   if (isEnvelope(loc)) return loc;
   const k = requireNode(loc, "get_postflop_node");
-  const node = loc.nodes[k]!;
+  const node = loc.layer.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
-  const d = loc.data.nodes[k]!;
+  const d = loc.layer.data.nodes[k]!;
   const reach = d.reach[q]!;
   const actions = actionView(node).map((a, i) => ({
     ...a,
@@ -480,7 +475,7 @@ export async function postflopNode(source: PostflopSource, args: NodeArgs): Prom
   const classes = new Map<string, { w: number; f: number[]; ev: number; evw: number }>();
   for (let h = 0; h < reach.length; h++) {
     if (!(reach[h]! > 0)) continue;
-    const name = nameOf(loc, loc.data.hands[q]![h]!);
+    const name = nameOf(loc, loc.layer.data.hands[q]![h]!);
     const cls = classOf(name);
     const c = classes.get(cls) ?? { w: 0, f: node.actions.map(() => 0), ev: 0, evw: 0 };
     c.w += reach[h]!;
@@ -532,17 +527,17 @@ export async function postflopRange(
   );
   if (isEnvelope(loc)) return loc;
   const k = loc.path.node;
-  const node = loc.nodes[k]!;
+  const node = loc.layer.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
-  const d = loc.data.nodes[k]!;
+  const d = loc.layer.data.nodes[k]!;
   const only = loc.path.kind === "action" ? loc.path.action : null;
   const minReach = args.minReach ?? 0;
   const combos: Record<string, unknown>[] = [];
-  for (let h = 0; h < loc.data.hands[q]!.length; h++) {
+  for (let h = 0; h < loc.layer.data.hands[q]!.length; h++) {
     const reach = d.reach[q]![h]!;
     const after = only === null ? reach : reach * d.strategy[only]![h]!;
     if (!(after > minReach)) continue;
-    const base = { combo: nameOf(loc, loc.data.hands[q]![h]!), reach: r4(reach) };
+    const base = { combo: nameOf(loc, loc.layer.data.hands[q]![h]!), reach: r4(reach) };
     if (only === null) {
       combos.push({
         ...base,
@@ -588,9 +583,9 @@ export async function explainCombo(
   const loc = await locate("explain_combo", source, args, request);
   if (isEnvelope(loc)) return loc;
   const k = requireNode(loc, "explain_combo");
-  const node = loc.nodes[k]!;
+  const node = loc.layer.nodes[k]!;
   const q = node.player === "oop" ? 0 : 1;
-  const d = loc.data.nodes[k]!;
+  const d = loc.layer.data.nodes[k]!;
   const cards = parseCombo(args.combo, loc.cards);
   const h = handIndex(loc, q, cards);
   if (h < 0)
@@ -857,7 +852,7 @@ export async function comparePostflop(
   const [b, c] = sides.map((s) => {
     const loc = s.loc as Located;
     const k = requireNode(loc, "compare_strategies");
-    const node = loc.nodes[k]!;
+    const node = loc.layer.nodes[k]!;
     return {
       name: s.name,
       side: s.side,
@@ -925,12 +920,12 @@ export async function comparePostflop(
   }
   const changes: Array<Record<string, unknown> & { deltaFreq: number }> = [];
   const cIndex = new Map<string, number>();
-  c.loc.data.hands[c.q]!.forEach((combo, h) => {
+  c.loc.layer.data.hands[c.q]!.forEach((combo, h) => {
     cIndex.set(nameOf(c.loc, combo), h);
   });
-  const bd = b.loc.data.nodes[b.k]!;
-  const cd = c.loc.data.nodes[c.k]!;
-  b.loc.data.hands[b.q]!.forEach((comboB, hb) => {
+  const bd = b.loc.layer.data.nodes[b.k]!;
+  const cd = c.loc.layer.data.nodes[c.k]!;
+  b.loc.layer.data.hands[b.q]!.forEach((comboB, hb) => {
     const name = nameOf(b.loc, comboB);
     const hc = cIndex.get(name);
     if (hc === undefined || !(bd.reach[b.q]![hb]! > 0) || !(cd.reach[c.q]![hc]! > 0)) return;
@@ -960,7 +955,7 @@ export async function comparePostflop(
       String(x.compareKey).localeCompare(String(y.compareKey)),
   );
   const share = (s: Side, i: number) => {
-    const d = s.loc.data.nodes[s.k]!;
+    const d = s.loc.layer.data.nodes[s.k]!;
     return r4(weighted(d.reach[s.q]!, (h) => d.strategy[i]![h]!) ?? 0);
   };
   const actions = keys.map((key) => {
