@@ -46,6 +46,7 @@ type Solve = {
   exploitabilityPct: number;
   reachedTarget: boolean;
   iterations: number;
+  algorithm: string;
 };
 type Action = { action: string; frequency: number; evBb: number | null };
 type Combo = { combo: string; reach: number; strategy: Action[]; evBb: number | null };
@@ -62,6 +63,8 @@ describe("turn and river nodes, solved on demand", () => {
     expect(solve).toMatchObject({ kind: "on_demand_subgame", street: "turn", board: "KsJh5d7c" });
     expect(solve.reachedTarget).toBe(true);
     expect(solve.exploitabilityPct).toBeLessThanOrEqual(0.5);
+    // The subgame names its own schedule (the solver's default), not the pack's.
+    expect(solve.algorithm).toMatch(/^DCFR \(alpha 1\.5, beta 0, gamma 3\)/);
     // The flop pot of the 3-bet pot, checked through: the turn pot is the flop pot.
     const flop = await envelope("node?board=KsJh5d&path=");
     expect(solve.potBb).toBe(flop.context.potBb);

@@ -1,24 +1,35 @@
 /**
  * The benchmark spot of issue 10: BTN vs BB single-raised pot at 100bb, flop QsJh2h, bets 75% of the pot on
- * every street, raises to 2.5x, all-in added at 1.5 pots or less, forced all-in at 0.15 pots behind, no donk
- * bets; solved to 0.5% of the pot. `--flop-bet 33%` gives the variant with a 33% flop bet.
+ * every street, raises to 2.5x, all-in added at 1.5 pots or less, forced all-in at 0.15 pots behind, OOP may
+ * lead the turn and river at the ordinary size (see spot.ts); solved to 0.5% of the pot. `--flop-bet 33%` gives
+ * the variant with a 33% flop bet, `--no-donk` the tree without leads (the packs' trees).
  *
  *   pnpm --filter @ranges/postflop build
- *   node packages/postflop/bench/flop-bench.ts [--flop-bet 75%] [--threads 2] [--target 0.5]
+ *   node packages/postflop/bench/flop-bench.ts [--flop-bet 75%] [--no-donk] [--schedule default|paper]
+ *                                              [--threads 2] [--target 0.5]
  *                                              [--max-iterations 1000] [--max-seconds S] [--check-every 10]
  *
  * Runs the built package (dist). Prints the tree size, each exploitability measure, and at the end the
  * time, iterations, exploitability, CPU time per iteration (all threads) and peak RSS (the whole process,
- * worker threads included), plus the root strategy summed over OOP's range.
+ * worker threads included), plus the strategies of the first two decisions summed over the actor's range.
  */
 
 import { parseArgs } from "node:util";
-import { createPostflopSolver, describe, PostflopGame, resolveConfig } from "../dist/index.js";
+import {
+  createPostflopSolver,
+  type DcfrParams,
+  DEFAULT_DCFR,
+  describe,
+  PostflopGame,
+  resolveConfig,
+} from "../dist/index.js";
 import { benchSpot } from "./spot.ts";
 
 const { values } = parseArgs({
   options: {
     "flop-bet": { type: "string", default: "75%" },
+    "no-donk": { type: "boolean", default: false },
+    schedule: { type: "string", default: "default" },
     threads: { type: "string", default: "2" },
     target: { type: "string", default: "0.5" },
     "max-iterations": { type: "string", default: "1000" },
@@ -27,7 +38,7 @@ const { values } = parseArgs({
   },
 });
 
-const config = benchSpot(values["flop-bet"]);
+const config = benchSpot(values["flop-bet"], !values["no-donk"]);
 const threads = Number(values.threads);
 const target = Number(values.target);
 const maxIterations = Number(values["max-iterations"]);
@@ -45,10 +56,16 @@ const cpu = () => {
 const probe = new PostflopGame(resolveConfig(config));
 const counts = probe.tree.counts();
 process.stdout.write(
-  `spot: flop bet ${values["flop-bet"]}, hands OOP ${probe.n[0]} IP ${probe.n[1]}, betting tree ${counts.decisions} decisions, ` +
+  `spot: flop bet ${values["flop-bet"]}, ${config.donkBets ? "leads allowed" : "no leads"}, hands OOP ${probe.n[0]} IP ${probe.n[1]}, betting tree ${counts.decisions} decisions, ` +
     `${probe.units.length} units, storage ${((probe.storageFloats() * 8) / 2 ** 30).toFixed(2)} GiB (regrets and strategy sums, float32)\n`,
 );
-const solver = createPostflopSolver(config, { threads });
+const schedules: Record<string, DcfrParams> = {
+  default: DEFAULT_DCFR,
+  paper: { alpha: 1.5, beta: 0, gamma: 2 },
+};
+const dcfr = schedules[values.schedule];
+if (!dcfr) throw new Error(`--schedule: one of ${Object.keys(schedules).join(", ")}`);
+const solver = createPostflopSolver(config, { threads, dcfr });
 process.stdout.write(`built in ${elapsed().toFixed(1)} s on ${threads} threads\n`);
 let exploitability = Number.NaN;
 let chips = Number.NaN;
@@ -75,20 +92,22 @@ try {
   }
   const seconds = elapsed();
   const result = describe(solver, config, exploitability, chips, seconds, threads);
-  const root = result.nodes[0]!;
-  const weights = result.weights.oop;
-  const total = weights.reduce((a, b) => a + b, 0);
-  const mix = root.actions
-    .map(
-      (a, k) =>
-        `${a.label} ${((100 * root.strategy[k]!.reduce((s, x, h) => s + x * weights[h]!, 0)) / total).toFixed(1)}%`,
-    )
-    .join(", ");
+  const mixAt = (path: readonly string[]): string => {
+    const node = result.nodes.find((n) => n.path.join(" ") === path.join(" "))!;
+    const weights = result.weights[node.player];
+    const total = weights.reduce((a, b) => a + b, 0);
+    return node.actions
+      .map(
+        (a, k) =>
+          `${a.label} ${((100 * node.strategy[k]!.reduce((s, x, h) => s + x * weights[h]!, 0)) / total).toFixed(1)}%`,
+      )
+      .join(", ");
+  };
   const rss = process.resourceUsage().maxRSS / 1024 / 1024;
   process.stdout.write(
     `done: ${seconds.toFixed(1)} s, ${solver.iteration} iterations, exploitability ${exploitability.toFixed(3)}% of the pot, ` +
       `${(iterationWall / solver.iteration).toFixed(2)} s wall and ${(iterationCpu / solver.iteration).toFixed(2)} s CPU per iteration, ` +
-      `peak RSS ${rss.toFixed(2)} GiB\nroot (OOP): ${mix}; EV OOP ${result.ev.oop.toFixed(3)}, IP ${result.ev.ip.toFixed(3)}\n`,
+      `peak RSS ${rss.toFixed(2)} GiB\nroot (OOP): ${mixAt([])}; after a check (IP): ${mixAt(["check"])}; EV OOP ${result.ev.oop.toFixed(3)}, IP ${result.ev.ip.toFixed(3)}\n`,
   );
 } finally {
   solver.close();

@@ -4,6 +4,7 @@ export {
   inputsHash,
   MIN_CLASS_WEIGHT,
   nlv2PackJobs,
+  PACK_DCFR,
   packBoardConfig,
   packFile,
   rangeFromWeights,
@@ -23,7 +24,7 @@ export type {
 } from "./config.js";
 export { PostflopConfigError, parseSize, resolveConfig } from "./config.js";
 export type { DcfrParams, Discount, Mode } from "./engine.js";
-export { DEFAULT_DCFR, discountAt, Engine, MODE_BR, MODE_CFR, MODE_EVAL } from "./engine.js";
+export { DEFAULT_DCFR, describeDcfr, discountAt, Engine, MODE_BR, MODE_CFR, MODE_EVAL } from "./engine.js";
 export type { BoardData, NodeData, PackNodeInfo } from "./extract.js";
 export { extractBoard, firstStreetNodes } from "./extract.js";
 export type { Deal, GameOptions, Unit } from "./game.js";

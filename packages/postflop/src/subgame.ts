@@ -21,6 +21,7 @@ import type { Worker } from "node:worker_threads";
 import { type Card, formatCard, RangesError } from "@ranges/core";
 import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
 import type { PostflopConfig } from "./config.js";
+import { describeDcfr } from "./engine.js";
 import { type BoardData, extractBoard, firstStreetNodes, type PackNodeInfo } from "./extract.js";
 import { type BoardProvenance, canonicalJson } from "./pack.js";
 import { startWorker } from "./parallel.js";
@@ -45,6 +46,8 @@ export interface SubgameProvenance extends Omit<BoardProvenance, "inputsHash"> {
   readonly stackBb: number;
   /** Whether the target was reached (else the iteration or time cap stopped the solve). */
   readonly reachedTarget: boolean;
+  /** The solver's schedule (its default, `DEFAULT_DCFR`; a pack's header names the one its flops were solved with). */
+  readonly algorithm: string;
 }
 
 export interface SubgameResult {
@@ -214,6 +217,7 @@ export function solveSubgame(config: PostflopConfig, options: SubgameSolveOption
         exploitabilityBb: round6(e.chips),
         targetPct,
         reachedTarget: e.pctPot <= targetPct,
+        algorithm: describeDcfr(solver.params),
       },
     };
   } finally {

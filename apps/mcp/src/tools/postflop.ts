@@ -323,6 +323,7 @@ function nodeContext(loc: Located, node: PackNodeInfo, board: string): Record<st
             exploitabilityNote: `percent of the ${solve.street} pot (${solve.potBb}bb), measured by an exact best response in the subgame`,
             targetPct: solve.targetPct,
             reachedTarget: solve.reachedTarget,
+            algorithm: solve.algorithm,
             solveSeconds: solve.seconds,
             solvedAt: solve.solvedAt,
           },
