@@ -16,6 +16,7 @@
 
 import { parseArgs } from "node:util";
 import {
+  CheckSchedule,
   createPostflopSolver,
   type DcfrParams,
   DEFAULT_DCFR,
@@ -44,7 +45,7 @@ const target = Number(values.target);
 const maxIterations = Number(values["max-iterations"]);
 const maxSeconds =
   values["max-seconds"] === undefined ? Number.POSITIVE_INFINITY : Number(values["max-seconds"]);
-const checkEvery = Number(values["check-every"]);
+const checks = new CheckSchedule(Number(values["check-every"]), target);
 
 const started = performance.now();
 const cpuStart = process.cpuUsage();
@@ -79,10 +80,11 @@ try {
     iterationWall += (performance.now() - w0) / 1000;
     iterationCpu += cpu() - c0;
     const timeUp = elapsed() >= maxSeconds;
-    if (solver.iteration % checkEvery === 0 || timeUp || solver.iteration === maxIterations) {
+    if (checks.due(solver.iteration) || timeUp || solver.iteration === maxIterations) {
       const e = solver.exploitability();
       exploitability = e.pctPot;
       chips = e.chips;
+      checks.record(solver.iteration, exploitability);
       process.stdout.write(
         `it ${solver.iteration}: exploitability ${exploitability.toFixed(3)}% of the pot, ${elapsed().toFixed(1)} s\n`,
       );

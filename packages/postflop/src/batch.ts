@@ -16,6 +16,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { RangeStore } from "@ranges/store";
+import { CheckSchedule } from "./checks.js";
 import type { PostflopConfig } from "./config.js";
 import { type DcfrParams, describeDcfr } from "./engine.js";
 import { extractBoard, firstStreetNodes } from "./extract.js";
@@ -184,7 +185,7 @@ export interface BatchOptions {
   readonly maxIterations?: number;
   /** Stop a board after about this many seconds (not part of its inputs). */
   readonly maxSeconds?: number;
-  /** Measure exploitability every this many iterations (default 10). */
+  /** Measure exploitability at most this many iterations apart (default 10; sooner where the target is near: `CheckSchedule`). */
   readonly checkEvery?: number;
   readonly log?: (line: string) => void;
   /** Clock for provenance (tests). */
@@ -253,7 +254,7 @@ export async function runPackJob(
   const now = options.now ?? (() => new Date());
   const targetPct = options.targetPct ?? 0.5;
   const maxIterations = options.maxIterations ?? 1000;
-  const checkEvery = Math.max(1, options.checkEvery ?? 10);
+  const checkEvery = Math.max(1, Math.floor(options.checkEvery ?? 10));
   const path = packFile(outDir, job.id);
   const boards = [
     ...new Set(
@@ -317,13 +318,15 @@ export async function runPackJob(
     try {
       let e = { pctPot: Number.NaN, chips: Number.NaN };
       let measuredAt = -1;
+      const checks = new CheckSchedule(checkEvery, targetPct);
       const elapsed = () => (performance.now() - started) / 1000;
       while (solver.iteration < maxIterations) {
         solver.iterate();
         const timeUp = options.maxSeconds !== undefined && elapsed() >= options.maxSeconds;
-        if (solver.iteration % checkEvery === 0 || solver.iteration === maxIterations || timeUp) {
+        if (checks.due(solver.iteration) || solver.iteration === maxIterations || timeUp) {
           e = solver.exploitability();
           measuredAt = solver.iteration;
+          checks.record(measuredAt, e.pctPot);
           log(
             `${job.id} ${board}: iteration ${solver.iteration}, exploitability ${e.pctPot.toFixed(3)}% of the pot, ${elapsed().toFixed(1)} s`,
           );

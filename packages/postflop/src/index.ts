@@ -12,6 +12,7 @@ export {
   SOLVER_ALGORITHM,
   treeConfig,
 } from "./batch.js";
+export { CheckSchedule } from "./checks.js";
 export type {
   BetSize,
   ParsedSize,

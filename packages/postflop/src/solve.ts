@@ -4,6 +4,7 @@
  */
 
 import { availableParallelism } from "node:os";
+import { CheckSchedule } from "./checks.js";
 import { type PostflopConfig, type ResolvedConfig, resolveConfig } from "./config.js";
 import {
   blockedTotals,
@@ -43,7 +44,7 @@ export interface PostflopSolveOptions {
    * are 0 and only their discounting is skipped. Best responses and evaluations always skip them (exact).
    */
   readonly pruning?: boolean;
-  /** Measure the exploitability every this many iterations (default 10). */
+  /** Measure exploitability at most this many iterations apart (default 10; sooner where the target is near: `CheckSchedule`). */
   readonly checkEvery?: number;
   readonly dcfr?: DcfrParams;
   /** Called after every iteration. */
@@ -115,7 +116,7 @@ export function solvePostflop(config: PostflopConfig, options: PostflopSolveOpti
   try {
     const maxIterations = options.maxIterations ?? 1000;
     const target = options.targetExploitability ?? 0.5;
-    const checkEvery = Math.max(1, options.checkEvery ?? 10);
+    const checks = new CheckSchedule(Math.max(1, Math.floor(options.checkEvery ?? 10)), target);
     const elapsed = () => (performance.now() - started) / 1000;
     let exploitability = Number.NaN;
     let chips = Number.NaN;
@@ -123,11 +124,12 @@ export function solvePostflop(config: PostflopConfig, options: PostflopSolveOpti
     while (solver.iteration < maxIterations) {
       solver.iterate();
       const timeUp = options.maxSeconds !== undefined && elapsed() >= options.maxSeconds;
-      if (solver.iteration % checkEvery === 0 || solver.iteration === maxIterations || timeUp) {
+      if (checks.due(solver.iteration) || solver.iteration === maxIterations || timeUp) {
         const e = solver.exploitability();
         exploitability = e.pctPot;
         chips = e.chips;
         measuredAt = solver.iteration;
+        checks.record(measuredAt, exploitability);
       }
       options.onProgress?.({
         iteration: solver.iteration,

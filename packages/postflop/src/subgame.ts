@@ -20,6 +20,7 @@ import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { type Card, formatCard, RangesError } from "@ranges/core";
 import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
+import { CheckSchedule } from "./checks.js";
 import type { PostflopConfig } from "./config.js";
 import { describeDcfr } from "./engine.js";
 import { type BoardData, extractBoard, firstStreetNodes, type PackNodeInfo } from "./extract.js";
@@ -68,7 +69,7 @@ export interface SubgameSolveOptions {
   readonly maxSeconds?: number;
   /** Default: every core. */
   readonly threads?: number;
-  /** Measure every this many iterations (default 10). */
+  /** Measure exploitability at most this many iterations apart (default 10; sooner where the target is near: `CheckSchedule`). */
   readonly checkEvery?: number;
 }
 
@@ -179,7 +180,7 @@ export function solveSubgame(config: PostflopConfig, options: SubgameSolveOption
   const targetPct = options.targetPct ?? 0.5;
   const maxIterations = options.maxIterations ?? 600;
   const maxSeconds = options.maxSeconds ?? 60;
-  const checkEvery = Math.max(1, options.checkEvery ?? 10);
+  const checks = new CheckSchedule(Math.max(1, Math.floor(options.checkEvery ?? 10)), targetPct);
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
   const solver = createPostflopSolver(config, { threads });
   try {
@@ -189,9 +190,10 @@ export function solveSubgame(config: PostflopConfig, options: SubgameSolveOption
     while (solver.iteration < maxIterations) {
       solver.iterate();
       const timeUp = elapsed() >= maxSeconds;
-      if (solver.iteration % checkEvery === 0 || timeUp) {
+      if (checks.due(solver.iteration) || timeUp) {
         e = solver.exploitability();
         measuredAt = solver.iteration;
+        checks.record(measuredAt, e.pctPot);
         if (e.pctPot <= targetPct || timeUp) break;
       }
     }
