@@ -15,9 +15,12 @@ function measuredAt(e: (t: number) => number, every: number, target: number, max
 }
 
 describe("CheckSchedule", () => {
-  it("measures every `every` iterations far from the target, then where the fall predicts the target", () => {
+  it("measures halfway to the predicted target while it is far, then where the fall predicts it", () => {
     // 5000 / t^2 reaches 0.55 at t = 95.3: measured at 96, the first iteration at the target, not at 100.
-    expect(measuredAt((t) => 5000 / t ** 2, 10, 0.55)).toEqual([10, 20, 30, 40, 50, 60, 70, 80, 90, 96]);
+    expect(measuredAt((t) => 5000 / t ** 2, 10, 0.55)).toEqual([10, 20, 57, 76, 86, 96]);
+    // A slow fall: never more than 4 * every apart.
+    const slow = measuredAt((t) => 100 / t ** 0.5, 10, 0.5, 100_000);
+    expect(slow.slice(0, 4)).toEqual([10, 20, 60, 100]);
   });
 
   it("stops within a measure or two of the first iteration at the target for falls it can only estimate", () => {
@@ -31,15 +34,16 @@ describe("CheckSchedule", () => {
       const at = measuredAt(e, 10, 0.5);
       expect(at.at(-1)! - first).toBeGreaterThanOrEqual(0);
       expect(at.at(-1)! - first).toBeLessThanOrEqual(2);
-      // Never more than `every` apart.
+      // Never more than 4 * every apart, and no more measures than one every 10 iterations.
       const steps = at.map((t, i) => t - (i === 0 ? 0 : at[i - 1]!));
-      expect(Math.max(...steps)).toBeLessThanOrEqual(10);
+      expect(Math.max(...steps)).toBeLessThanOrEqual(40);
+      expect(at.length).toBeLessThanOrEqual(Math.ceil(first / 10));
     }
   });
 
-  it("keeps the full step while exploitability rises or holds", () => {
-    const bumpy = (t: number) => (t === 30 ? 9 : 100 / t);
-    expect(measuredAt(bumpy, 10, 0.5, 60)).toEqual([10, 20, 30, 40, 50, 60]);
+  it("measures `every` on after exploitability rose", () => {
+    const bumpy = (t: number) => (t === 60 ? 9 : 100 / t);
+    expect(measuredAt(bumpy, 10, 0.5, 70)).toEqual([10, 20, 60, 70]);
   });
 
   it.each([0, -1, 2.5, Number.NaN])("refuses every = %s", (every) => {
