@@ -185,7 +185,7 @@ export interface BatchOptions {
   readonly maxIterations?: number;
   /** Stop a board after about this many seconds (not part of its inputs). */
   readonly maxSeconds?: number;
-  /** Measure exploitability at most this many iterations apart (default 10; sooner where the target is near: `CheckSchedule`). */
+  /** Iterations between the first measures of exploitability (default 10); `CheckSchedule` plans the rest. */
   readonly checkEvery?: number;
   readonly log?: (line: string) => void;
   /** Clock for provenance (tests). */

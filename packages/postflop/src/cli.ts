@@ -3,7 +3,8 @@
  *
  * The spot file is a `PostflopConfig` (see src/config.ts). Options: --threads N (default every core),
  * --max-iterations N (1000), --target PCT (exploitability in percent of the pot, 0.5), --max-seconds S,
- * --check-every N (10), --no-isomorphism, --quiet.
+ * --check-every N (10: iterations between the first exploitability measures; see CheckSchedule), --no-isomorphism,
+ * --quiet.
  */
 
 import { readFileSync, writeFileSync } from "node:fs";

@@ -44,7 +44,7 @@ export interface PostflopSolveOptions {
    * are 0 and only their discounting is skipped. Best responses and evaluations always skip them (exact).
    */
   readonly pruning?: boolean;
-  /** Measure exploitability at most this many iterations apart (default 10; sooner where the target is near: `CheckSchedule`). */
+  /** Iterations between the first measures of exploitability (default 10); `CheckSchedule` plans the rest. */
   readonly checkEvery?: number;
   readonly dcfr?: DcfrParams;
   /** Called after every iteration. */

@@ -69,7 +69,7 @@ export interface SubgameSolveOptions {
   readonly maxSeconds?: number;
   /** Default: every core. */
   readonly threads?: number;
-  /** Measure exploitability at most this many iterations apart (default 10; sooner where the target is near: `CheckSchedule`). */
+  /** Iterations between the first measures of exploitability (default 10); `CheckSchedule` plans the rest. */
   readonly checkEvery?: number;
 }
 
