@@ -3,13 +3,14 @@
 // time per board, file size.
 // Run: node scripts/postflop-table.mjs   (after `pnpm build`)
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import {
   POSTFLOP_PACK_EXTENSION,
   PostflopPackFile,
   representativeFlops,
 } from "../packages/postflop/dist/index.js";
 
-const root = new URL("../", import.meta.url).pathname;
+const root = fileURLToPath(new URL("../", import.meta.url));
 const doc = `${root}docs/postflop-packs.md`;
 const flops = representativeFlops(30).length;
 const packs = ["3bp-bb-btn-100bb", "3bp-bb-btn-100bb-flop33", "srp-btn-bb-100bb", "srp-btn-bb-100bb-flop33"];
@@ -28,8 +29,8 @@ const minutes = (s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).t
 
 const rows = packs.map((id) => {
   const path = `${root}data/postflop/${id}${POSTFLOP_PACK_EXTENSION}`;
-  if (!existsSync(path)) return `| \`${id}\` | 0 of ${flops} (not started) | | | | |`;
-  const pack = PostflopPackFile.open(path);
+  const pack = existsSync(path) ? PostflopPackFile.open(path) : null;
+  if (!pack || pack.header.boards.length === 0) return `| \`${id}\` | 0 of ${flops} (not started) | | | | |`;
   const p = pack.header.boards.map((b) => b.provenance);
   const pct = p.map((x) => x.exploitabilityPct);
   const seconds = p.map((x) => x.seconds);
@@ -44,8 +45,22 @@ const rows = packs.map((id) => {
   );
 });
 
+/** The threads the boards were solved on, from their provenance. */
+function threadsText() {
+  const threads = new Set();
+  for (const id of packs) {
+    const path = `${root}data/postflop/${id}${POSTFLOP_PACK_EXTENSION}`;
+    if (existsSync(path))
+      for (const b of PostflopPackFile.open(path).header.boards) threads.add(b.provenance.threads);
+  }
+  return [...threads]
+    .sort()
+    .map((t) => `${t} thread${t === 1 ? "" : "s"}`)
+    .join(" or ");
+}
+
 const table = [
-  "| pack | boards | exploitability per board | iterations | time per board (two cores) | file |",
+  `| pack | boards | exploitability per board | iterations | time per board (${threadsText()}) | file |`,
   "|---|---:|---|---|---|---:|",
   ...rows,
 ].join("\n");

@@ -6,6 +6,7 @@
  *
  *   pnpm --filter @ranges/postflop build
  *   node packages/postflop/bench/flop-bench.ts [--flop-bet 75%] [--no-donk] [--schedule default|paper]
+ *                                              [--checks planned|fixed]
  *                                              [--threads 2] [--target 0.5]
  *                                              [--max-iterations 1000] [--max-seconds S] [--check-every 10]
  *
@@ -21,6 +22,7 @@ import {
   type DcfrParams,
   DEFAULT_DCFR,
   describe,
+  PACK_DCFR,
   PostflopGame,
   resolveConfig,
 } from "../dist/index.js";
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     "flop-bet": { type: "string", default: "75%" },
     "no-donk": { type: "boolean", default: false },
     schedule: { type: "string", default: "default" },
+    checks: { type: "string", default: "planned" },
     threads: { type: "string", default: "2" },
     target: { type: "string", default: "0.5" },
     "max-iterations": { type: "string", default: "1000" },
@@ -45,7 +48,12 @@ const target = Number(values.target);
 const maxIterations = Number(values["max-iterations"]);
 const maxSeconds =
   values["max-seconds"] === undefined ? Number.POSITIVE_INFINITY : Number(values["max-seconds"]);
-const checks = new CheckSchedule(Number(values["check-every"]), target);
+const checkEvery = Math.max(1, Math.floor(Number(values["check-every"])));
+// planned: the library's CheckSchedule; fixed: a measure every --check-every iterations (the earlier cadence).
+const checks =
+  values.checks === "planned"
+    ? new CheckSchedule(checkEvery, target)
+    : { due: (t: number) => t % checkEvery === 0, record: () => {} };
 
 const started = performance.now();
 const cpuStart = process.cpuUsage();
@@ -62,10 +70,12 @@ process.stdout.write(
 );
 const schedules: Record<string, DcfrParams> = {
   default: DEFAULT_DCFR,
-  paper: { alpha: 1.5, beta: 0, gamma: 2 },
+  paper: PACK_DCFR,
 };
-const dcfr = schedules[values.schedule];
-if (!dcfr) throw new Error(`--schedule: one of ${Object.keys(schedules).join(", ")}`);
+if (!Object.hasOwn(schedules, values.schedule))
+  throw new Error(`--schedule: one of ${Object.keys(schedules).join(", ")}`);
+const dcfr = schedules[values.schedule]!;
+if (values.checks !== "planned" && values.checks !== "fixed") throw new Error("--checks: planned or fixed");
 const solver = createPostflopSolver(config, { threads, dcfr });
 process.stdout.write(`built in ${elapsed().toFixed(1)} s on ${threads} threads\n`);
 let exploitability = Number.NaN;

@@ -11,7 +11,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { createPostflopSolver, type PostflopConfig } from "../dist/index.js";
+import { createPostflopSolver, PACK_DCFR, type PostflopConfig } from "../dist/index.js";
 import { benchSpot } from "./spot.ts";
 
 const { values } = parseArgs({
@@ -22,11 +22,12 @@ const { values } = parseArgs({
   },
 });
 
-const flop = benchSpot("75%");
+// The tree (no leads) and schedule (the paper's DCFR) its recorded checksums and times were taken with.
+const flop = benchSpot("75%", false);
 const config: PostflopConfig =
   values.spot === "flop" ? flop : { ...flop, board: "QsJh2h5d", pot: 13.75, stack: 93.375 };
 const iterations = Number(values.iterations);
-const solver = createPostflopSolver(config, { threads: Number(values.threads) });
+const solver = createPostflopSolver(config, { threads: Number(values.threads), dcfr: PACK_DCFR });
 const times: number[] = [];
 try {
   for (let i = 0; i < iterations; i++) {

@@ -3,12 +3,13 @@
  * costly as an iteration (0.7 of one on the benchmark flop). The first two are `every` iterations apart. From
  * then on two measures at least half that far apart show how fast exploitability falls, taken as a power of
  * the iteration count (e = c / t^k, the shape of CFR's average strategy converging), which predicts the
- * iteration where it reaches the target: while that is more than `every` iterations away, the next measure is
- * halfway there (at least `every` and at most `4 * every` on); once it is nearer, the next measure is at the
- * predicted iteration. A solve then spends few measures far from the target and stops within an iteration or
- * two of where it first reaches it, rather than up to `every - 1` past it. Where exploitability did not fall
- * since the earlier measure, the next is `every` on. The schedule depends only on the measures, so a solve
- * stays deterministic.
+ * iteration where it reaches the target: while that is more than `every` iterations away and exploitability is
+ * above 1.5 times the target, the next measure is halfway there (at least `every` and at most `4 * every` on);
+ * once the prediction is within `every`, the next measure is at the predicted iteration (after a missed one,
+ * at least `every / 4` on). Otherwise, and where exploitability did not fall since the earlier measure, the
+ * next is `every` on. A solve then spends few measures far from the target and, where the fall is smooth,
+ * stops within an iteration or two of where it first reaches it; a fall that stalls near the target costs at
+ * most `every` iterations past it. The schedule depends only on the measures, so a solve stays deterministic.
  *
  *   const checks = new CheckSchedule(10, 0.5);
  *   while (...) { solver.iterate(); if (checks.due(solver.iteration)) checks.record(solver.iteration, e) }
@@ -20,6 +21,8 @@
 export class CheckSchedule {
   private readonly measures: { readonly t: number; readonly e: number }[] = [];
   private next: number;
+  /** Whether the last step aimed at the iteration predicted to reach the target. */
+  private aimed = false;
 
   readonly every: number;
   readonly target: number;
@@ -40,6 +43,8 @@ export class CheckSchedule {
 
   /** Records the measure e (percent of the pot) after iteration t and plans the next one. */
   record(t: number, e: number): void {
+    const missedAim = this.aimed && e > this.target;
+    this.aimed = false;
     let step = this.every;
     const gap = Math.ceil(this.every / 2);
     const earlier = this.measures.findLast((m) => m.t <= t - gap);
@@ -48,10 +53,14 @@ export class CheckSchedule {
       const at = t * (e / this.target) ** (1 / k);
       if (Number.isFinite(at)) {
         const remaining = at - t;
-        step =
-          remaining <= this.every
-            ? Math.max(1, Math.ceil(remaining))
-            : Math.min(4 * this.every, Math.max(this.every, Math.floor(remaining / 2)));
+        if (remaining <= this.every) {
+          // At the predicted iteration; after a miss at least a quarter of `every` on, so that a fall that
+          // stalls just above the target is not measured after every iteration.
+          step = Math.max(missedAim ? Math.ceil(this.every / 4) : 1, Math.ceil(remaining));
+          this.aimed = true;
+        } else if (e > 1.5 * this.target) {
+          step = Math.min(4 * this.every, Math.max(this.every, Math.floor(remaining / 2)));
+        }
       }
     }
     this.measures.push({ t, e });

@@ -62,7 +62,7 @@ function progress(p: PostflopProgress): void {
   const expl = Number.isNaN(p.exploitability) ? "?" : `${p.exploitability.toFixed(3)}%`;
   const line = `solve-postflop [${"#".repeat(filled)}${"-".repeat(width - filled)}] it ${p.iteration} | exploitability ${expl} of the pot | ${formatDuration(p.elapsedSeconds)}`;
   if (process.stderr.isTTY) process.stderr.write(`\r${line.padEnd(lastLength)}`);
-  else if (p.iteration % 10 === 0) process.stderr.write(`${line}\n`);
+  else if (p.measured) process.stderr.write(`${line}\n`);
   lastLength = line.length;
 }
 

@@ -25,6 +25,8 @@ export interface PostflopProgress {
   readonly maxIterations: number;
   /** The last measured exploitability, percent of the starting pot (NaN before the first measure). */
   readonly exploitability: number;
+  /** Whether that measure was taken after this iteration. */
+  readonly measured: boolean;
   readonly elapsedSeconds: number;
 }
 
@@ -135,6 +137,7 @@ export function solvePostflop(config: PostflopConfig, options: PostflopSolveOpti
         iteration: solver.iteration,
         maxIterations,
         exploitability,
+        measured: measuredAt === solver.iteration,
         elapsedSeconds: elapsed(),
       });
       if (measuredAt === solver.iteration && exploitability <= target) break;

@@ -41,6 +41,16 @@ describe("CheckSchedule", () => {
     }
   });
 
+  it("measures neither after every iteration nor far past the target when the fall stalls just above it", () => {
+    // Smooth to 0.510 at 99, stuck at 0.5005 until 116, then below the target.
+    const stall = (t: number) => (t <= 99 ? 5000 / t ** 2 : t < 116 ? 0.5005 : 0.49);
+    const at = measuredAt(stall, 10, 0.5);
+    const late = at.filter((t) => t > 99);
+    expect(late.length).toBeLessThanOrEqual(6);
+    expect(at.at(-1)! - 116).toBeGreaterThanOrEqual(0);
+    expect(at.at(-1)! - 116).toBeLessThanOrEqual(10);
+  });
+
   it("measures `every` on after exploitability rose", () => {
     const bumpy = (t: number) => (t === 60 ? 9 : 100 / t);
     expect(measuredAt(bumpy, 10, 0.5, 70)).toEqual([10, 20, 60, 70]);

@@ -9,7 +9,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { POSTFLOP_PACK_EXTENSION, PostflopPackFile } from "../src/index.js";
+import { POSTFLOP_PACK_EXTENSION, PostflopPackFile, SOLVER_ALGORITHM } from "../src/index.js";
 
 const DIR = fileURLToPath(new URL("../../../data/postflop", import.meta.url));
 const files = readdirSync(DIR).filter((f) => f.endsWith(POSTFLOP_PACK_EXTENSION));
@@ -17,6 +17,15 @@ const files = readdirSync(DIR).filter((f) => f.endsWith(POSTFLOP_PACK_EXTENSION)
 describe("committed postflop packs", () => {
   it("data/postflop holds only readable packs", () => {
     for (const f of files) expect(() => PostflopPackFile.open(`${DIR}/${f}`), f).not.toThrow();
+  });
+
+  // The schedule's words are hashed into every board's inputs: a change re-solves every board of every pack.
+  it("names the schedule every committed board was solved with, word for word", () => {
+    expect(SOLVER_ALGORITHM).toBe(
+      "DCFR (alpha 1.5, beta 0, gamma 2), alternating updates, vectorized over combos",
+    );
+    for (const f of files)
+      expect(PostflopPackFile.open(`${DIR}/${f}`).header.solver.algorithm, f).toBe(SOLVER_ALGORITHM);
   });
 
   for (const f of files) {

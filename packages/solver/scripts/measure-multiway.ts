@@ -36,9 +36,9 @@
 
 import { parseArgs } from "node:util";
 import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, holdemComboCards, seededRandom } from "@ranges/core";
-import { evaluate7 } from "../src/eval/evaluator.ts";
 import "./run-from-source.ts";
 
+const { evaluate7 } = await import("../src/eval/evaluator.ts");
 const { loadHeadsUpEquity, loadMultiwayTable } = await import("../src/equity/index.ts");
 const { buildBucketedDuels } = await import("../src/model/multiway.ts");
 
