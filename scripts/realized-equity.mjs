@@ -20,6 +20,7 @@
  */
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HOLDEM_CLASSES } from "../packages/core/dist/index.js";
 import {
@@ -159,5 +160,5 @@ for (const file of readdirSync(dir)
   }
   out.packs.push(packOut);
 }
-writeFileSync(`${root}${values.out}`, `${JSON.stringify(out, null, 1)}\n`);
+writeFileSync(resolve(root, values.out), `${JSON.stringify(out, null, 1)}\n`);
 console.log(`-> ${values.out}`);
