@@ -27,9 +27,12 @@ const range = (xs, digits) => {
 };
 const minutes = (s) => (s >= 3600 ? `${(s / 3600).toFixed(1)} h` : `${(s / 60).toFixed(1)} min`);
 
-const rows = packs.map((id) => {
+const opened = packs.map((id) => {
   const path = `${root}data/postflop/${id}${POSTFLOP_PACK_EXTENSION}`;
-  const pack = existsSync(path) ? PostflopPackFile.open(path) : null;
+  return { id, path, pack: existsSync(path) ? PostflopPackFile.open(path) : null };
+});
+
+const rows = opened.map(({ id, path, pack }) => {
   if (!pack || pack.header.boards.length === 0) return `| \`${id}\` | 0 of ${flops} (not started) | | | | |`;
   const p = pack.header.boards.map((b) => b.provenance);
   const pct = p.map((x) => x.exploitabilityPct);
@@ -45,22 +48,14 @@ const rows = packs.map((id) => {
   );
 });
 
-/** The threads the boards were solved on, from their provenance. */
-function threadsText() {
-  const threads = new Set();
-  for (const id of packs) {
-    const path = `${root}data/postflop/${id}${POSTFLOP_PACK_EXTENSION}`;
-    if (existsSync(path))
-      for (const b of PostflopPackFile.open(path).header.boards) threads.add(b.provenance.threads);
-  }
-  return [...threads]
-    .sort()
-    .map((t) => `${t} thread${t === 1 ? "" : "s"}`)
-    .join(" or ");
-}
+// The threads the boards were solved on, from their provenance.
+const threads = [
+  ...new Set(opened.flatMap(({ pack }) => (pack ? pack.header.boards.map((b) => b.provenance.threads) : []))),
+].sort((x, y) => x - y);
+const threadsText = threads.map((t) => `${t} thread${t === 1 ? "" : "s"}`).join(" or ");
 
 const table = [
-  `| pack | boards | exploitability per board | iterations | time per board (${threadsText()}) | file |`,
+  `| pack | boards | exploitability per board | iterations | time per board (${threadsText}) | file |`,
   "|---|---:|---|---|---|---:|",
   ...rows,
 ].join("\n");

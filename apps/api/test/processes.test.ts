@@ -103,38 +103,37 @@ describe("two API processes on one SQLite file", () => {
 });
 
 describe("start-up checks", () => {
-  it("refuses TRUST_PROXY without PUBLIC_URL, with a message that says what to set", async () => {
+  /** Runs `check` with the environment of a start on its own SQLite file (removed after) plus `extra`. */
+  async function withStartEnv(
+    extra: Record<string, string>,
+    check: (env: Record<string, string>) => Promise<void>,
+  ): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), "api-proc-"));
     try {
-      const env = {
+      await check({
         ACCESS_DB: join(dir, "access.sqlite"),
         PACKS_DIR: packs.dir,
         DATABASE_URL: "",
-        TRUST_PROXY: "loopback",
-        PUBLIC_URL: "",
-      };
+        ...extra,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it("refuses TRUST_PROXY without PUBLIC_URL, with a message that says what to set", async () => {
+    await withStartEnv({ TRUST_PROXY: "loopback", PUBLIC_URL: "" }, async (env) => {
       await expect(startApi(env)).rejects.toThrow(/exited 1: .*TRUST_PROXY is set .*PUBLIC_URL is not/s);
       // With PUBLIC_URL the same start serves.
       const ok = await startApi({ ...env, PUBLIC_URL: "https://ranges.example" });
       expect((await fetch(`http://127.0.0.1:${ok.port}/healthz`)).status).toBe(200);
       ok.child.kill("SIGTERM");
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it.each(["0", "1.5", "two"])("refuses POSTFLOP_SUBGAME_THREADS=%s, naming it", async (threads) => {
-    const dir = mkdtempSync(join(tmpdir(), "api-proc-"));
-    try {
-      const env = {
-        ACCESS_DB: join(dir, "access.sqlite"),
-        PACKS_DIR: packs.dir,
-        DATABASE_URL: "",
-        POSTFLOP_SUBGAME_THREADS: threads,
-      };
+    await withStartEnv({ POSTFLOP_SUBGAME_THREADS: threads }, async (env) => {
       await expect(startApi(env)).rejects.toThrow(/exited 1: .*POSTFLOP_SUBGAME_THREADS=/s);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 });
