@@ -13,7 +13,10 @@
  * (`realization-v3`, data/trees/nl-v2.json) predicts the same ratio for the class against the other range's
  * classes: its contest share at the pack's SPR over its all-in equity, both from the exact heads-up table.
  *
- *   pnpm build && node scripts/realized-equity.mjs [--out data/postflop/realized-equity.json]
+ *   pnpm build && node scripts/realized-equity.mjs [--out data/postflop/realized-equity.json] [--boards-of PACK]
+ *
+ * --boards-of PACK keeps, in every pack, only the flops PACK has solved (to compare a pack still being solved
+ * with the others on the same flops); print it with --out pointing elsewhere.
  *
  * Prints, per pack and player, the range's overall realization in both and the classes where they differ
  * most, and writes every class's numbers to the JSON file.
@@ -32,7 +35,10 @@ import {
 import { buildShareMatrices, COMBO_CLASS, loadHeadsUpEquity } from "../packages/solver/dist/index.js";
 
 const { values } = parseArgs({
-  options: { out: { type: "string", default: "data/postflop/realized-equity.json" } },
+  options: {
+    out: { type: "string", default: "data/postflop/realized-equity.json" },
+    "boards-of": { type: "string" },
+  },
 });
 const root = new URL("../", import.meta.url).pathname;
 const dir = `${root}data/postflop`;
@@ -41,6 +47,13 @@ const table = loadHeadsUpEquity();
 const shares = buildShareMatrices(model, table.eq, table.w);
 const N = HOLDEM_CLASSES.length;
 const flopWeight = new Map(representativeFlops(30).map((f) => [f.board, f.weight]));
+const only = values["boards-of"]
+  ? new Set(
+      PostflopPackFile.open(`${dir}/${values["boards-of"]}${POSTFLOP_PACK_EXTENSION}`).header.boards.map(
+        (b) => b.board,
+      ),
+    )
+  : null;
 
 /** A pack header's range ("AKs:0.5,QQ:1,..."), parsed by the postflop package, as a weight per class. */
 function rangeWeights(text) {
@@ -82,6 +95,7 @@ for (const file of readdirSync(dir)
   for (const entry of h.boards) {
     const wb = flopWeight.get(entry.board);
     if (wb === undefined) continue; // a board outside the representative set: no weight to give it
+    if (only && !only.has(entry.board)) continue;
     boards++;
     const data = pack.board(entry.board);
     const rootNode = data.nodes[0];
