@@ -1,0 +1,158 @@
+/**
+ * The resumable realization batch: every (game, stack, line, flop) job is one JSON file in the output folder,
+ * written atomically when the board is solved; a job whose file holds the same inputs hash is skipped, so a
+ * stopped batch goes on where it stopped. `shard` splits the jobs between processes (job i goes to shard
+ * i mod n), so several machines or cores can share one list without talking to each other.
+ */
+
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { representativeFlops } from "@ranges/postflop";
+import type { RangeStore } from "@ranges/store";
+import { type FlopLine, LineError, type LineSpec, readLine } from "./lines.js";
+import { type BoardRealization, inputsHash, lineConfig, type SolveSettings, solveBoard } from "./solve.js";
+
+export interface BatchJob {
+  readonly line: FlopLine;
+  readonly board: string;
+  /** The board's share of all flops (representative weight). */
+  readonly weight: number;
+  readonly file: string;
+}
+
+export interface BatchPlan {
+  readonly jobs: BatchJob[];
+  /** Lines a pack does not have (all in before the flop, or a step it does not offer), with why. */
+  readonly skipped: { game: string; stack: number; line: string; why: string }[];
+}
+
+export const jobFileName = (game: string, stack: number, line: string, board: string): string =>
+  `${game.replace("/", "-")}-${stack}-${line}-${board}.json`;
+
+/** The jobs of some lines of some packs on the `boards` representative flops, cheapest pots first. */
+export function planBatch(
+  store: RangeStore,
+  packs: readonly { game: string; stack: number }[],
+  lines: readonly LineSpec[],
+  boards: number,
+  outDir: string,
+): BatchPlan {
+  const flops = representativeFlops(boards);
+  const jobs: BatchJob[] = [];
+  const skipped: BatchPlan["skipped"] = [];
+  for (const { game, stack } of packs) {
+    for (const spec of lines) {
+      let line: FlopLine;
+      try {
+        line = readLine(store, game, stack, spec);
+      } catch (error) {
+        if (!(error instanceof LineError)) throw error;
+        skipped.push({ game, stack, line: spec.id, why: error.message });
+        continue;
+      }
+      for (const f of flops) {
+        jobs.push({
+          line,
+          board: f.board,
+          weight: f.weight,
+          file: join(outDir, jobFileName(game, stack, spec.id, f.board)),
+        });
+      }
+    }
+  }
+  // Small stack-to-pot ratios solve fastest: they come first, so every kind of pot has data early.
+  jobs.sort((a, b) => a.line.behind / a.line.pot - b.line.behind / b.line.pot);
+  return { jobs, skipped };
+}
+
+/** A job's file, when it holds a solve of these inputs. */
+export function finished(job: BatchJob, settings: SolveSettings): BoardRealization | null {
+  if (!existsSync(job.file)) return null;
+  try {
+    const stored = JSON.parse(readFileSync(job.file, "utf8")) as BoardRealization & { weight: number };
+    const hash = inputsHash(lineConfig(job.line, job.board, settings.tree), settings);
+    return stored.inputsHash === hash ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface RunOptions {
+  readonly shard?: { readonly index: number; readonly count: number };
+  readonly log?: (line: string) => void;
+  /** Stop starting new jobs after this many seconds. */
+  readonly budgetSeconds?: number;
+}
+
+/** Solves the plan's jobs this shard owns and has not finished. Returns how many it solved. */
+export function runBatch(plan: BatchPlan, settings: SolveSettings, options: RunOptions = {}): number {
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  let solved = 0;
+  plan.jobs.forEach((job, i) => {
+    if (options.shard && i % options.shard.count !== options.shard.index) return;
+    if (options.budgetSeconds !== undefined && (performance.now() - started) / 1000 > options.budgetSeconds)
+      return;
+    if (finished(job, settings)) return;
+    const result = solveBoard(job.line, job.board, settings);
+    const stored = {
+      ...result,
+      weight: job.weight,
+      kind: job.line.kind,
+      seats: { oop: job.line.oop, ip: job.line.ip },
+      history: job.line.history,
+      ranges: {
+        oop: Array.from(job.line.ranges.oop, round4),
+        ip: Array.from(job.line.ranges.ip, round4),
+      },
+    };
+    const text = `${JSON.stringify(stored)}\n`;
+    writeFileSync(`${job.file}.tmp`, text);
+    renameSync(`${job.file}.tmp`, job.file);
+    solved++;
+    log(
+      `${job.line.game} ${job.line.stack}bb ${job.line.id} ${job.board}: ${result.iterations} iterations, ${result.exploitabilityPct}% of the pot, ${result.seconds} s`,
+    );
+  });
+  return solved;
+}
+
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+
+/** A plan as JSON (ranges as arrays, files relative to the output folder), for a machine without the packs. */
+export function planToJson(plan: BatchPlan): string {
+  return JSON.stringify({
+    jobs: plan.jobs.map((j) => ({
+      line: { ...j.line, ranges: { oop: Array.from(j.line.ranges.oop), ip: Array.from(j.line.ranges.ip) } },
+      board: j.board,
+      weight: j.weight,
+      file: basename(j.file),
+    })),
+    skipped: plan.skipped,
+  });
+}
+
+/** A plan written by `planToJson`, its files in `outDir`. */
+export function planFromJson(text: string, outDir: string): BatchPlan {
+  const raw = JSON.parse(text) as {
+    jobs: {
+      line: FlopLine & { ranges: { oop: number[]; ip: number[] } };
+      board: string;
+      weight: number;
+      file: string;
+    }[];
+    skipped: BatchPlan["skipped"];
+  };
+  return {
+    jobs: raw.jobs.map((j) => ({
+      line: {
+        ...j.line,
+        ranges: { oop: Float64Array.from(j.line.ranges.oop), ip: Float64Array.from(j.line.ranges.ip) },
+      },
+      board: j.board,
+      weight: j.weight,
+      file: join(outDir, basename(j.file)),
+    })),
+    skipped: raw.skipped,
+  };
+}

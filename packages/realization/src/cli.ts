@@ -1,0 +1,137 @@
+/**
+ * `node packages/realization/dist/cli.js <command>` (after `pnpm build`):
+ *
+ *   lines     --packs nl/v2:100,nlmtt8:40          the heads-up flop lines of those packs (pot, stack, ranges)
+ *   solve     --packs ... --boards 8 --out DIR      solve every line's flops not yet in DIR (resumable)
+ *             [--lines id,id] [--shard k/n] [--threads N] [--target PCT] [--max-iterations N] [--budget S]
+ *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
+ *                                                   needs no packs: for another machine)
+ *   aggregate --in DIR --out FILE                   per-class realization per line, beside the v3 model's
+ *
+ * Packs are `game:stack`; `--packs-dir` (data/packs) reads them.
+ */
+
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { RangeStore } from "@ranges/store";
+import { aggregate, readBoards } from "./aggregate.js";
+import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+import { LineError, readLine, STANDARD_LINES } from "./lines.js";
+import { treeModelPrediction } from "./model.js";
+import { DEFAULT_SETTINGS, type SolveSettings } from "./solve.js";
+
+const [command, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    packs: { type: "string", default: "nl/v2:100" },
+    "packs-dir": { type: "string", default: "data/packs" },
+    lines: { type: "string" },
+    boards: { type: "string", default: "8" },
+    out: { type: "string" },
+    in: { type: "string" },
+    shard: { type: "string" },
+    threads: { type: "string" },
+    target: { type: "string" },
+    "max-iterations": { type: "string" },
+    budget: { type: "string" },
+    jobs: { type: "string" },
+  },
+});
+
+const fail = (message: string): never => {
+  process.stderr.write(`realization: ${message}\n`);
+  process.exit(2);
+};
+const num = (name: string, raw: string | undefined): number | undefined => {
+  if (raw === undefined) return undefined;
+  const x = Number(raw);
+  if (!Number.isFinite(x) || x <= 0) fail(`--${name} must be a positive number, got "${raw}"`);
+  return x;
+};
+const packs = values.packs!.split(",").map((p) => {
+  const [game, stack] = p.trim().split(":");
+  const s = Number(stack);
+  if (!game || !Number.isFinite(s)) fail(`--packs takes game:stack pairs, got "${p}"`);
+  return { game: game!, stack: s };
+});
+const lines = values.lines
+  ? values.lines
+      .split(",")
+      .map(
+        (id) =>
+          STANDARD_LINES.find((l) => l.id === id.trim()) ??
+          fail(`unknown line ${id}; lines: ${STANDARD_LINES.map((l) => l.id).join(", ")}`),
+      )
+  : STANDARD_LINES;
+
+if (command === "lines") {
+  const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
+  for (const { game, stack } of packs) {
+    for (const spec of lines) {
+      try {
+        const l = readLine(store, game, stack, spec);
+        process.stdout.write(
+          `${game} ${stack}bb ${l.id} (${l.kind}): ${l.description}; ${l.oop} out of position, ${l.ip} in position; pot ${l.pot}bb, behind ${l.behind}bb, SPR ${(l.behind / l.pot).toFixed(2)}\n`,
+        );
+      } catch (error) {
+        if (!(error instanceof LineError)) throw error;
+        process.stdout.write(`${game} ${stack}bb ${spec.id}: none (${error.message})\n`);
+      }
+    }
+  }
+} else if (command === "solve") {
+  if (!values.out) fail("solve needs --out DIR");
+  const out = resolve(values.out!);
+  mkdirSync(out, { recursive: true });
+  const settings: SolveSettings = {
+    ...DEFAULT_SETTINGS,
+    ...(values.target ? { targetPct: num("target", values.target)! } : {}),
+    ...(values["max-iterations"] ? { maxIterations: num("max-iterations", values["max-iterations"])! } : {}),
+    ...(values.threads ? { threads: num("threads", values.threads)! } : {}),
+  };
+  let shard: { index: number; count: number } | undefined;
+  if (values.shard) {
+    const m = /^(\d+)\/(\d+)$/.exec(values.shard);
+    if (!m || Number(m[1]) >= Number(m[2])) fail(`--shard takes k/n with k < n, got "${values.shard}"`);
+    shard = { index: Number(m![1]), count: Number(m![2]) };
+  }
+  let plan: ReturnType<typeof planBatch>;
+  if (values.jobs) {
+    plan = planFromJson(readFileSync(resolve(values.jobs), "utf8"), out);
+  } else {
+    const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
+    plan = planBatch(store, packs, lines, num("boards", values.boards)!, out);
+    store.close();
+  }
+  for (const s of plan.skipped) process.stderr.write(`skipped ${s.game} ${s.stack}bb ${s.line}: ${s.why}\n`);
+  process.stderr.write(`${plan.jobs.length} jobs\n`);
+  const solved = runBatch(plan, settings, {
+    ...(shard ? { shard } : {}),
+    ...(values.budget ? { budgetSeconds: num("budget", values.budget)! } : {}),
+    log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+  });
+  process.stdout.write(`solved ${solved} boards into ${out}\n`);
+} else if (command === "plan") {
+  if (!values.out) fail("plan needs --out FILE");
+  const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
+  const plan = planBatch(store, packs, lines, num("boards", values.boards)!, ".");
+  store.close();
+  writeFileSync(resolve(values.out!), planToJson(plan));
+  process.stdout.write(`${plan.jobs.length} jobs, ${plan.skipped.length} lines skipped -> ${values.out}\n`);
+} else if (command === "aggregate") {
+  if (!values.in || !values.out) fail("aggregate needs --in DIR and --out FILE");
+  const result = aggregate(readBoards(resolve(values.in!)), treeModelPrediction());
+  writeFileSync(
+    resolve(values.out!),
+    `${JSON.stringify({ model: "v3 contest model (data/trees/<game>.json)", method: "packages/realization", lines: result }, null, 1)}\n`,
+  );
+  for (const l of result) {
+    const p = (s: "oop" | "ip") =>
+      `${l.players[s].seat} ${l.players[s].realizedSolved} solved / ${l.players[s].realizedModel} model (gap ${l.players[s].meanAbsGap}, r ${l.players[s].correlation})`;
+    process.stdout.write(`${l.pack} SPR ${l.spr}, ${l.boards} boards: ${p("oop")}; ${p("ip")}\n`);
+  }
+} else {
+  fail("usage: realization lines|solve|aggregate [options] (see src/cli.ts)");
+}

@@ -1,0 +1,21 @@
+export type {
+  ClassRow,
+  LineRealization,
+  ModelPrediction,
+  PlayerRealization,
+  StoredBoard,
+} from "./aggregate.js";
+export { aggregate, compareSeries, readBoards } from "./aggregate.js";
+export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
+export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
+export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
+export { treeModelPrediction } from "./model.js";
+export type { BoardRealization, ClassSums, RealizationTree, SolveSettings } from "./solve.js";
+export {
+  DEFAULT_SETTINGS,
+  inputsHash,
+  lineConfig,
+  REALIZATION_TREE,
+  solveBoard,
+} from "./solve.js";

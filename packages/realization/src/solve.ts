@@ -1,0 +1,171 @@
+/**
+ * One flop of one line, solved: what each hand class of each player realizes there.
+ *
+ * Realization of a class on a board is `sum(reach * EV) / sum(reach * pot * equity)` over its combos, with EV
+ * the combo's expected share of the pot (less what it still puts in, rake out) at the flop root under the
+ * solved strategies and equity its showdown equity against the other range on that board. A batch keeps the
+ * two sums per class (not the ratio), so boards add up by their weights.
+ */
+
+import { createHash } from "node:crypto";
+import {
+  CheckSchedule,
+  createPostflopSolver,
+  extractBoard,
+  PACK_DCFR,
+  type PostflopConfig,
+  SOLVER_ALGORITHM,
+} from "@ranges/postflop";
+import { COMBO_CLASS } from "@ranges/solver";
+import type { FlopLine } from "./lines.js";
+import { rangeText } from "./lines.js";
+
+/**
+ * The betting tree of the realization solves: coarser than the served packs' (one flop size, no re-raise
+ * on the river), which a test measures against the committed packs on the same line.
+ */
+export interface RealizationTree {
+  readonly flopBet: string;
+  readonly turnBet: string;
+  readonly riverBet: string;
+  readonly raise: string;
+  /** The most raises per street. */
+  readonly raiseCap: number;
+}
+
+export const REALIZATION_TREE: RealizationTree = {
+  flopBet: "50%",
+  turnBet: "75%",
+  riverBet: "75%",
+  raise: "2.5x",
+  raiseCap: 1,
+};
+
+export interface SolveSettings {
+  readonly tree: RealizationTree;
+  /** Exploitability target, percent of the pot. */
+  readonly targetPct: number;
+  readonly maxIterations: number;
+  readonly threads?: number;
+}
+
+export const DEFAULT_SETTINGS: SolveSettings = {
+  tree: REALIZATION_TREE,
+  targetPct: 1,
+  maxIterations: 400,
+};
+
+/** Per-class sums of one player on one board. */
+export interface ClassSums {
+  /** sum of reach * EV (bb), per class. */
+  readonly ev: number[];
+  /** sum of reach * pot * equity (bb), per class. */
+  readonly eq: number[];
+}
+
+export interface BoardRealization {
+  readonly line: string;
+  readonly game: string;
+  readonly stack: number;
+  readonly board: string;
+  readonly inputsHash: string;
+  readonly pot: number;
+  readonly behind: number;
+  readonly iterations: number;
+  readonly exploitabilityPct: number;
+  readonly seconds: number;
+  readonly oop: ClassSums;
+  readonly ip: ClassSums;
+}
+
+export function lineConfig(line: FlopLine, board: string, tree: RealizationTree): PostflopConfig {
+  return {
+    board,
+    pot: line.pot,
+    stack: line.behind,
+    ranges: { oop: rangeText(line.ranges.oop), ip: rangeText(line.ranges.ip) },
+    sizes: {
+      flop: { bet: tree.flopBet, raise: tree.raise },
+      turn: { bet: tree.turnBet, raise: tree.raise },
+      river: { bet: tree.riverBet, raise: tree.raise },
+    },
+    donkBets: false,
+    allInThreshold: 1.5,
+    forceAllInThreshold: 0.15,
+    raiseCap: tree.raiseCap,
+    ...(line.rake ? { rake: { percent: line.rake.percent, cap: line.rake.capBb } } : {}),
+  };
+}
+
+export function inputsHash(config: PostflopConfig, settings: SolveSettings): string {
+  const text = JSON.stringify({
+    config,
+    targetPct: settings.targetPct,
+    maxIterations: settings.maxIterations,
+    algorithm: SOLVER_ALGORITHM,
+  });
+  return createHash("sha256").update(text).digest("hex");
+}
+
+const CLASSES = 169;
+
+/** Solves one board of a line to the settings' target and sums what each class realizes. */
+export function solveBoard(line: FlopLine, board: string, settings: SolveSettings): BoardRealization {
+  const config = lineConfig(line, board, settings.tree);
+  const hash = inputsHash(config, settings);
+  const started = performance.now();
+  const solver = createPostflopSolver(
+    config,
+    settings.threads === undefined ? { dcfr: PACK_DCFR } : { threads: settings.threads, dcfr: PACK_DCFR },
+  );
+  try {
+    const checks = new CheckSchedule(10, settings.targetPct);
+    let pct = Number.NaN;
+    let measuredAt = -1;
+    while (solver.iteration < settings.maxIterations) {
+      solver.iterate();
+      if (checks.due(solver.iteration) || solver.iteration === settings.maxIterations) {
+        pct = solver.exploitability().pctPot;
+        measuredAt = solver.iteration;
+        checks.record(measuredAt, pct);
+        if (pct <= settings.targetPct) break;
+      }
+    }
+    if (measuredAt !== solver.iteration) pct = solver.exploitability().pctPot;
+    const data = extractBoard(solver);
+    const root = data.nodes[0]!;
+    const sums = [0, 1].map((p) => {
+      const ev = new Array<number>(CLASSES).fill(0);
+      const eq = new Array<number>(CLASSES).fill(0);
+      const hands = data.hands[p as 0 | 1];
+      for (let i = 0; i < hands.length; i++) {
+        const e = root.ev[p as 0 | 1][i]!;
+        const q = root.equity[p as 0 | 1][i]!;
+        if (!Number.isFinite(e) || !Number.isFinite(q)) continue;
+        const c = COMBO_CLASS[hands[i]!]!;
+        const r = root.reach[p as 0 | 1][i]!;
+        ev[c] = ev[c]! + r * e;
+        eq[c] = eq[c]! + r * line.pot * q;
+      }
+      return { ev: ev.map(round6), eq: eq.map(round6) };
+    });
+    return {
+      line: line.id,
+      game: line.game,
+      stack: line.stack,
+      board,
+      inputsHash: hash,
+      pot: line.pot,
+      behind: line.behind,
+      iterations: solver.iteration,
+      exploitabilityPct: Math.round(pct * 10000) / 10000,
+      seconds: Math.round((performance.now() - started) / 10) / 100,
+      oop: sums[0]!,
+      ip: sums[1]!,
+    };
+  } finally {
+    solver.close();
+  }
+}
+
+const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
