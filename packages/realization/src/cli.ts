@@ -6,6 +6,9 @@
  *             [--lines id,id] [--shard k/n] [--threads N] [--target PCT] [--max-iterations N] [--budget S]
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
+ *   fit       --in DIR --out FILE [--min-boards 6]  fit the v4 realization model to every line with enough
+ *                                                   boards; per line and player the v3 model's, the fit's and
+ *                                                   the left-out fit's gap and correlation to the solves
  *   aggregate --in DIR --out FILE                   per-class realization per line, beside the v3 model's
  *
  * Packs are `game:stack`; `--packs-dir` (data/packs) reads them.
@@ -14,11 +17,17 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
 import { aggregate, readBoards } from "./aggregate.js";
 import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 import { LineError, readLine, STANDARD_LINES } from "./lines.js";
 import { treeModelPrediction } from "./model.js";
+import { fitReport, type SeriesStats } from "./report.js";
+
+const fmt = (s: SeriesStats | null) =>
+  s ? `gap ${s.meanAbsGap.toFixed(3)} r ${s.correlation.toFixed(2)}` : "-";
+
 import { DEFAULT_SETTINGS, type SolveSettings } from "./solve.js";
 
 const [command, ...rest] = process.argv.slice(2);
@@ -37,6 +46,7 @@ const { values } = parseArgs({
     "max-iterations": { type: "string" },
     budget: { type: "string" },
     jobs: { type: "string" },
+    "min-boards": { type: "string" },
   },
 });
 
@@ -131,6 +141,20 @@ if (command === "lines") {
     const p = (s: "oop" | "ip") =>
       `${l.players[s].seat} ${l.players[s].realizedSolved} solved / ${l.players[s].realizedModel} model (gap ${l.players[s].meanAbsGap}, r ${l.players[s].correlation})`;
     process.stdout.write(`${l.pack} SPR ${l.spr}, ${l.boards} boards: ${p("oop")}; ${p("ip")}\n`);
+  }
+} else if (command === "fit") {
+  if (!values.in || !values.out) fail("fit needs --in DIR and --out FILE");
+  const boards = readBoards(resolve(values.in!));
+  const report = fitReport(boards, loadHeadsUpEquity(), treeModelPrediction(), {
+    minBoards: num("min-boards", values["min-boards"]) ?? 6,
+  });
+  writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
+  for (const l of report.lines) {
+    const p = (s: "oop" | "ip") => {
+      const x = l.players[s];
+      return `${x.seat} v3 ${fmt(x.v3)}, fit ${fmt(x.inSample)}, left out ${fmt(x.outOfSample)}`;
+    };
+    process.stdout.write(`${l.pack} (SPR ${l.spr}, ${l.boards} boards): ${p("oop")}; ${p("ip")}\n`);
   }
 } else {
   fail("usage: realization lines|solve|aggregate [options] (see src/cli.ts)");

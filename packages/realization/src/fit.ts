@@ -1,0 +1,308 @@
+/**
+ * A terminal model for heads-up pots that reach the flop with chips behind, fitted to the solved lines.
+ *
+ * The share of the pot (net of what is put in later, so it may exceed 1 or fall below 0) that a hand of
+ * class a of player P takes against class b of its opponent Q:
+ *
+ *   s_P(a, b) = e + q * (gamma(L) * (2e - 1) + mu_P(a) - mu_Q(b)),   e = equity of a against b,  q = 4e(1 - e)
+ *
+ * so s_P(a, b) + s_Q(b, a) = 1 exactly (no chips created), a hand with all the equity or none takes all or
+ * nothing, `gamma` lets favourites win more than their equity (stacks behind are won by the best hands) and
+ * `mu` is what a hand plays better or worse than its equity in that spot. Both are linear in hand features
+ * times line features:
+ *
+ *   mu_P(a) = sum_k sum_j Theta[k][j] * f_k(a) * g_j(L, P),   gamma(L) = sum_j Gamma[j] * h_j(L)
+ *
+ * with f the features of a hand class (pair, suited, connectedness, ranks, equity against a random hand),
+ * g those of the player in the line (in position, the last raiser, the limped pot, log stack-to-pot ratio and
+ * their products) and h those of the line (1, log SPR). A class's realization against the opponent's range is
+ * linear in (Theta, Gamma), so the fit is one weighted ridge regression over every solved (line, player,
+ * class), each weighted by the class's equity mass. Out of sample: fit without a line, predict it.
+ */
+
+import { HOLDEM_CLASSES } from "@ranges/core";
+import type { LineRealization, StoredBoard } from "./aggregate.js";
+
+const N = 169;
+
+/** Equity and compatible-combo-pair weights, row-major 169 x 169 (the solver's heads-up table). */
+export interface EquityTable {
+  readonly eq: Float64Array;
+  readonly w: Float64Array;
+}
+
+/** What a line contributes to the fit: its two ranges, its features and the solved realization per class. */
+export interface FitLine {
+  readonly key: string;
+  readonly spr: number;
+  /** Which player made the last raise (null: a limped pot). */
+  readonly aggressor: "oop" | "ip" | null;
+  readonly ranges: { readonly oop: ArrayLike<number>; readonly ip: ArrayLike<number> };
+  readonly solved: {
+    readonly oop: readonly { cls: number; weight: number; realized: number }[];
+    readonly ip: readonly { cls: number; weight: number; realized: number }[];
+  };
+}
+
+/** Hand features of a class. */
+export function handFeatures(cls: number, equityVsRandom: number): number[] {
+  const row = Math.floor(cls / 13);
+  const col = cls % 13;
+  const pair = row === col ? 1 : 0;
+  const suited = row < col ? 1 : 0;
+  const hi = (12 - Math.min(row, col)) / 12;
+  const lo = (12 - Math.max(row, col)) / 12;
+  const gap = pair ? -1 : Math.abs(row - col) - 1;
+  const conn = pair ? 0 : gap === 0 ? 1 : 0;
+  const oneGap = gap === 1 ? 1 : 0;
+  const twoGap = gap === 2 ? 1 : 0;
+  const ace = !pair && row === 0 ? 1 : 0;
+  const e = equityVsRandom;
+  return [
+    1,
+    pair,
+    suited,
+    pair ? 0 : hi,
+    pair ? 0 : lo,
+    pair * hi,
+    conn,
+    oneGap,
+    twoGap,
+    suited * (conn + oneGap),
+    ace,
+    e - 0.5,
+    (e - 0.5) ** 2,
+  ];
+}
+
+export const HAND_FEATURES = [
+  "1",
+  "pair",
+  "suited",
+  "high",
+  "low",
+  "pairRank",
+  "connector",
+  "oneGapper",
+  "twoGapper",
+  "suitedConnected",
+  "ace",
+  "equity",
+  "equity^2",
+] as const;
+
+/** Line features of one player. */
+export function playerFeatures(line: FitLine, side: "oop" | "ip"): number[] {
+  const ip = side === "ip" ? 1 : 0;
+  const aggr = line.aggressor === side ? 1 : 0;
+  const limp = line.aggressor === null ? 1 : 0;
+  const ls = Math.log(line.spr);
+  return [1, ip, aggr, ip * aggr, limp, ls, ls * ip, ls * aggr];
+}
+
+export const PLAYER_FEATURES = [
+  "1",
+  "ip",
+  "aggressor",
+  "ip*aggressor",
+  "limped",
+  "lnSPR",
+  "lnSPR*ip",
+  "lnSPR*aggressor",
+] as const;
+
+export function lineFeatures(line: FitLine): number[] {
+  return [1, Math.log(line.spr)];
+}
+
+export interface FittedModel {
+  readonly theta: Float64Array;
+  readonly gamma: Float64Array;
+  readonly ridge: number;
+}
+
+const KF = HAND_FEATURES.length;
+const JF = PLAYER_FEATURES.length;
+const HF = 2;
+const P = KF * JF + HF;
+
+/** Equity of each class against a uniform random hand (combo weighted). */
+export function equityVsRandom(table: EquityTable): Float64Array {
+  const out = new Float64Array(N);
+  for (let a = 0; a < N; a++) {
+    let s = 0;
+    let m = 0;
+    for (let b = 0; b < N; b++) {
+      s += table.w[a * N + b]! * table.eq[a * N + b]!;
+      m += table.w[a * N + b]!;
+    }
+    out[a] = s / m;
+  }
+  return out;
+}
+
+interface Row {
+  readonly side: "oop" | "ip";
+  readonly cls: number;
+  readonly coef: Float64Array;
+  readonly target: number;
+  readonly weight: number;
+}
+
+/**
+ * The regression rows of one line: per player and class, the realization's coefficients on the parameters
+ * and the target (solved realization minus 1, the part the model's constant gives).
+ */
+function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]): Row[] {
+  const rows: Row[] = [];
+  const h = lineFeatures(line);
+  for (const side of ["oop", "ip"] as const) {
+    const other = side === "oop" ? "ip" : "oop";
+    const g = playerFeatures(line, side);
+    const gOther = playerFeatures(line, other);
+    const opp = line.ranges[other];
+    for (const { cls: a, weight, realized } of line.solved[side]) {
+      let d = 0;
+      let cq = 0;
+      let cg = 0;
+      const fq = new Float64Array(KF);
+      for (let b = 0; b < N; b++) {
+        const o = opp[b]!;
+        if (o === 0) continue;
+        const c = o * table.w[a * N + b]!;
+        if (c === 0) continue;
+        const e = table.eq[a * N + b]!;
+        const q = 4 * e * (1 - e);
+        d += c * e;
+        cq += c * q;
+        cg += c * q * (2 * e - 1);
+        const fb = features[b]!;
+        for (let k = 0; k < KF; k++) fq[k] = fq[k]! + c * q * fb[k]!;
+      }
+      if (!(d > 0)) continue;
+      const coef = new Float64Array(P);
+      const fa = features[a]!;
+      for (let k = 0; k < KF; k++) {
+        for (let j = 0; j < JF; j++) {
+          coef[k * JF + j] = (fa[k]! * g[j]! * cq - gOther[j]! * fq[k]!) / d;
+        }
+      }
+      for (let j = 0; j < HF; j++) coef[KF * JF + j] = (h[j]! * cg) / d;
+      rows.push({ side, cls: a, coef, target: realized - 1, weight });
+    }
+  }
+  return rows;
+}
+
+/** Solves the weighted ridge regression (normal equations, Cholesky). */
+function solveRidge(rows: readonly Row[], ridge: number): Float64Array {
+  const A = new Float64Array(P * P);
+  const y = new Float64Array(P);
+  for (const r of rows) {
+    for (let i = 0; i < P; i++) {
+      const wi = r.weight * r.coef[i]!;
+      if (wi === 0) continue;
+      y[i] = y[i]! + wi * r.target;
+      for (let j = 0; j <= i; j++) A[i * P + j] = A[i * P + j]! + wi * r.coef[j]!;
+    }
+  }
+  let trace = 0;
+  for (let i = 0; i < P; i++) trace += A[i * P + i]!;
+  const lambda = (ridge * trace) / P;
+  for (let i = 0; i < P; i++) {
+    A[i * P + i] = A[i * P + i]! + lambda;
+    for (let j = 0; j < i; j++) A[j * P + i] = A[i * P + j]!;
+  }
+  // Cholesky: A = L L^T.
+  const L = new Float64Array(P * P);
+  for (let i = 0; i < P; i++) {
+    for (let j = 0; j <= i; j++) {
+      let s = A[i * P + j]!;
+      for (let k = 0; k < j; k++) s -= L[i * P + k]! * L[j * P + k]!;
+      L[i * P + j] = i === j ? Math.sqrt(Math.max(s, 1e-300)) : s / L[j * P + j]!;
+    }
+  }
+  const z = new Float64Array(P);
+  for (let i = 0; i < P; i++) {
+    let s = y[i]!;
+    for (let k = 0; k < i; k++) s -= L[i * P + k]! * z[k]!;
+    z[i] = s / L[i * P + i]!;
+  }
+  const x = new Float64Array(P);
+  for (let i = P - 1; i >= 0; i--) {
+    let s = z[i]!;
+    for (let k = i + 1; k < P; k++) s -= L[k * P + i]! * x[k]!;
+    x[i] = s / L[i * P + i]!;
+  }
+  return x;
+}
+
+export class RealizationFit {
+  private readonly features: number[][];
+
+  constructor(private readonly table: EquityTable) {
+    const er = equityVsRandom(table);
+    this.features = Array.from({ length: N }, (_, a) => handFeatures(a, er[a]!));
+  }
+
+  fit(lines: readonly FitLine[], ridge = 1e-4): FittedModel {
+    const rows = lines.flatMap((l) => rowsOf(l, this.table, this.features));
+    const x = solveRidge(rows, ridge);
+    return { theta: x.subarray(0, KF * JF), gamma: x.subarray(KF * JF), ridge };
+  }
+
+  /** The model's realization of every class of a line's range (both players), as the fit computes it. */
+  predict(model: FittedModel, line: FitLine): { oop: Map<number, number>; ip: Map<number, number> } {
+    const params = new Float64Array(P);
+    params.set(model.theta, 0);
+    params.set(model.gamma, KF * JF);
+    const out = { oop: new Map<number, number>(), ip: new Map<number, number>() };
+    for (const r of rowsOf(line, this.table, this.features)) {
+      let v = 1;
+      for (let i = 0; i < P; i++) v += r.coef[i]! * params[i]!;
+      out[r.side].set(r.cls, v);
+    }
+    return out;
+  }
+
+  /** mu_P(a) of every class for a player of a line (the served share matrices are built from it). */
+  mu(model: FittedModel, line: FitLine, side: "oop" | "ip"): Float64Array {
+    const g = playerFeatures(line, side);
+    const out = new Float64Array(N);
+    for (let a = 0; a < N; a++) {
+      let v = 0;
+      for (let k = 0; k < KF; k++)
+        for (let j = 0; j < JF; j++) v += model.theta[k * JF + j]! * this.features[a]![k]! * g[j]!;
+      out[a] = v;
+    }
+    return out;
+  }
+}
+
+/** A solved line (aggregated) and one of its boards (for the ranges) as a fit line. */
+export function fitLineOf(line: LineRealization, board: StoredBoard): FitLine {
+  const index = new Map(HOLDEM_CLASSES.map((c, i) => [c, i]));
+  const solvedOf = (side: "oop" | "ip") =>
+    line.players[side].classes.map((c) => ({
+      cls: index.get(c.class)!,
+      weight: c.weight,
+      realized: c.realizedSolved,
+    }));
+  const aggressor =
+    line.kind === "limp"
+      ? null
+      : ((board as StoredBoard & { aggressor?: "oop" | "ip" }).aggressor ?? aggressorOfKind(line.kind));
+  return {
+    key: line.pack,
+    spr: line.spr,
+    aggressor,
+    ranges: board.ranges,
+    solved: { oop: solvedOf("oop"), ip: solvedOf("ip") },
+  };
+}
+
+/** The last raiser of each kind of line (the kinds name the raiser's position). */
+export function aggressorOfKind(kind: string): "oop" | "ip" | null {
+  if (kind === "limp") return null;
+  return kind.endsWith("-ip") ? "ip" : "oop";
+}

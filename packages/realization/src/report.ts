@@ -1,0 +1,133 @@
+/**
+ * The fit report: every line with enough solved boards, per player and class the solved realization beside
+ * the v3 model's, the v4 fit's (all lines in the fit) and the out-of-sample fit's (the line left out), with
+ * each one's range-weighted mean absolute gap and weighted correlation to the solves.
+ */
+
+import {
+  aggregate,
+  compareSeries,
+  type LineRealization,
+  type ModelPrediction,
+  type StoredBoard,
+} from "./aggregate.js";
+import { type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
+
+export interface SeriesStats {
+  readonly meanAbsGap: number;
+  readonly correlation: number;
+}
+
+export interface ReportPlayer {
+  readonly seat: string;
+  readonly realizedSolved: number;
+  readonly v3: SeriesStats | null;
+  readonly inSample: SeriesStats | null;
+  readonly outOfSample: SeriesStats | null;
+  readonly classes: {
+    class: string;
+    weight: number;
+    realizedSolved: number;
+    realizedModel: number | null;
+    realizedFit: number | null;
+    realizedLeftOut: number | null;
+  }[];
+}
+
+export interface ReportLine {
+  readonly pack: string;
+  readonly kind: string;
+  readonly spr: number;
+  readonly boards: number;
+  readonly exploitabilityPct: LineRealization["exploitabilityPct"];
+  readonly players: { readonly oop: ReportPlayer; readonly ip: ReportPlayer };
+}
+
+const r4 = (x: number) => Math.round(x * 10000) / 10000;
+
+function stats(
+  rows: readonly { weight: number; realizedSolved: number }[],
+  model: (number | null)[],
+): SeriesStats | null {
+  const keep = rows.map((r, i) => ({ r, m: model[i] })).filter((x) => x.m !== null && x.m !== undefined);
+  if (keep.length < 2) return null;
+  const s = compareSeries(
+    keep.map((x) => x.r.realizedSolved),
+    keep.map((x) => x.m!),
+    keep.map((x) => x.r.weight),
+  );
+  return { meanAbsGap: r4(s.meanAbsGap), correlation: r4(s.correlation) };
+}
+
+export function fitReport(
+  boards: readonly StoredBoard[],
+  table: EquityTable,
+  v3: ModelPrediction,
+  options: { minBoards: number; ridge?: number },
+): { method: string; ridge: number; minBoards: number; lines: ReportLine[]; skipped: string[] } {
+  const ridge = options.ridge ?? 1e-4;
+  const lines = aggregate(boards, v3);
+  const used = lines.filter((l) => l.boards >= options.minBoards);
+  const fitLines: FitLine[] = used.map((l) =>
+    fitLineOf(l, boards.find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack)!),
+  );
+  const fit = new RealizationFit(table);
+  const all = fit.fit(fitLines, ridge);
+  const out: ReportLine[] = used.map((l, i) => {
+    const fl = fitLines[i]!;
+    const inSample = fit.predict(all, fl);
+    const leftOut = fit.predict(
+      fit.fit(
+        fitLines.filter((x) => x !== fl),
+        ridge,
+      ),
+      fl,
+    );
+    const player = (side: "oop" | "ip"): ReportPlayer => {
+      const p = l.players[side];
+      const classes = p.classes.map((c, k) => {
+        const cls = fl.solved[side][k]!.cls;
+        const a = inSample[side].get(cls);
+        const b = leftOut[side].get(cls);
+        return {
+          ...c,
+          realizedFit: a === undefined ? null : r4(a),
+          realizedLeftOut: b === undefined ? null : r4(b),
+        };
+      });
+      return {
+        seat: p.seat,
+        realizedSolved: p.realizedSolved,
+        v3: stats(
+          classes,
+          classes.map((c) => c.realizedModel),
+        ),
+        inSample: stats(
+          classes,
+          classes.map((c) => c.realizedFit),
+        ),
+        outOfSample: stats(
+          classes,
+          classes.map((c) => c.realizedLeftOut),
+        ),
+        classes,
+      };
+    };
+    return {
+      pack: l.pack,
+      kind: l.kind,
+      spr: l.spr,
+      boards: l.boards,
+      exploitabilityPct: l.exploitabilityPct,
+      players: { oop: player("oop"), ip: player("ip") },
+    };
+  });
+  return {
+    method:
+      "packages/realization (src/fit.ts): s_P(a,b) = e + 4e(1-e)(gamma(2e-1) + mu_P(a) - mu_Q(b)), ridge least squares",
+    ridge,
+    minBoards: options.minBoards,
+    lines: out,
+    skipped: lines.filter((l) => l.boards < options.minBoards).map((l) => `${l.pack} (${l.boards} boards)`),
+  };
+}

@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HOLDEM_CLASSES } from "@ranges/core";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  aggregate,
+  type BatchPlan,
+  DEFAULT_SETTINGS,
+  type FlopLine,
+  planFromJson,
+  planToJson,
+  readBoards,
+  runBatch,
+  type SolveSettings,
+} from "../src/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "realization-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const weights = (classes: string[]) => {
+  const w = new Float64Array(169);
+  for (const c of classes) w[HOLDEM_CLASSES.indexOf(c as (typeof HOLDEM_CLASSES)[number])] = 1;
+  return w;
+};
+
+/** A toy line: OOP holds a full house or better on the board, IP two underpairs that can barely win. */
+const line: FlopLine = {
+  id: "toy",
+  kind: "srp-oop",
+  game: "nl/v2",
+  stack: 100,
+  history: "toy",
+  description: "toy",
+  oop: "SB",
+  ip: "BB",
+  aggressor: "oop",
+  pot: 10,
+  behind: 10,
+  rake: null,
+  ranges: { oop: weights(["AA", "KK"]), ip: weights(["QQ", "JJ"]) },
+  reach: 1,
+};
+const settings: SolveSettings = { ...DEFAULT_SETTINGS, targetPct: 2, maxIterations: 60, threads: 1 };
+const plan = (): BatchPlan => ({
+  jobs: [{ line, board: "AhAdKc", weight: 1, file: join(dir, "toy-AhAdKc.json") }],
+  skipped: [],
+});
+
+describe("the realization batch", () => {
+  it("solves a board, then skips it when its file holds the same inputs", () => {
+    expect(runBatch(plan(), settings)).toBe(1);
+    expect(runBatch(plan(), settings)).toBe(0);
+    const stored = JSON.parse(readFileSync(join(dir, "toy-AhAdKc.json"), "utf8"));
+    expect(stored.exploitabilityPct).toBeLessThanOrEqual(2);
+    expect(stored.ranges.oop[0]).toBe(1);
+    // Other inputs (a tighter target) solve it again.
+    expect(runBatch(plan(), { ...settings, targetPct: 1 })).toBe(1);
+  });
+
+  it("gives the nut range its whole pot and the drawing-dead range nothing", () => {
+    const [agg] = aggregate(readBoards(dir));
+    expect(agg!.players.oop.realizedSolved).toBeGreaterThan(0.97);
+    expect(agg!.players.oop.realizedSolved).toBeLessThan(1.2);
+    expect(agg!.players.ip.realizedSolved).toBeLessThan(0.1);
+    expect(agg!.spr).toBe(1);
+  });
+
+  it("shards jobs by index and keeps a plan through JSON", () => {
+    const two: BatchPlan = {
+      jobs: [plan().jobs[0]!, { ...plan().jobs[0]!, board: "2c3d4h", file: join(dir, "x.json") }],
+      skipped: [],
+    };
+    const back = planFromJson(planToJson(two), "/elsewhere");
+    expect(back.jobs.map((j) => j.file)).toEqual(["/elsewhere/toy-AhAdKc.json", "/elsewhere/x.json"]);
+    expect(Array.from(back.jobs[0]!.line.ranges.oop)).toEqual(Array.from(line.ranges.oop));
+    // Shard 0 of 2 owns only the first job, already solved with these inputs; the second is shard 1's.
+    expect(runBatch(two, { ...settings, targetPct: 1 }, { shard: { index: 0, count: 2 } })).toBe(0);
+  });
+});
