@@ -118,6 +118,8 @@ export {
   trembleOf,
   trembleScopeOf,
 } from "./solve/preflop.js";
+export type { CensusHole, CensusOptions, CensusResult } from "./census.js";
+export { CENSUS_DEFAULTS, packCensus } from "./census.js";
 export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, DuelKind } from "./tree/build.js";
 export { buildPreflopTree, postflopRank } from "./tree/build.js";
