@@ -14,7 +14,14 @@
  *   loses at most the last interval's counts. Once per event-loop turn the store checks whether another
  *   connection has committed (PRAGMA data_version) and then re-reads keys and idle meters, so a revocation
  *   by the CLI applies from the next turn on.
- * - On PostgreSQL, key rows are cached for one second: a revocation applies within a second.
+ * - Revocation. SQLite: from the next event-loop turn (PRAGMA data_version, above). PostgreSQL: the process
+ *   that revokes refuses the key at once; every other process reads a key's row again once it is
+ *   KEY_TTL_MS (1 s) old, counted from before the query, and a revoked row is never served from the
+ *   verified-key fast path: a revocation applies on every instance within 1 s (plus a call's own time).
+ * - Counts written in batches never lose a call made while a write is in flight (`meter-book.ts`): such a
+ *   meter goes back on the dirty list and the next flush writes it. `close()` (SIGTERM) waits for the write
+ *   in progress and writes the rest; a kill -9 loses what was counted in the last `flushIntervalMs` plus the
+ *   write in flight.
  *
  * Meters (all per UTC day):
  *   with a valid key   the key's meter; `dailyQuota` null means unmetered (still counted)
@@ -36,6 +43,7 @@ import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
 import { API_KEY_PREFIX, hashKey, keyMatches, newApiKey, parseApiKey } from "./keys.js";
 import { type FileLock, lockDatabaseFile } from "./lock.js";
+import { type BatchEntry, MeterBook } from "./meter-book.js";
 
 export const DEFAULT_KEYLESS_DAILY_LIMIT = 200;
 export const DEFAULT_PLAN = "standard";
@@ -167,14 +175,6 @@ interface KeyRow {
   readAt: number;
 }
 
-/** One subject's count for one UTC day: `stored` as of the last write or read, plus `pending` unwritten. */
-interface Meter {
-  readonly subject: string;
-  readonly day: string;
-  stored: number;
-  pending: number;
-}
-
 /** Usage rows older than this many days are dropped when the store opens. */
 const RETENTION_DAYS = 35;
 /** Idle in-memory meters are dropped beyond this many (they are re-read from the database when needed). */
@@ -204,9 +204,12 @@ export class AccessStore {
   private readonly lite: SqliteStatements | null;
   private readonly lock: FileLock | null;
   private readonly clock: () => Date;
-  private readonly meters = new Map<string, Meter>();
-  private dirty: Meter[] = [];
+  private readonly meters = new MeterBook();
   private readonly keys = new Map<string, KeyRow>();
+  /** Key rows being read (PostgreSQL), so that concurrent calls with one key share one query. */
+  private readonly keyReads = new Map<string, Promise<KeyRow | undefined>>();
+  /** Bumped whenever this process changes keys: reads begun before are not cached. */
+  private keyGeneration = 0;
   /**
    * Presented keys already verified (SHA-256 + timingSafeEqual) against a live key, to their id: repeat
    * calls skip the hash. Cleared whenever keys may have changed, so a hit is always a live key.
@@ -486,7 +489,11 @@ export class AccessStore {
     const knownId = this.verified.get(token);
     if (knownId !== undefined) {
       const known = this.keys.get(knownId);
-      if (known !== undefined && this.fresh(known)) return this.keyDecision(knownId, known, now, input);
+      // Only a live row read within KEY_TTL_MS (PostgreSQL) skips the checks; a revoked or stale one is
+      // looked at again below (and refused once revoked).
+      if (known !== undefined && known.revoked_at === null && this.fresh(known)) {
+        return this.keyDecision(knownId, known, now, input);
+      }
     }
     const parsed = parseApiKey(token);
     const row = parsed ? await this.keyRow(parsed.id) : undefined;
@@ -501,6 +508,7 @@ export class AccessStore {
       );
     }
     if (row.revoked_at !== null) {
+      this.verified.delete(token);
       return this.unauthorized(
         `The API key ${API_KEY_PREFIX}${parsed.id} was revoked on ${row.revoked_at}; create a new key.${badKeyTail}`,
         true,
@@ -616,21 +624,22 @@ export class AccessStore {
    */
   async flush(): Promise<void> {
     this.flushScheduled = false;
-    if (this.flushing) await this.flushing;
-    if (this.closed || this.dirty.length === 0) return;
-    const batch = this.dirty;
-    this.dirty = [];
+    // One write at a time: a flush that finds one in progress waits for it, then writes what came since.
+    while (this.flushing) await this.flushing;
+    if (this.closed || !this.meters.hasPending) return;
+    const batch = this.meters.take();
     if (this.lite) {
       this.flushSqlite(batch);
     } else {
-      this.flushing = this.flushPostgres(batch);
+      const write = this.flushPostgres(batch);
+      this.flushing = write;
       try {
-        await this.flushing;
+        await write;
       } finally {
         this.flushing = null;
       }
     }
-    if (this.meters.size > MAX_IDLE_METERS) this.dropIdleMeters();
+    if (this.meters.size > MAX_IDLE_METERS) this.meters.dropIdle();
   }
 
   /** Writes pending counts, closes the database and releases the file lock. Idempotent. */
@@ -654,49 +663,51 @@ export class AccessStore {
     return this.account;
   }
 
-  private flushSqlite(batch: Meter[]): void {
+  private flushSqlite(batch: readonly BatchEntry[]): void {
     const sqlite = this.account.sqlite!;
     try {
+      const totals: number[] = [];
       sqlite.exec("BEGIN IMMEDIATE");
       try {
-        for (const m of batch) {
-          const row = this.lite!.add.get(m.subject, m.day, m.pending);
-          m.stored = Number(row!.count);
-          m.pending = 0;
+        for (const { meter, amount } of batch) {
+          totals.push(Number(this.lite!.add.get(meter.subject, meter.day, amount)!.count));
         }
         sqlite.exec("COMMIT");
       } catch (err) {
         sqlite.exec("ROLLBACK");
         throw err;
       }
+      this.meters.committed(batch, totals);
       this.flushError = null;
     } catch (err) {
-      // Stored totals may be half-updated in memory; pending counts stay and are retried.
+      // Nothing was written: the counts wait for the next attempt.
       this.flushError = err;
-      for (const m of batch) if (m.pending > 0) this.dirty.push(m);
+      this.meters.failed(batch);
     }
   }
 
-  private async flushPostgres(batch: Meter[]): Promise<void> {
-    const amounts = batch.map((m) => m.pending);
+  /**
+   * Writes a batch in one transaction. Calls counted while it is in flight go to the meters' `pending` and
+   * the dirty list (see `meter-book.ts`), so the next flush writes them.
+   */
+  private async flushPostgres(batch: readonly BatchEntry[]): Promise<void> {
     try {
       await this.account.db.transaction().execute(async (tx) => {
-        for (let i = 0; i < batch.length; i++) {
-          const m = batch[i]!;
+        for (const { meter, amount } of batch) {
           await tx
             .insertInto("usage")
-            .values({ subject: m.subject, day: m.day, count: amounts[i]! })
+            .values({ subject: meter.subject, day: meter.day, count: amount })
             .onConflict((oc) =>
-              oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + ${amounts[i]!}` }),
+              oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + ${amount}` }),
             )
             .execute();
         }
       });
-      for (let i = 0; i < batch.length; i++) batch[i]!.pending -= amounts[i]!;
+      this.meters.committed(batch);
       this.flushError = null;
     } catch (err) {
       this.flushError = err;
-      for (const m of batch) if (m.pending > 0 && !this.dirty.includes(m)) this.dirty.push(m);
+      this.meters.failed(batch);
     }
   }
 
@@ -738,19 +749,14 @@ export class AccessStore {
         count = (await claimUsage(this.account.db, subject, day, limit)) ?? count;
       }
     } else {
-      let m = this.meters.get(subject);
-      if (m === undefined || m.day !== day) {
-        // First sight of the subject today (or since another connection wrote): read the stored total.
-        m = { subject, day, stored: await this.storedCount(subject, day), pending: 0 };
-        const again = this.meters.get(subject);
-        if (again !== undefined && again.day === day) m = again;
-        else this.meters.set(subject, m);
-      }
-      count = m.stored + m.pending + 1;
+      // First sight of the subject today (or since another connection wrote): read the stored total.
+      const m =
+        this.meters.get(subject, day) ??
+        this.meters.adopt(subject, day, await this.storedCount(subject, day));
+      count = MeterBook.total(m) + 1;
       if (limit === null || count <= limit) {
         // Counted only when allowed: a refused call does not use up tomorrow's allowance or inflate meters.
-        if (m.pending === 0) this.dirty.push(m);
-        m.pending += 1;
+        this.meters.add(m);
         this.scheduleFlush();
       }
     }
@@ -796,9 +802,25 @@ export class AccessStore {
   }
 
   /** A key's row, cached by id until another connection commits (SQLite) or for a second (PostgreSQL). */
-  private async keyRow(id: string): Promise<KeyRow | undefined> {
+  private keyRow(id: string): Promise<KeyRow | undefined> {
     const cached = this.keys.get(id);
-    if (cached !== undefined && this.fresh(cached)) return cached;
+    if (cached !== undefined && this.fresh(cached)) return Promise.resolve(cached);
+    let read = this.keyReads.get(id);
+    if (read === undefined) {
+      const reading = this.readKeyRow(id).finally(() => {
+        if (this.keyReads.get(id) === reading) this.keyReads.delete(id);
+      });
+      read = reading;
+      this.keyReads.set(id, read);
+    }
+    return read;
+  }
+
+  private async readKeyRow(id: string): Promise<KeyRow | undefined> {
+    // The row's age counts from before the query, and a read that started before this process changed a
+    // key is not cached: the revoking process refuses the key at once, the others within KEY_TTL_MS.
+    const asked = Date.now();
+    const generation = this.keyGeneration;
     const found = await this.account.db
       .selectFrom("api_keys")
       .select(["key_hash", "daily_quota", "plan", "revoked_at"])
@@ -813,10 +835,10 @@ export class AccessStore {
       daily_quota: found.daily_quota === null ? null : Number(found.daily_quota),
       plan: found.plan,
       revoked_at: found.revoked_at,
-      readAt: Date.now(),
+      readAt: asked,
     };
     // Unknown ids are not cached, so random ids cannot grow the map.
-    this.keys.set(id, row);
+    if (generation === this.keyGeneration) this.keys.set(id, row);
     return row;
   }
 
@@ -827,16 +849,14 @@ export class AccessStore {
     if (version === this.dataVersion) return;
     this.dataVersion = version;
     this.forgetKeys();
-    this.dropIdleMeters();
+    this.meters.dropIdle();
   }
 
   private forgetKeys(): void {
+    this.keyGeneration += 1;
     this.keys.clear();
+    this.keyReads.clear();
     this.verified.clear();
-  }
-
-  private dropIdleMeters(): void {
-    for (const [subject, m] of this.meters) if (m.pending === 0) this.meters.delete(subject);
   }
 
   private unauthorized(message: string, badKey: boolean): Promise<AccessDecision> {

@@ -299,6 +299,53 @@ describe.each([
       expect((await call()).ok).toBe(false);
     });
 
+    it("a revoked key stays refused on another connection, call after call (none served from a cache)", async () => {
+      const opener = sharedTarget(backend);
+      const server = await opener();
+      const admin = await opener();
+      const k = await admin.createKey({ name: "a" });
+      const call = () =>
+        server.authorize({ authorization: `Bearer ${k.key}`, ip: "1.1.1.1", keyless: false });
+      // Verified once, then served from the verified-key cache.
+      for (let i = 0; i < 5; i++) expect((await call()).ok).toBe(true);
+      await admin.revokeKey(k.id);
+      await new Promise((resolve) => setTimeout(resolve, backend === "sqlite" ? 0 : 1100));
+      await turn();
+      const after: boolean[] = [];
+      for (let i = 0; i < 20; i++) {
+        after.push((await call()).ok);
+        if (i % 5 === 4) await turn();
+      }
+      expect(after).toEqual(Array(20).fill(false));
+      // At once, too, after the cached row expires again.
+      await new Promise((resolve) => setTimeout(resolve, backend === "sqlite" ? 0 : 1100));
+      const burst = await Promise.all(Array.from({ length: 20 }, call));
+      expect(burst.filter((d) => d.ok)).toHaveLength(0);
+    });
+
+    it("calls counted while a write is in flight are written by the next flush and by close", async () => {
+      const opener = sharedTarget(backend);
+      const a = await opener({ flushIntervalMs: 5 });
+      const k = await a.createKey({ name: "unmetered" });
+      const call = () => a.authorize({ authorization: `Bearer ${k.key}`, ip: "1.1.1.1", keyless: false });
+      expect((await call()).ok).toBe(true);
+      let made = 1;
+      // Rounds of calls made while a flush is writing the ones before.
+      for (let round = 0; round < 5; round++) {
+        const writing = a.flush();
+        const during = await Promise.all(Array.from({ length: 40 }, call));
+        made += during.filter((d) => d.ok).length;
+        await writing;
+      }
+      // And a burst with the timer's flushes running under it.
+      const burst = await Promise.all(Array.from({ length: 300 }, call));
+      made += burst.filter((d) => d.ok).length;
+      expect(made).toBe(501);
+      await a.close();
+      const b = await opener();
+      expect(await b.usedToday({ keyId: k.id })).toBe(made);
+    });
+
     it("ping reports a usable database; close is idempotent", async () => {
       const s = await mem();
       expect(await s.ping()).toBe(true);
