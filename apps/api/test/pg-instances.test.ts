@@ -78,6 +78,43 @@ describe.skipIf(!POSTGRES_AVAILABLE)("two API instances on one PostgreSQL databa
     expect(counted).toBe(result.served);
   });
 
+  it("hold an account to 25 live keys when 40 are made at once through both (finding 11)", async () => {
+    const signUp = await fetch(`${a.base}/api/v1/account/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "many-keys@example.com", password: "correct horse battery" }),
+    });
+    expect(signUp.status).toBe(201);
+    const { csrfToken } = (await signUp.json()) as { csrfToken: string };
+    const cookie = signUp.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    const headers = { "content-type": "application/json", cookie, "x-csrf-token": csrfToken };
+    const made = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        fetch(`${i % 2 ? a.base : b.base}/api/v1/account/keys`, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ name: `key ${i}` }),
+        }).then(async (r) => ({
+          status: r.status,
+          body: (await r.json()) as { error?: { message: string } },
+        })),
+      ),
+    );
+    expect(made.filter((r) => r.status === 201)).toHaveLength(25);
+    const refused = made.filter((r) => r.status !== 201);
+    expect(refused).toHaveLength(15);
+    for (const r of refused) {
+      expect(r.status).toBe(400);
+      expect(r.body.error?.message).toMatch(/at most 25 live keys/);
+    }
+    const list = await fetch(`${b.base}/api/v1/account/keys`, { headers: { cookie } });
+    const { keys } = (await list.json()) as { keys: { revokedAt: string | null }[] };
+    expect(keys.filter((k) => k.revokedAt === null)).toHaveLength(25);
+  });
+
   it("refuse a key revoked with the CLI on every instance within a second, call after call", async () => {
     const { key, id } = await createKey(db.url, "to-revoke");
     // Both instances have verified the key and serve it from their caches.

@@ -39,6 +39,7 @@ import {
   type DatabaseTarget,
   openAccountDatabase,
 } from "./db/database.js";
+import { insertKeyWithin } from "./db/key-rows.js";
 import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
 import { API_KEY_PREFIX, hashKey, keyMatches, newApiKey, parseApiKey } from "./keys.js";
@@ -47,6 +48,8 @@ import { type BatchEntry, MeterBook } from "./meter-book.js";
 
 export const DEFAULT_KEYLESS_DAILY_LIMIT = 200;
 export const DEFAULT_PLAN = "standard";
+/** Live keys one account may hold unless `maxLiveKeysPerAccount` says otherwise. */
+export const MAX_LIVE_KEYS_PER_ACCOUNT = 25;
 export const AUTH_REALM = "preflop-ranges";
 
 export interface AccessOptions {
@@ -67,6 +70,12 @@ export interface AccessOptions {
   exclusive?: boolean;
   /** PostgreSQL only: the schema to use (created if missing). */
   schema?: string;
+  /**
+   * Live keys one account may hold (default 25): `createKey` with an `accountId` refuses one more with a 400
+   * (`invalid_parameter`), atomically on both back ends (`db/key-rows.ts`). Keys without an account (the
+   * CLI's) are not limited.
+   */
+  maxLiveKeysPerAccount?: number;
 }
 
 export interface CreateKeyInput {
@@ -196,6 +205,8 @@ interface SqliteStatements {
 
 export class AccessStore {
   readonly keylessDailyLimit: number;
+  /** Live keys one account may hold. */
+  readonly maxLiveKeys: number;
   /** "sqlite" or "postgres". */
   readonly backend: Backend;
   /** Where the data lives, safe to print (no password). */
@@ -236,6 +247,7 @@ export class AccessStore {
     this.lock = lock;
     this.clock = o.clock ?? (() => new Date());
     this.keylessDailyLimit = o.keylessDailyLimit ?? DEFAULT_KEYLESS_DAILY_LIMIT;
+    this.maxLiveKeys = o.maxLiveKeysPerAccount ?? MAX_LIVE_KEYS_PER_ACCOUNT;
     this.flushIntervalMs = o.flushIntervalMs ?? 100;
     const sqlite = database.sqlite;
     this.lite =
@@ -261,6 +273,12 @@ export class AccessStore {
     const keyless = o.keylessDailyLimit ?? DEFAULT_KEYLESS_DAILY_LIMIT;
     if (!Number.isInteger(keyless) || keyless < 0) {
       throw new RangeError(`keylessDailyLimit must be a non-negative integer, got ${o.keylessDailyLimit}`);
+    }
+    const maxKeys = o.maxLiveKeysPerAccount ?? MAX_LIVE_KEYS_PER_ACCOUNT;
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
+      throw new RangeError(
+        `maxLiveKeysPerAccount must be a positive integer, got ${o.maxLiveKeysPerAccount}`,
+      );
     }
     const flush = o.flushIntervalMs ?? 100;
     if (!(flush >= 0)) throw new RangeError(`flushIntervalMs must be >= 0, got ${o.flushIntervalMs}`);
@@ -310,20 +328,23 @@ export class AccessStore {
       );
     }
     const { id, key } = newApiKey();
-    await this.account.db
-      .insertInto("api_keys")
-      .values({
-        id,
-        name,
-        plan,
-        daily_quota: quota,
-        key_hash: hashKey(key),
-        created_at: this.clock().toISOString(),
-        revoked_at: null,
-        account_id: input.accountId ?? null,
-        oauth_grant_id: input.oauthGrantId ?? null,
-      })
-      .execute();
+    const row = {
+      id,
+      name,
+      plan,
+      daily_quota: quota,
+      key_hash: hashKey(key),
+      created_at: this.clock().toISOString(),
+      revoked_at: null,
+      account_id: input.accountId ?? null,
+      oauth_grant_id: input.oauthGrantId ?? null,
+    };
+    if (!(await insertKeyWithin(this.account, row, this.maxLiveKeys))) {
+      throw new RangesError(
+        "invalid_parameter",
+        `An account holds at most ${this.maxLiveKeys} live keys: revoke one you no longer use first.`,
+      );
+    }
     this.forgetKeys();
     return { id, key, prefix: `${API_KEY_PREFIX}${id}` };
   }

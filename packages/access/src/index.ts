@@ -15,6 +15,7 @@ export {
   AUTH_REALM,
   DEFAULT_KEYLESS_DAILY_LIMIT,
   DEFAULT_PLAN,
+  MAX_LIVE_KEYS_PER_ACCOUNT,
   REQUEST_KINDS,
 } from "./access-store.js";
 export type { Account, AccountStoreOptions, NewSession, SessionInfo } from "./accounts.js";

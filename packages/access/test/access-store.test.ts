@@ -107,6 +107,45 @@ describe.each([
     });
   });
 
+  describe.skipIf(!available)("the live-key limit of an account", () => {
+    it("40 keys made at once on two connections leave exactly 25 live; revoking one frees a place", async () => {
+      const opener = sharedTarget(backend);
+      const a = await opener();
+      const b = await opener();
+      const made = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? a : b).createKey({ name: `k${i}`, accountId: "acc_1" }),
+        ),
+      );
+      const refused = made
+        .filter((r) => r.status === "rejected")
+        .map((r) => (r as PromiseRejectedResult).reason);
+      expect(made.filter((r) => r.status === "fulfilled")).toHaveLength(25);
+      expect(refused).toHaveLength(15);
+      for (const e of refused) {
+        expect(e.status).toBe(400);
+        expect(e.message).toMatch(/at most 25 live keys: revoke one/);
+      }
+      const live = (await a.listKeys({ accountId: "acc_1" })).filter((k) => k.revokedAt === null);
+      expect(live).toHaveLength(25);
+      await expect(b.createKey({ name: "one more", accountId: "acc_1" })).rejects.toThrow(/at most 25/);
+      // Another account, and keys without one (the CLI's), are not held by this account's limit.
+      await a.createKey({ name: "other", accountId: "acc_2" });
+      for (let i = 0; i < 3; i++) await a.createKey({ name: `cli${i}` });
+      await b.revokeKey(live[0]!.id);
+      await a.createKey({ name: "replacement", accountId: "acc_1" });
+      await expect(a.createKey({ name: "again", accountId: "acc_1" })).rejects.toThrow(/at most 25/);
+    });
+
+    it("takes its limit from the options", async () => {
+      const s = await mem({ maxLiveKeysPerAccount: 2 });
+      await s.createKey({ name: "1", accountId: "acc_x" });
+      await s.createKey({ name: "2", accountId: "acc_x" });
+      await expect(s.createKey({ name: "3", accountId: "acc_x" })).rejects.toThrow(/at most 2 live keys/);
+      await expect(mem({ maxLiveKeysPerAccount: 0 })).rejects.toThrow(/positive integer/);
+    });
+  });
+
   describe.skipIf(!available)("authorize", () => {
     it("a valid key passes and counts on its meter, keyless or not", async () => {
       const s = await mem();
