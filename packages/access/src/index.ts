@@ -21,6 +21,8 @@ export {
 export type { Account, AccountStoreOptions, NewSession, SessionInfo } from "./accounts.js";
 export {
   AccountStore,
+  DEFAULT_FAILED_SIGNINS_PER_ACCOUNT,
+  DEFAULT_FAILED_SIGNINS_PER_ADDRESS,
   DEFAULT_FAILED_SIGNINS_PER_IP,
   DEFAULT_SESSION_SECONDS,
   DEFAULT_SIGNUPS_PER_IP,
