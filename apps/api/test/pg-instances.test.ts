@@ -155,3 +155,57 @@ describe.skipIf(!POSTGRES_AVAILABLE)("two API instances on one PostgreSQL databa
     }
   });
 });
+
+describe.skipIf(!POSTGRES_AVAILABLE)("sign-ins on two API instances behind a proxy (finding 5)", () => {
+  let db: Awaited<ReturnType<typeof suiteSchema>>;
+  let apis: Api[];
+  beforeAll(async () => {
+    db = await suiteSchema("signin");
+    // Behind a proxy on loopback: the client address is the X-Forwarded-For entry the test sends.
+    const proxied = (port: number) => ({
+      TRUST_PROXY: "loopback",
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+    });
+    apis = await Promise.all([startApi(db.url, proxied), startApi(db.url, proxied)]);
+  });
+  afterAll(async () => {
+    stopAll();
+    await db?.drop();
+  });
+
+  const post = (i: number, path: string, from: string, body: unknown) =>
+    fetch(`${apis[i % 2]!.base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": from },
+      body: JSON.stringify(body),
+    }).then(async (r) => {
+      await r.arrayBuffer();
+      return r.status;
+    });
+  const email = "owner@example.com";
+  const password = "correct horse battery";
+
+  it("wrong passwords from other addresses do not lock the owner out", async () => {
+    expect(await post(0, "/api/v1/account/signup", "198.51.100.1", { email, password })).toBe(201);
+    // 30 wrong passwords from one address and 30 from 30 others, through both instances.
+    const one = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post(i, "/api/v1/account/signin", "203.0.113.5", { email, password: "wrong password!" }),
+      ),
+    );
+    expect(one.filter((s) => s === 401)).toHaveLength(10);
+    expect(one.filter((s) => s === 429)).toHaveLength(20);
+    const spread = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post(i, "/api/v1/account/signin", `10.7.${i}.1`, { email, password: "wrong password!" }),
+      ),
+    );
+    expect(spread.filter((s) => s === 401)).toHaveLength(30);
+    // The owner, where they signed up, on both instances; and from an address they never used.
+    expect(await post(0, "/api/v1/account/signin", "198.51.100.1", { email, password })).toBe(200);
+    expect(await post(1, "/api/v1/account/signin", "198.51.100.1", { email, password })).toBe(200);
+    expect(await post(1, "/api/v1/account/signin", "192.0.2.44", { email, password })).toBe(200);
+    // The guessing address stays refused, even with the right password.
+    expect(await post(0, "/api/v1/account/signin", "203.0.113.5", { email, password })).toBe(429);
+  });
+});

@@ -140,7 +140,10 @@ function accepts(port: number): Promise<boolean> {
  * and keys are what these suites call). Resolves once it accepts connections; no HTTP call is made, so no
  * meter counts one.
  */
-export async function startApi(url: string, env: Record<string, string> = {}): Promise<Api> {
+export async function startApi(
+  url: string,
+  env: Record<string, string> | ((port: number) => Record<string, string>) = {},
+): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), "pg-api-"));
   dirs.push(dir);
   const port = await freePort();
@@ -154,7 +157,7 @@ export async function startApi(url: string, env: Record<string, string> = {}): P
       POSTFLOP_DIR: join(dir, "postflop"),
       PACKS_REFRESH_MS: "0",
       SOLVE_WORKERS: "0",
-      ...env,
+      ...(typeof env === "function" ? env(port) : env),
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
