@@ -4,8 +4,9 @@
  * counted (`ranges keys list`, USED TODAY). Issue 27 finding 4: 2,550 served, 73 counted after SIGTERM;
  * 3,343 and 42 after kill -9.
  * - SIGTERM: the server finishes what is in flight and writes every count: counted = served.
- * - kill -9: what was counted since the last write is lost; the loss is printed and bounded here by a
- *   quarter of the calls (the store writes every 100 ms, and the load lasts seconds).
+ * - kill -9: what was counted since the last write is lost; the loss is printed and bounded here by the
+ *   calls of one second of the 4 s load (the store writes every 100 ms; the rest is slack for a loaded
+ *   machine, where a write can wait).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,7 +34,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)("an API process on PostgreSQL stopped under
     await db?.drop();
   });
 
-  /** Loads a fresh instance with a fresh unmetered key for 3 s, then sends `signal` while the load goes on. */
+  /** Loads a fresh instance with a fresh unmetered key for 4 s, then sends `signal` while the load goes on. */
   async function stopUnderLoad(signal: NodeJS.Signals): Promise<{ result: LoadResult; counted: number }> {
     const { key, id } = await createKey(db.url, `load-${signal}`);
     const api = await startApi(db.url);
@@ -48,7 +49,7 @@ describe.skipIf(!POSTGRES_AVAILABLE)("an API process on PostgreSQL stopped under
         endOnFailure: true,
       },
     );
-    await sleep(3000);
+    await sleep(4000);
     api.child.kill(signal);
     signalled = true;
     const result = await running;
@@ -76,6 +77,6 @@ describe.skipIf(!POSTGRES_AVAILABLE)("an API process on PostgreSQL stopped under
     expect(Object.keys(result.others)).toEqual([]);
     // Counted can pass served by calls counted whose answers were cut off (at most the 16 in flight).
     expect(counted).toBeLessThanOrEqual(result.served + 16);
-    expect(result.served - counted).toBeLessThanOrEqual(result.served / 4);
+    expect(result.served - counted).toBeLessThanOrEqual(result.served / 4 + 16);
   });
 });
