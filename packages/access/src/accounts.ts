@@ -36,11 +36,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { RangesError } from "@ranges/core";
-import { sql } from "kysely";
 import { secondsToUtcMidnight, utcDay } from "./clock.js";
 import type { AccountDatabase } from "./db/database.js";
 import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
+import { SignInLimits } from "./signin-limits.js";
 
 export interface Account {
   /** `acc_` and 16 hex characters. */
@@ -90,8 +90,6 @@ export const DEFAULT_FAILED_SIGNINS_PER_IP = 100;
 export const DEFAULT_FAILED_SIGNINS_PER_ADDRESS = 10;
 /** Failed sign-ins per account and UTC day from addresses it has not used lately, unless configured. */
 export const DEFAULT_FAILED_SIGNINS_PER_ACCOUNT = 50;
-/** How long an address an account signed in from stays known to it (days). */
-const KNOWN_ADDRESS_DAYS = 30;
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -116,9 +114,7 @@ export function sameSecret(a: string, b: string): boolean {
 export class AccountStore {
   private readonly clock: () => Date;
   private readonly sessionSeconds: number;
-  private readonly maxFailed: number;
-  private readonly maxFailedPerPair: number;
-  private readonly maxFailedPerIp: number;
+  private readonly signInLimits: SignInLimits;
   private readonly maxSignUps: number;
   /** Verified against for unknown emails, so a miss costs as much as a wrong password. */
   private dummyHash: Promise<string> | null = null;
@@ -129,9 +125,11 @@ export class AccountStore {
   ) {
     this.clock = o.clock ?? (() => new Date());
     this.sessionSeconds = o.sessionSeconds ?? DEFAULT_SESSION_SECONDS;
-    this.maxFailed = o.maxFailedSignIns ?? DEFAULT_FAILED_SIGNINS_PER_ACCOUNT;
-    this.maxFailedPerPair = o.maxFailedSignInsPerAddress ?? DEFAULT_FAILED_SIGNINS_PER_ADDRESS;
-    this.maxFailedPerIp = o.maxFailedSignInsPerIp ?? DEFAULT_FAILED_SIGNINS_PER_IP;
+    this.signInLimits = new SignInLimits(database.db, {
+      perPair: o.maxFailedSignInsPerAddress ?? DEFAULT_FAILED_SIGNINS_PER_ADDRESS,
+      perAddress: o.maxFailedSignInsPerIp ?? DEFAULT_FAILED_SIGNINS_PER_IP,
+      perAccount: o.maxFailedSignIns ?? DEFAULT_FAILED_SIGNINS_PER_ACCOUNT,
+    });
     this.maxSignUps = o.maxSignUpsPerIp ?? DEFAULT_SIGNUPS_PER_IP;
     if (!Number.isSafeInteger(this.maxSignUps) || this.maxSignUps < 1) {
       throw new RangeError(`maxSignUpsPerIp must be a positive integer, got ${o.maxSignUpsPerIp}`);
@@ -186,7 +184,9 @@ export class AccountStore {
       throw error;
     }
     // The address an account is made from is its owner's: failures from elsewhere do not hold it.
-    if (from.ip !== undefined) await this.remember(email, ipSubject(from.ip), account.createdAt);
+    if (from.ip !== undefined) {
+      await this.signInLimits.remember(email, ipSubject(from.ip), account.createdAt);
+    }
     return account;
   }
 
@@ -200,46 +200,8 @@ export class AccountStore {
   async signIn(emailInput: unknown, password: unknown, from: { ip?: string } = {}): Promise<Account> {
     const email = (typeof emailInput === "string" ? emailInput.trim().toLowerCase() : "").slice(0, 254);
     const pw = typeof password === "string" ? password : "";
-    const now = this.clock();
-    const day = utcDay(now);
     const address = from.ip === undefined ? null : ipSubject(from.ip);
-    const claimed: string[] = [];
-    const refuse = async (error: RangesError): Promise<never> => {
-      for (const subject of claimed) await this.release(subject, day);
-      throw error;
-    };
-    const pairSubject = `signin-pair:${email}|${address ?? "-"}`;
-    if (!(await this.claim(pairSubject, day, this.maxFailedPerPair))) {
-      throw limited(
-        now,
-        this.maxFailedPerPair,
-        "Too many failed sign-ins to this account from your network address today",
-      );
-    }
-    claimed.push(pairSubject);
-    if (address !== null) {
-      const ipSubjectKey = `signin-ip:${address}`;
-      if (!(await this.claim(ipSubjectKey, day, this.maxFailedPerIp))) {
-        await refuse(
-          limited(now, this.maxFailedPerIp, "Too many failed sign-ins from this network address today"),
-        );
-      }
-      claimed.push(ipSubjectKey);
-    }
-    if (address === null || !(await this.known(email, address, now))) {
-      const emailSubject = `signin:${email}`;
-      if (!(await this.claim(emailSubject, day, this.maxFailed))) {
-        await refuse(
-          limited(
-            now,
-            this.maxFailed,
-            "Too many failed sign-ins to this account today from networks it has not signed in from lately",
-            "sign in from a network you signed in from in the last 30 days",
-          ),
-        );
-      }
-      claimed.push(emailSubject);
-    }
+    const attempt = await this.signInLimits.claim(email, address, this.clock());
     const row =
       email.length > 0 && pw.length <= MAX_PASSWORD_LENGTH
         ? await this.db
@@ -256,48 +218,9 @@ export class AccountStore {
       ok = false;
     }
     if (!row || !ok) throw new RangesError("unauthorized", "The email or the password is not right.");
-    // The right password: the claimed attempts were no failures, and the address is the owner's.
-    for (const subject of claimed) await this.release(subject, day);
-    if (address !== null) await this.remember(email, address, now.toISOString());
+    // The right password: the claimed attempt was no failure, and the address is the owner's.
+    await attempt.succeeded();
     return { id: row.id, email: row.email, createdAt: row.created_at };
-  }
-
-  /** Records that the owner of `email` used `address` today. */
-  private async remember(email: string, address: string, at: string): Promise<void> {
-    await this.db
-      .insertInto("usage")
-      .values({ subject: `signin-known:${email}|${address}`, day: at.slice(0, 10), count: 1 })
-      .onConflict((oc) => oc.columns(["subject", "day"]).doNothing())
-      .execute();
-  }
-
-  /** Whether the owner of `email` signed up or in from `address` in the last 30 days. */
-  private async known(email: string, address: string, now: Date): Promise<boolean> {
-    const since = utcDay(new Date(now.getTime() - KNOWN_ADDRESS_DAYS * 86_400_000));
-    const row = await this.db
-      .selectFrom("usage")
-      .select("day")
-      .where("subject", "=", `signin-known:${email}|${address}`)
-      .where("day", ">=", since)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
-  /** Counts one on a subject's day unless it reached `limit` already: false then (nothing counted). */
-  private async claim(subject: string, day: string, limit: number): Promise<boolean> {
-    return (await claimUsage(this.db, subject, day, limit)) !== undefined;
-  }
-
-  /** Gives back one claimed on a subject's day. */
-  private async release(subject: string, day: string): Promise<void> {
-    await this.db
-      .updateTable("usage")
-      .set({ count: sql`count - 1` })
-      .where("subject", "=", subject)
-      .where("day", "=", day)
-      .where("count", ">", 0)
-      .execute();
   }
 
   /**
@@ -379,17 +302,6 @@ export class AccountStore {
     this.dummyHash ??= hash(randomBytes(16).toString("hex"), ARGON2);
     return this.dummyHash;
   }
-}
-
-function limited(now: Date, limit: number, what: string, alternative?: string): RangesError {
-  const reset = secondsToUtcMidnight(now);
-  const retry = `try again after 00:00 UTC (in ${reset} s)`;
-  return new RangesError("rate_limited", `${what}; ${alternative ? `${alternative}, or ${retry}` : retry}.`, {
-    limit,
-    meter: "signin",
-    retryAfterSeconds: reset,
-    resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
-  });
 }
 
 function emailTaken(): RangesError {
