@@ -15,7 +15,8 @@ export interface AccessOptions {
   clock?: () => Date;
   /**
    * Longest time counts wait in memory before they are written (default 100 ms; 0 writes at the end of
-   * the event-loop turn). Larger batches mean fewer commits; a crash loses at most this window.
+   * the event-loop turn). Larger batches mean fewer commits; a crash loses at most this window (and the write
+   * in flight).
    */
   flushIntervalMs?: number;
   /**
