@@ -14,178 +14,72 @@
  *   loses at most the last interval's counts. Once per event-loop turn the store checks whether another
  *   connection has committed (PRAGMA data_version) and then re-reads keys and idle meters, so a revocation
  *   by the CLI applies from the next turn on.
- * - On PostgreSQL, key rows are cached for one second: a revocation applies within a second.
+ * - Revocation. SQLite: from the next event-loop turn (PRAGMA data_version, above). PostgreSQL: the process
+ *   that revokes refuses the key at once; every other process reads a key's row again once it is
+ *   KEY_TTL_MS (1 s) old, counted from before the query, and a revoked row is never served from the
+ *   verified-key fast path: a revocation applies on every instance within 1 s (plus a call's own time).
+ * - Counts written in batches never lose a call made while a write is in flight (`meter-book.ts`): such a
+ *   meter goes back on the dirty list and the next flush writes it. `close()` (SIGTERM) waits for the write
+ *   in progress and writes the rest; a kill -9 loses what was counted in the last `flushIntervalMs` plus the
+ *   write in flight.
  *
  * Meters (all per UTC day):
  *   with a valid key   the key's meter; `dailyQuota` null means unmetered (still counted)
  *   without a key      the caller's IP (IPv6: its /64), `keylessDailyLimit` calls, keyless operations only
  */
 
-import { randomBytes } from "node:crypto";
 import type { StatementSync } from "node:sqlite";
 import { RangesError } from "@ranges/core";
-import { sql } from "kysely";
-import { secondsToUtcMidnight, utcDay } from "./clock.js";
+import {
+  type AccessDecision,
+  type AccessOptions,
+  type AuthorizeInput,
+  DEFAULT_KEYLESS_DAILY_LIMIT,
+  limitDecision,
+  MAX_LIVE_KEYS_PER_ACCOUNT,
+  unauthorizedDecision,
+} from "./access-types.js";
+import { utcDay } from "./clock.js";
 import {
   type AccountDatabase,
   type Backend,
   type DatabaseTarget,
   openAccountDatabase,
 } from "./db/database.js";
-import { claimUsage } from "./db/usage.js";
+import { insertKeyWithin } from "./db/key-rows.js";
+import { addUsage, claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
-import { API_KEY_PREFIX, hashKey, keyMatches, newApiKey, parseApiKey } from "./keys.js";
+import {
+  type ApiKeyInfo,
+  type CreatedKey,
+  type CreateKeyInput,
+  grantIdOfKey,
+  grantKeysOf,
+  type KeyUsageDay,
+  keyIdForGrant,
+  keyUsageRows,
+  listKeyInfos,
+  newKeyRow,
+  revokeKeyRow,
+} from "./key-admin.js";
+import { KeyCache, type KeyRow } from "./key-cache.js";
+import { API_KEY_PREFIX, keyMatches, parseApiKey } from "./keys.js";
 import { type FileLock, lockDatabaseFile } from "./lock.js";
-
-export const DEFAULT_KEYLESS_DAILY_LIMIT = 200;
-export const DEFAULT_PLAN = "standard";
-export const AUTH_REALM = "preflop-ranges";
-
-export interface AccessOptions {
-  /** Calls per UTC day per IP without a key (default 200). */
-  keylessDailyLimit?: number;
-  /** Injected clock for tests; defaults to the system time. */
-  clock?: () => Date;
-  /**
-   * Longest time counts wait in memory before they are written (default 100 ms; 0 writes at the end of
-   * the event-loop turn). Larger batches mean fewer commits; a crash loses at most this window.
-   */
-  flushIntervalMs?: number;
-  /**
-   * A server that meters calls: on SQLite, take the file's lock so that no other process meters it at the
-   * same time (limits stay exact); refused with a message while another live process holds it. No effect on
-   * PostgreSQL (exact across processes) or ":memory:".
-   */
-  exclusive?: boolean;
-  /** PostgreSQL only: the schema to use (created if missing). */
-  schema?: string;
-}
-
-export interface CreateKeyInput {
-  name: string;
-  /** Plan label (default "standard"). */
-  plan?: string;
-  /** Calls per UTC day; null or omitted means unmetered (calls are still counted). */
-  dailyQuota?: number | null;
-  /** The account that owns the key (keys made in the account area); omitted for CLI keys. */
-  accountId?: string | null;
-  /** The OAuth grant the key stands for (an MCP client's sign-in); its secret is then never shown. */
-  oauthGrantId?: string | null;
-}
-
-export interface CreatedKey {
-  id: string;
-  /** The full key. Shown once: only its hash is stored. */
-  key: string;
-  /** `pr_<id>`, the public part that identifies the key in listings. */
-  prefix: string;
-}
-
-export interface ApiKeyInfo {
-  id: string;
-  prefix: string;
-  name: string;
-  plan: string;
-  dailyQuota: number | null;
-  createdAt: string;
-  revokedAt: string | null;
-  /** Calls counted on the key's meter in the current UTC day. */
-  usedToday: number;
-  /** The owning account, or null (a CLI key). */
-  accountId: string | null;
-}
-
-/** Calls counted on one key's meter on one UTC day. */
-export interface KeyUsageDay {
-  keyId: string;
-  /** `YYYY-MM-DD` (UTC). */
-  day: string;
-  count: number;
-}
-
-export interface AuthorizeInput {
-  /** The raw `Authorization` header, if any. */
-  authorization?: string | undefined;
-  /**
-   * A key the caller has already been authenticated as (an OAuth access token that stands for the key; see
-   * `keyIdForGrant`): used instead of `authorization`, checked to be live and metered like a presented key.
-   */
-  keyId?: string | undefined;
-  /** Client address (already resolved through trusted proxies by the caller). */
-  ip: string;
-  /** Whether the operation accepts a missing key (then the IP allowance counts the call). */
-  keyless: boolean;
-  /** Human name of the operation, used only in messages (e.g. "node on nlmtt8"). */
-  operation?: string | undefined;
-  /**
-   * A free operation (feature requests): it needs a valid key but is not counted on the key's meter and
-   * is allowed even when the quota is spent. Implies a key is required.
-   */
-  free?: boolean;
-}
-
-export type AccessDecision =
-  | { ok: true; via: "key" | "ip"; keyId?: string; plan?: string; headers: Record<string, string> }
-  | { ok: false; error: RangesError; headers: Record<string, string> };
-
-/** Kinds of feature request: new features, missing data (a game, stack or spot), a bug, anything else. */
-export const REQUEST_KINDS = ["feature", "data", "bug", "other"] as const;
-export type RequestKind = (typeof REQUEST_KINDS)[number];
-
-/**
- * A feature or data request, as `POST /api/v1/requests` and the MCP tool `submit_request` take it.
- * e.g. `{ "kind": "data", "text": "nl 6-max at 60bb please", "game": "nl", "stack": 60 }`
- */
-export interface RequestInput {
-  kind: RequestKind;
-  /** 1 to 4000 characters. */
-  text: string;
-  game?: string | undefined;
-  stack?: number | undefined;
-  spot?: string | undefined;
-}
-
-export interface StoredRequest {
-  /** `req_` and 16 hex characters. */
-  id: string;
-  kind: RequestKind;
-  text: string;
-  game: string | null;
-  stack: number | null;
-  spot: string | null;
-  /** Always "open" for now: requests are read by the team. */
-  status: "open";
-  createdAt: string;
-}
-
-interface KeyRow {
-  key_hash: Uint8Array;
-  daily_quota: number | null;
-  plan: string;
-  revoked_at: string | null;
-  /** When the row was read (PostgreSQL rows expire after KEY_TTL_MS). */
-  readAt: number;
-}
-
-/** One subject's count for one UTC day: `stored` as of the last write or read, plus `pending` unwritten. */
-interface Meter {
-  readonly subject: string;
-  readonly day: string;
-  stored: number;
-  pending: number;
-}
+import { type BatchEntry, MeterBook } from "./meter-book.js";
+import {
+  insertRequest,
+  MAX_REQUESTS_LISTED,
+  type RequestInput,
+  readRequests,
+  type StoredRequest,
+} from "./requests.js";
 
 /** Usage rows older than this many days are dropped when the store opens. */
 const RETENTION_DAYS = 35;
 /** Idle in-memory meters are dropped beyond this many (they are re-read from the database when needed). */
 const MAX_IDLE_METERS = 50_000;
-const MAX_VERIFIED_KEYS = 10_000;
 /** PostgreSQL: how long a key row is trusted before it is read again (a revocation applies within it). */
 const KEY_TTL_MS = 1000;
-const MAX_REQUEST_TEXT = 4000;
-const MAX_REQUESTS_LISTED = 100;
-
-const PLAN_SHAPE = /^[A-Za-z0-9_.-]{1,32}$/;
 
 /** Synchronous statements of the SQLite hot path (metering is checked and counted in memory). */
 interface SqliteStatements {
@@ -196,6 +90,8 @@ interface SqliteStatements {
 
 export class AccessStore {
   readonly keylessDailyLimit: number;
+  /** Live keys one account may hold. */
+  readonly maxLiveKeys: number;
   /** "sqlite" or "postgres". */
   readonly backend: Backend;
   /** Where the data lives, safe to print (no password). */
@@ -204,14 +100,8 @@ export class AccessStore {
   private readonly lite: SqliteStatements | null;
   private readonly lock: FileLock | null;
   private readonly clock: () => Date;
-  private readonly meters = new Map<string, Meter>();
-  private dirty: Meter[] = [];
-  private readonly keys = new Map<string, KeyRow>();
-  /**
-   * Presented keys already verified (SHA-256 + timingSafeEqual) against a live key, to their id: repeat
-   * calls skip the hash. Cleared whenever keys may have changed, so a hit is always a live key.
-   */
-  private readonly verified = new Map<string, string>();
+  private readonly meters = new MeterBook();
+  private readonly keys: KeyCache;
   private dataVersion = 0;
   private readonly flushIntervalMs: number;
   /** True while a write of pending counts is scheduled. */
@@ -230,9 +120,11 @@ export class AccessStore {
     this.account = database;
     this.backend = database.backend;
     this.where = database.where;
+    this.keys = new KeyCache(database, database.sqlite === null ? KEY_TTL_MS : null);
     this.lock = lock;
     this.clock = o.clock ?? (() => new Date());
     this.keylessDailyLimit = o.keylessDailyLimit ?? DEFAULT_KEYLESS_DAILY_LIMIT;
+    this.maxLiveKeys = o.maxLiveKeysPerAccount ?? MAX_LIVE_KEYS_PER_ACCOUNT;
     this.flushIntervalMs = o.flushIntervalMs ?? 100;
     const sqlite = database.sqlite;
     this.lite =
@@ -258,6 +150,12 @@ export class AccessStore {
     const keyless = o.keylessDailyLimit ?? DEFAULT_KEYLESS_DAILY_LIMIT;
     if (!Number.isInteger(keyless) || keyless < 0) {
       throw new RangeError(`keylessDailyLimit must be a non-negative integer, got ${o.keylessDailyLimit}`);
+    }
+    const maxKeys = o.maxLiveKeysPerAccount ?? MAX_LIVE_KEYS_PER_ACCOUNT;
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) {
+      throw new RangeError(
+        `maxLiveKeysPerAccount must be a positive integer, got ${o.maxLiveKeysPerAccount}`,
+      );
     }
     const flush = o.flushIntervalMs ?? 100;
     if (!(flush >= 0)) throw new RangeError(`flushIntervalMs must be >= 0, got ${o.flushIntervalMs}`);
@@ -288,74 +186,21 @@ export class AccessStore {
   }
 
   async createKey(input: CreateKeyInput): Promise<CreatedKey> {
-    const name = typeof input.name === "string" ? input.name.trim() : "";
-    if (name.length === 0 || name.length > 100) {
-      throw new RangesError("invalid_parameter", "A key needs a name of 1 to 100 characters.");
-    }
-    const plan = input.plan ?? DEFAULT_PLAN;
-    if (!PLAN_SHAPE.test(plan)) {
+    const { key, row } = newKeyRow(input, this.clock());
+    if (!(await insertKeyWithin(this.account, row, this.maxLiveKeys))) {
       throw new RangesError(
         "invalid_parameter",
-        `Plan "${plan}" is not valid: use 1 to 32 letters, digits, ".", "_" or "-".`,
+        `An account holds at most ${this.maxLiveKeys} live keys: revoke one you no longer use first.`,
       );
     }
-    const quota = input.dailyQuota ?? null;
-    if (quota !== null && (!Number.isSafeInteger(quota) || quota < 0)) {
-      throw new RangesError(
-        "invalid_parameter",
-        `The daily quota must be a non-negative integer or null (unmetered), got ${quota}.`,
-      );
-    }
-    const { id, key } = newApiKey();
-    await this.account.db
-      .insertInto("api_keys")
-      .values({
-        id,
-        name,
-        plan,
-        daily_quota: quota,
-        key_hash: hashKey(key),
-        created_at: this.clock().toISOString(),
-        revoked_at: null,
-        account_id: input.accountId ?? null,
-        oauth_grant_id: input.oauthGrantId ?? null,
-      })
-      .execute();
-    this.forgetKeys();
-    return { id, key, prefix: `${API_KEY_PREFIX}${id}` };
+    this.keys.forget();
+    return { id: row.id, key, prefix: `${API_KEY_PREFIX}${row.id}` };
   }
 
   /** Every key (the CLI), or the keys of one account (`{ accountId }`), oldest first. */
   async listKeys(filter: { accountId?: string } = {}): Promise<ApiKeyInfo[]> {
     await this.flush();
-    let query = this.account.db
-      .selectFrom("api_keys as k")
-      .leftJoin("usage as u", (join) =>
-        join.on("u.subject", "=", sql<string>`${"key:"} || k.id`).on("u.day", "=", utcDay(this.clock())),
-      )
-      .select([
-        "k.id",
-        "k.name",
-        "k.plan",
-        "k.daily_quota",
-        "k.created_at",
-        "k.revoked_at",
-        "k.account_id",
-        "u.count",
-      ]);
-    if (filter.accountId !== undefined) query = query.where("k.account_id", "=", filter.accountId);
-    const rows = await query.orderBy("k.created_at").orderBy("k.id").execute();
-    return rows.map((r) => ({
-      id: r.id,
-      prefix: `${API_KEY_PREFIX}${r.id}`,
-      name: r.name,
-      plan: r.plan,
-      dailyQuota: r.daily_quota === null ? null : Number(r.daily_quota),
-      createdAt: r.created_at,
-      revokedAt: r.revoked_at,
-      usedToday: r.count === null ? 0 : Number(r.count),
-      accountId: r.account_id ?? null,
-    }));
+    return listKeyInfos(this.account.db, filter, utcDay(this.clock()));
   }
 
   /**
@@ -363,16 +208,9 @@ export class AccessStore {
    * live key was revoked now.
    */
   async revokeKey(id: string, owner: { accountId?: string } = {}): Promise<boolean> {
-    const bare = id.startsWith(API_KEY_PREFIX) ? id.slice(API_KEY_PREFIX.length) : id;
-    let update = this.account.db
-      .updateTable("api_keys")
-      .set({ revoked_at: this.clock().toISOString() })
-      .where("id", "=", bare)
-      .where("revoked_at", "is", null);
-    if (owner.accountId !== undefined) update = update.where("account_id", "=", owner.accountId);
-    const result = await update.executeTakeFirst();
-    this.forgetKeys();
-    return Number(result.numUpdatedRows) > 0;
+    const revoked = await revokeKeyRow(this.account.db, id, owner, this.clock());
+    this.keys.forget();
+    return revoked;
   }
 
   /** Calls per UTC day on these keys' meters over the last `days` days (today included), oldest first. */
@@ -380,54 +218,22 @@ export class AccessStore {
     if (keyIds.length === 0) return [];
     await this.flush();
     const since = utcDay(new Date(this.clock().getTime() - (Math.max(1, Math.floor(days)) - 1) * 86_400_000));
-    const rows = await this.account.db
-      .selectFrom("usage")
-      .select(["subject", "day", "count"])
-      .where(
-        "subject",
-        "in",
-        keyIds.map((id) => `key:${id}`),
-      )
-      .where("day", ">=", since)
-      .orderBy("day")
-      .orderBy("subject")
-      .execute();
-    return rows.map((r) => ({ keyId: r.subject.slice(4), day: r.day, count: Number(r.count) }));
+    return keyUsageRows(this.account.db, keyIds, since);
   }
 
   /** The live key that stands for an OAuth grant, or null (none, or revoked). */
-  async keyIdForGrant(grantId: string): Promise<string | null> {
-    const row = await this.account.db
-      .selectFrom("api_keys")
-      .select("id")
-      .where("oauth_grant_id", "=", grantId)
-      .where("revoked_at", "is", null)
-      .executeTakeFirst();
-    return row?.id ?? null;
+  keyIdForGrant(grantId: string): Promise<string | null> {
+    return keyIdForGrant(this.account.db, grantId);
   }
 
   /** The live keys of an account that stand for OAuth grants (MCP clients' sign-ins), oldest first. */
-  async grantKeysOf(accountId: string): Promise<{ keyId: string; grantId: string }[]> {
-    const rows = await this.account.db
-      .selectFrom("api_keys")
-      .select(["id", "oauth_grant_id"])
-      .where("account_id", "=", accountId)
-      .where("oauth_grant_id", "is not", null)
-      .where("revoked_at", "is", null)
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute();
-    return rows.map((r) => ({ keyId: r.id, grantId: r.oauth_grant_id as string }));
+  grantKeysOf(accountId: string): Promise<{ keyId: string; grantId: string }[]> {
+    return grantKeysOf(this.account.db, accountId);
   }
 
   /** The OAuth grant a key stands for, or null (a key made in the account area or with the CLI). */
-  async grantIdOfKey(keyId: string): Promise<string | null> {
-    const row = await this.account.db
-      .selectFrom("api_keys")
-      .select("oauth_grant_id")
-      .where("id", "=", keyId)
-      .executeTakeFirst();
-    return row?.oauth_grant_id ?? null;
+  grantIdOfKey(keyId: string): Promise<string | null> {
+    return grantIdOfKey(this.account.db, keyId);
   }
 
   /** Calls counted today for a key id or an IP (as the keyless meter groups it). */
@@ -453,7 +259,7 @@ export class AccessStore {
     const header = input.authorization?.trim();
     const keyless = input.keyless && input.free !== true;
     if (input.keyId !== undefined) {
-      const row = await this.keyRow(input.keyId);
+      const row = await this.keys.row(input.keyId);
       if (!row || row.revoked_at !== null) {
         return this.unauthorized(
           "The sign-in this call was made with no longer has a live key (it was revoked in the account area): sign in again.",
@@ -483,13 +289,12 @@ export class AccessStore {
       );
     }
     const token = bearer[1]!;
-    const knownId = this.verified.get(token);
-    if (knownId !== undefined) {
-      const known = this.keys.get(knownId);
-      if (known !== undefined && this.fresh(known)) return this.keyDecision(knownId, known, now, input);
-    }
+    // Only a live row read within KEY_TTL_MS (PostgreSQL) skips the checks; a revoked or stale one is
+    // looked at again below (and refused once revoked).
+    const known = this.keys.verifiedLive(token);
+    if (known !== undefined) return this.keyDecision(known.id, known.row, now, input);
     const parsed = parseApiKey(token);
-    const row = parsed ? await this.keyRow(parsed.id) : undefined;
+    const row = parsed ? await this.keys.row(parsed.id) : undefined;
     // Always hash and compare, so a malformed or unknown key takes as long as a wrong secret.
     const matches = keyMatches(token, row ? row.key_hash : null);
     if (!parsed || !row || !matches) {
@@ -501,98 +306,24 @@ export class AccessStore {
       );
     }
     if (row.revoked_at !== null) {
+      this.keys.unmarkVerified(token);
       return this.unauthorized(
         `The API key ${API_KEY_PREFIX}${parsed.id} was revoked on ${row.revoked_at}; create a new key.${badKeyTail}`,
         true,
       );
     }
-    if (this.verified.size >= MAX_VERIFIED_KEYS) this.verified.clear();
-    this.verified.set(token, parsed.id);
+    this.keys.markVerified(token, parsed.id);
     return this.keyDecision(parsed.id, row, now, input);
   }
 
   /** Files a feature or data request for a key holder. Throws `invalid_parameter` for bad input. */
-  async submitRequest(keyId: string, input: RequestInput): Promise<StoredRequest> {
-    const kind = input.kind;
-    if (!REQUEST_KINDS.includes(kind)) {
-      throw new RangesError(
-        "invalid_parameter",
-        `"kind" must be one of ${REQUEST_KINDS.join(", ")}; got ${JSON.stringify(String(kind)).slice(0, 40)}.`,
-      );
-    }
-    const text = typeof input.text === "string" ? input.text.trim() : "";
-    if (text.length === 0 || text.length > MAX_REQUEST_TEXT) {
-      throw new RangesError(
-        "invalid_parameter",
-        `"text" must hold 1 to ${MAX_REQUEST_TEXT} characters (got ${text.length}).`,
-      );
-    }
-    const optional = (name: string, v: string | undefined, max: number): string | null => {
-      if (v === undefined || v === null) return null;
-      if (typeof v !== "string" || v.length === 0 || v.length > max) {
-        throw new RangesError("invalid_parameter", `"${name}" must be a string of 1 to ${max} characters.`);
-      }
-      return v;
-    };
-    const game = optional("game", input.game, 32);
-    const spot = optional("spot", input.spot, 500);
-    const stack = input.stack ?? null;
-    if (
-      stack !== null &&
-      !(typeof stack === "number" && Number.isFinite(stack) && stack > 0 && stack <= 10_000)
-    ) {
-      throw new RangesError(
-        "invalid_parameter",
-        `"stack" must be a number of big blinds above 0 (at most 10000).`,
-      );
-    }
-    const stored: StoredRequest = {
-      id: `req_${randomBytes(8).toString("hex")}`,
-      kind,
-      text,
-      game,
-      stack,
-      spot,
-      status: "open",
-      createdAt: this.clock().toISOString(),
-    };
-    await this.account.db
-      .insertInto("feature_requests")
-      .values({
-        id: stored.id,
-        key_id: keyId,
-        kind,
-        text,
-        game,
-        stack,
-        spot,
-        status: stored.status,
-        created_at: stored.createdAt,
-      })
-      .execute();
-    return stored;
+  submitRequest(keyId: string, input: RequestInput): Promise<StoredRequest> {
+    return insertRequest(this.account.db, keyId, input, this.clock());
   }
 
   /** A key holder's own requests, newest first (at most 100). */
-  async listRequests(keyId: string, limit = MAX_REQUESTS_LISTED): Promise<StoredRequest[]> {
-    const rows = await this.account.db
-      .selectFrom("feature_requests")
-      .selectAll()
-      .where("key_id", "=", keyId)
-      .orderBy("created_at", "desc")
-      .orderBy("id", "desc")
-      .limit(Math.max(1, Math.min(MAX_REQUESTS_LISTED, Math.floor(limit))))
-      .execute();
-    return rows.map((r) => ({
-      id: r.id,
-      kind: r.kind as RequestKind,
-      text: r.text,
-      game: r.game,
-      stack: r.stack === null ? null : Number(r.stack),
-      spot: r.spot,
-      status: "open",
-      createdAt: r.created_at,
-    }));
+  listRequests(keyId: string, limit = MAX_REQUESTS_LISTED): Promise<StoredRequest[]> {
+    return readRequests(this.account.db, keyId, limit);
   }
 
   /** True when the database answers a query and pending counts can be written (readiness checks). */
@@ -616,21 +347,22 @@ export class AccessStore {
    */
   async flush(): Promise<void> {
     this.flushScheduled = false;
-    if (this.flushing) await this.flushing;
-    if (this.closed || this.dirty.length === 0) return;
-    const batch = this.dirty;
-    this.dirty = [];
+    // One write at a time: a flush that finds one in progress waits for it, then writes what came since.
+    while (this.flushing) await this.flushing;
+    if (this.closed || !this.meters.hasPending) return;
+    const batch = this.meters.take();
     if (this.lite) {
       this.flushSqlite(batch);
     } else {
-      this.flushing = this.flushPostgres(batch);
+      const write = this.flushPostgres(batch);
+      this.flushing = write;
       try {
-        await this.flushing;
+        await write;
       } finally {
         this.flushing = null;
       }
     }
-    if (this.meters.size > MAX_IDLE_METERS) this.dropIdleMeters();
+    if (this.meters.size > MAX_IDLE_METERS) this.meters.dropIdle();
   }
 
   /** Writes pending counts, closes the database and releases the file lock. Idempotent. */
@@ -654,49 +386,41 @@ export class AccessStore {
     return this.account;
   }
 
-  private flushSqlite(batch: Meter[]): void {
+  private flushSqlite(batch: readonly BatchEntry[]): void {
     const sqlite = this.account.sqlite!;
     try {
+      const totals: number[] = [];
       sqlite.exec("BEGIN IMMEDIATE");
       try {
-        for (const m of batch) {
-          const row = this.lite!.add.get(m.subject, m.day, m.pending);
-          m.stored = Number(row!.count);
-          m.pending = 0;
+        for (const { meter, amount } of batch) {
+          totals.push(Number(this.lite!.add.get(meter.subject, meter.day, amount)!.count));
         }
         sqlite.exec("COMMIT");
       } catch (err) {
         sqlite.exec("ROLLBACK");
         throw err;
       }
+      this.meters.committed(batch, totals);
       this.flushError = null;
     } catch (err) {
-      // Stored totals may be half-updated in memory; pending counts stay and are retried.
+      // Nothing was written: the counts wait for the next attempt.
       this.flushError = err;
-      for (const m of batch) if (m.pending > 0) this.dirty.push(m);
+      this.meters.failed(batch);
     }
   }
 
-  private async flushPostgres(batch: Meter[]): Promise<void> {
-    const amounts = batch.map((m) => m.pending);
+  /**
+   * Writes a batch in one transaction. Calls counted while it is in flight go to the meters' `pending` and
+   * the dirty list (see `meter-book.ts`), so the next flush writes them.
+   */
+  private async flushPostgres(batch: readonly BatchEntry[]): Promise<void> {
     try {
-      await this.account.db.transaction().execute(async (tx) => {
-        for (let i = 0; i < batch.length; i++) {
-          const m = batch[i]!;
-          await tx
-            .insertInto("usage")
-            .values({ subject: m.subject, day: m.day, count: amounts[i]! })
-            .onConflict((oc) =>
-              oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + ${amounts[i]!}` }),
-            )
-            .execute();
-        }
-      });
-      for (let i = 0; i < batch.length; i++) batch[i]!.pending -= amounts[i]!;
+      await addUsage(this.account.db, batch);
+      this.meters.committed(batch);
       this.flushError = null;
     } catch (err) {
       this.flushError = err;
-      for (const m of batch) if (m.pending > 0 && !this.dirty.includes(m)) this.dirty.push(m);
+      this.meters.failed(batch);
     }
   }
 
@@ -738,46 +462,18 @@ export class AccessStore {
         count = (await claimUsage(this.account.db, subject, day, limit)) ?? count;
       }
     } else {
-      let m = this.meters.get(subject);
-      if (m === undefined || m.day !== day) {
-        // First sight of the subject today (or since another connection wrote): read the stored total.
-        m = { subject, day, stored: await this.storedCount(subject, day), pending: 0 };
-        const again = this.meters.get(subject);
-        if (again !== undefined && again.day === day) m = again;
-        else this.meters.set(subject, m);
-      }
-      count = m.stored + m.pending + 1;
+      // First sight of the subject today (or since another connection wrote): read the stored total.
+      const m =
+        this.meters.get(subject, day) ??
+        this.meters.adopt(subject, day, await this.storedCount(subject, day));
+      count = MeterBook.total(m) + 1;
       if (limit === null || count <= limit) {
         // Counted only when allowed: a refused call does not use up tomorrow's allowance or inflate meters.
-        if (m.pending === 0) this.dirty.push(m);
-        m.pending += 1;
+        this.meters.add(m);
         this.scheduleFlush();
       }
     }
-    if (limit === null) return { ok: true, via, headers: {} };
-    const reset = secondsToUtcMidnight(now);
-    const headers: Record<string, string> = {
-      "RateLimit-Limit": String(limit),
-      "RateLimit-Remaining": String(Math.max(0, limit - count)),
-      "RateLimit-Reset": String(reset),
-    };
-    if (count <= limit) return { ok: true, via, headers };
-    headers["Retry-After"] = String(reset);
-    const resetsAt = new Date(now.getTime() + reset * 1000).toISOString();
-    const message =
-      via === "ip"
-        ? `The keyless allowance of ${limit} calls per day for your IP address is spent. It resets at 00:00 UTC (in ${reset} s); send an API key ("Authorization: Bearer <API key>") to keep going.`
-        : `The daily quota of ${limit} calls for this key (plan ${plan}) is spent. It resets at 00:00 UTC (in ${reset} s).`;
-    return {
-      ok: false,
-      error: new RangesError("rate_limited", message, {
-        limit,
-        meter: via,
-        retryAfterSeconds: reset,
-        resetsAt,
-      }),
-      headers,
-    };
+    return limitDecision(limit, count, now, via, plan);
   }
 
   private scheduleFlush(): void {
@@ -791,63 +487,18 @@ export class AccessStore {
     else setTimeout(run, this.flushIntervalMs).unref();
   }
 
-  private fresh(row: KeyRow): boolean {
-    return this.lite !== null || Date.now() - row.readAt < KEY_TTL_MS;
-  }
-
-  /** A key's row, cached by id until another connection commits (SQLite) or for a second (PostgreSQL). */
-  private async keyRow(id: string): Promise<KeyRow | undefined> {
-    const cached = this.keys.get(id);
-    if (cached !== undefined && this.fresh(cached)) return cached;
-    const found = await this.account.db
-      .selectFrom("api_keys")
-      .select(["key_hash", "daily_quota", "plan", "revoked_at"])
-      .where("id", "=", id)
-      .executeTakeFirst();
-    if (found === undefined) {
-      this.keys.delete(id);
-      return undefined;
-    }
-    const row: KeyRow = {
-      key_hash: found.key_hash,
-      daily_quota: found.daily_quota === null ? null : Number(found.daily_quota),
-      plan: found.plan,
-      revoked_at: found.revoked_at,
-      readAt: Date.now(),
-    };
-    // Unknown ids are not cached, so random ids cannot grow the map.
-    this.keys.set(id, row);
-    return row;
-  }
-
   /** SQLite: drops cached keys and idle meters when another connection has committed since the last check. */
   private revalidate(): void {
     if (this.closed || this.lite === null) return;
     const version = Number(this.lite.version.get()!.data_version);
     if (version === this.dataVersion) return;
     this.dataVersion = version;
-    this.forgetKeys();
-    this.dropIdleMeters();
-  }
-
-  private forgetKeys(): void {
-    this.keys.clear();
-    this.verified.clear();
-  }
-
-  private dropIdleMeters(): void {
-    for (const [subject, m] of this.meters) if (m.pending === 0) this.meters.delete(subject);
+    this.keys.forget();
+    this.meters.dropIdle();
   }
 
   private unauthorized(message: string, badKey: boolean): Promise<AccessDecision> {
-    const challenge = badKey
-      ? `Bearer realm="${AUTH_REALM}", error="invalid_token"`
-      : `Bearer realm="${AUTH_REALM}"`;
-    return Promise.resolve({
-      ok: false,
-      error: new RangesError("unauthorized", message),
-      headers: { "WWW-Authenticate": challenge },
-    });
+    return Promise.resolve(unauthorizedDecision(message, badKey));
   }
 
   private async prune(): Promise<void> {

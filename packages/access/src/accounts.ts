@@ -7,12 +7,23 @@
  *   emails have accounts.
  * - A session is a random 256-bit token (the cookie's value, `base64url`) whose SHA-256 alone is stored, with
  *   a CSRF token of its own and a fixed lifetime (30 days by default).
- * - Failed sign-ins are counted per email and UTC day in the `usage` table (subject `signin:<email>`); past
- *   `maxFailedSignIns` (default 20) the email's sign-ins are refused until the next UTC day (429). With the
- *   client address, they are counted per address too (IPv6 per /64; subject `signin-ip:<address>`), across
- *   emails, so guessing over many emails is limited: past `maxFailedSignInsPerIp` (default 100), 429. Each
- *   attempt is claimed by an atomic conditional upsert before the password is verified (and given back when
- *   it is right), so parallel attempts cannot exceed the limits.
+ * - Failed sign-ins (the rule; "address" is the client address, IPv6 per /64, as the keyless allowance
+ *   groups it; every count is per UTC day, in the `usage` table):
+ *   1. per account and address (`signin-pair:<email>|<address>`): past `maxFailedSignInsPerAddress`
+ *      (default 10) that address may not sign in to that account until 00:00 UTC (429);
+ *   2. per address, across accounts (`signin-ip:<address>`): past `maxFailedSignInsPerIp` (default 100),
+ *      that address may not sign in at all until 00:00 UTC;
+ *   3. per account, from addresses it has not signed in from lately (`signin:<email>`): past
+ *      `maxFailedSignIns` (default 50), sign-ins from such addresses are refused until 00:00 UTC. An address
+ *      the account signed up or signed in from in the last 30 days (`signin-known:<email>|<address>`) is not
+ *      held by this count.
+ *   So failures from other addresses never lock the owner out of an address they used before: an attacker
+ *   spends counts 1 and 3, never the owner's count 1. Online guessing of one account is bounded by
+ *   `maxFailedSignIns` a day from new addresses plus `maxFailedSignInsPerAddress` from each address the
+ *   owner used (in practice the owner's own networks). What remains: an owner on a network they have not
+ *   used in 30 days can be kept out until 00:00 UTC by failures from 50 or more attempts of others that day.
+ *   Each attempt is claimed by atomic conditional upserts before the password is verified (and given back
+ *   when it is right), so parallel attempts cannot exceed the limits, across processes too.
  * - Sign-ups are counted per client address and UTC day, grouped as the keyless allowance groups them (IPv4
  *   per address, IPv6 per /64; subject `signup:<address>`), when the caller passes the address: past
  *   `maxSignUpsPerIp` (default 10) a sign-up is refused until the next UTC day (429). Every sign-up with a
@@ -25,11 +36,11 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { hash, verify } from "@node-rs/argon2";
 import { RangesError } from "@ranges/core";
-import { sql } from "kysely";
 import { secondsToUtcMidnight, utcDay } from "./clock.js";
 import type { AccountDatabase } from "./db/database.js";
 import { claimUsage } from "./db/usage.js";
 import { ipSubject } from "./ip.js";
+import { SignInLimits } from "./signin-limits.js";
 
 export interface Account {
   /** `acc_` and 16 hex characters. */
@@ -54,8 +65,13 @@ export interface AccountStoreOptions {
   clock?: () => Date;
   /** Session lifetime in seconds (default 30 days). */
   sessionSeconds?: number;
-  /** Failed sign-ins per email and UTC day before sign-in is refused for the day (default 20). */
+  /**
+   * Failed sign-ins per account and UTC day from addresses it has not signed in from in the last 30 days,
+   * before sign-ins from such addresses are refused for the day (default 50).
+   */
   maxFailedSignIns?: number;
+  /** Failed sign-ins per account, client address (IPv6: per /64) and UTC day (default 10). */
+  maxFailedSignInsPerAddress?: number;
   /**
    * Failed sign-ins per client address (IPv6: per /64) and UTC day, across all emails, before sign-in from
    * that address is refused for the day (default 100); counted when `signIn` is given the address.
@@ -70,6 +86,10 @@ export const DEFAULT_SIGNUPS_PER_IP = 10;
 
 /** Failed sign-ins per client address and UTC day, across emails, unless configured. */
 export const DEFAULT_FAILED_SIGNINS_PER_IP = 100;
+/** Failed sign-ins per account and client address and UTC day unless configured. */
+export const DEFAULT_FAILED_SIGNINS_PER_ADDRESS = 10;
+/** Failed sign-ins per account and UTC day from addresses it has not used lately, unless configured. */
+export const DEFAULT_FAILED_SIGNINS_PER_ACCOUNT = 50;
 
 export const MIN_PASSWORD_LENGTH = 10;
 export const MAX_PASSWORD_LENGTH = 256;
@@ -94,8 +114,7 @@ export function sameSecret(a: string, b: string): boolean {
 export class AccountStore {
   private readonly clock: () => Date;
   private readonly sessionSeconds: number;
-  private readonly maxFailed: number;
-  private readonly maxFailedPerIp: number;
+  private readonly signInLimits: SignInLimits;
   private readonly maxSignUps: number;
   /** Verified against for unknown emails, so a miss costs as much as a wrong password. */
   private dummyHash: Promise<string> | null = null;
@@ -106,8 +125,11 @@ export class AccountStore {
   ) {
     this.clock = o.clock ?? (() => new Date());
     this.sessionSeconds = o.sessionSeconds ?? DEFAULT_SESSION_SECONDS;
-    this.maxFailed = o.maxFailedSignIns ?? 20;
-    this.maxFailedPerIp = o.maxFailedSignInsPerIp ?? DEFAULT_FAILED_SIGNINS_PER_IP;
+    this.signInLimits = new SignInLimits(database.db, {
+      perPair: o.maxFailedSignInsPerAddress ?? DEFAULT_FAILED_SIGNINS_PER_ADDRESS,
+      perAddress: o.maxFailedSignInsPerIp ?? DEFAULT_FAILED_SIGNINS_PER_IP,
+      perAccount: o.maxFailedSignIns ?? DEFAULT_FAILED_SIGNINS_PER_ACCOUNT,
+    });
     this.maxSignUps = o.maxSignUpsPerIp ?? DEFAULT_SIGNUPS_PER_IP;
     if (!Number.isSafeInteger(this.maxSignUps) || this.maxSignUps < 1) {
       throw new RangeError(`maxSignUpsPerIp must be a positive integer, got ${o.maxSignUpsPerIp}`);
@@ -161,35 +183,27 @@ export class AccountStore {
       if (again) throw emailTaken();
       throw error;
     }
+    // The address an account is made from is its owner's: failures from elsewhere do not hold it.
+    if (from.ip !== undefined) {
+      await this.signInLimits.remember(email, ipSubject(from.ip), account.createdAt);
+    }
     return account;
   }
 
   /**
-   * The account for an email and password; 401 when they do not match, 429 after too many failures of the
-   * email, or (with `from.ip`) of the client address, today. An attempt is claimed (counted as a failure)
-   * by one atomic conditional upsert per counter before the password is verified, and given back when the
-   * password is right, so attempts in parallel cannot pass the limit.
+   * The account for an email and password; 401 when they do not match, 429 after too many failures today
+   * (the rule is in this file's header): of this account from this address, of this address, or of this
+   * account from addresses it has not used lately. Each attempt is claimed (counted as a failure) by one
+   * atomic conditional upsert per counter before the password is verified, and given back when the password
+   * is right, so attempts in parallel cannot pass a limit.
    */
   async signIn(emailInput: unknown, password: unknown, from: { ip?: string } = {}): Promise<Account> {
-    const email = typeof emailInput === "string" ? emailInput.trim().toLowerCase() : "";
+    const email = (typeof emailInput === "string" ? emailInput.trim().toLowerCase() : "").slice(0, 254);
     const pw = typeof password === "string" ? password : "";
-    const now = this.clock();
-    const day = utcDay(now);
-    const emailSubject = `signin:${email.slice(0, 254)}`;
-    if (!(await this.claim(emailSubject, day, this.maxFailed))) {
-      throw limited(now, this.maxFailed, "Too many failed sign-ins for this email today");
-    }
-    const claimed = [emailSubject];
-    if (from.ip !== undefined) {
-      const ipSubjectKey = `signin-ip:${ipSubject(from.ip)}`;
-      if (!(await this.claim(ipSubjectKey, day, this.maxFailedPerIp))) {
-        await this.release(emailSubject, day);
-        throw limited(now, this.maxFailedPerIp, "Too many failed sign-ins from this network address today");
-      }
-      claimed.push(ipSubjectKey);
-    }
+    const address = from.ip === undefined ? null : ipSubject(from.ip);
+    const attempt = await this.signInLimits.claim(email, address, this.clock());
     const row =
-      email.length > 0 && email.length <= 254 && pw.length <= MAX_PASSWORD_LENGTH
+      email.length > 0 && pw.length <= MAX_PASSWORD_LENGTH
         ? await this.db
             .selectFrom("accounts")
             .select(["id", "email", "password_hash", "created_at"])
@@ -204,25 +218,9 @@ export class AccountStore {
       ok = false;
     }
     if (!row || !ok) throw new RangesError("unauthorized", "The email or the password is not right.");
-    // The right password: the claimed attempts were no failures.
-    for (const subject of claimed) await this.release(subject, day);
+    // The right password: the claimed attempt was no failure, and the address is the owner's.
+    await attempt.succeeded();
     return { id: row.id, email: row.email, createdAt: row.created_at };
-  }
-
-  /** Counts one on a subject's day unless it reached `limit` already: false then (nothing counted). */
-  private async claim(subject: string, day: string, limit: number): Promise<boolean> {
-    return (await claimUsage(this.db, subject, day, limit)) !== undefined;
-  }
-
-  /** Gives back one claimed on a subject's day. */
-  private async release(subject: string, day: string): Promise<void> {
-    await this.db
-      .updateTable("usage")
-      .set({ count: sql`count - 1` })
-      .where("subject", "=", subject)
-      .where("day", "=", day)
-      .where("count", ">", 0)
-      .execute();
   }
 
   /**
@@ -304,16 +302,6 @@ export class AccountStore {
     this.dummyHash ??= hash(randomBytes(16).toString("hex"), ARGON2);
     return this.dummyHash;
   }
-}
-
-function limited(now: Date, limit: number, what: string): RangesError {
-  const reset = secondsToUtcMidnight(now);
-  return new RangesError("rate_limited", `${what}; try again after 00:00 UTC (in ${reset} s).`, {
-    limit,
-    meter: "signin",
-    retryAfterSeconds: reset,
-    resetsAt: new Date(now.getTime() + reset * 1000).toISOString(),
-  });
 }
 
 function emailTaken(): RangesError {

@@ -1,25 +1,11 @@
-export type {
-  AccessDecision,
-  AccessOptions,
-  ApiKeyInfo,
-  AuthorizeInput,
-  CreatedKey,
-  CreateKeyInput,
-  KeyUsageDay,
-  RequestInput,
-  RequestKind,
-  StoredRequest,
-} from "./access-store.js";
-export {
-  AccessStore,
-  AUTH_REALM,
-  DEFAULT_KEYLESS_DAILY_LIMIT,
-  DEFAULT_PLAN,
-  REQUEST_KINDS,
-} from "./access-store.js";
+export { AccessStore } from "./access-store.js";
+export type { AccessDecision, AccessOptions, AuthorizeInput } from "./access-types.js";
+export { AUTH_REALM, DEFAULT_KEYLESS_DAILY_LIMIT, MAX_LIVE_KEYS_PER_ACCOUNT } from "./access-types.js";
 export type { Account, AccountStoreOptions, NewSession, SessionInfo } from "./accounts.js";
 export {
   AccountStore,
+  DEFAULT_FAILED_SIGNINS_PER_ACCOUNT,
+  DEFAULT_FAILED_SIGNINS_PER_ADDRESS,
   DEFAULT_FAILED_SIGNINS_PER_IP,
   DEFAULT_SESSION_SECONDS,
   DEFAULT_SIGNUPS_PER_IP,
@@ -44,7 +30,11 @@ export type {
 } from "./hand-store.js";
 export { DEFAULT_MAX_HANDS_PER_KEY, DEFAULT_UPLOAD_LINK_SECONDS, HandStore } from "./hand-store.js";
 export { ipSubject } from "./ip.js";
+export type { ApiKeyInfo, CreatedKey, CreateKeyInput, KeyUsageDay } from "./key-admin.js";
+export { DEFAULT_PLAN } from "./key-admin.js";
 export type { ParsedApiKey } from "./keys.js";
 export { API_KEY_PREFIX, parseApiKey } from "./keys.js";
 export type { OAuthAdapter, OAuthPayload, OAuthRecordsOptions } from "./oauth-records.js";
 export { DEFAULT_UNUSED_CLIENT_DAYS, OAuthRecords } from "./oauth-records.js";
+export type { RequestInput, RequestKind, StoredRequest } from "./requests.js";
+export { REQUEST_KINDS } from "./requests.js";

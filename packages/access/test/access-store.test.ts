@@ -107,6 +107,45 @@ describe.each([
     });
   });
 
+  describe.skipIf(!available)("the live-key limit of an account", () => {
+    it("40 keys made at once on two connections leave exactly 25 live; revoking one frees a place", async () => {
+      const opener = sharedTarget(backend);
+      const a = await opener();
+      const b = await opener();
+      const made = await Promise.allSettled(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 ? a : b).createKey({ name: `k${i}`, accountId: "acc_1" }),
+        ),
+      );
+      const refused = made
+        .filter((r) => r.status === "rejected")
+        .map((r) => (r as PromiseRejectedResult).reason);
+      expect(made.filter((r) => r.status === "fulfilled")).toHaveLength(25);
+      expect(refused).toHaveLength(15);
+      for (const e of refused) {
+        expect(e.status).toBe(400);
+        expect(e.message).toMatch(/at most 25 live keys: revoke one/);
+      }
+      const live = (await a.listKeys({ accountId: "acc_1" })).filter((k) => k.revokedAt === null);
+      expect(live).toHaveLength(25);
+      await expect(b.createKey({ name: "one more", accountId: "acc_1" })).rejects.toThrow(/at most 25/);
+      // Another account, and keys without one (the CLI's), are not held by this account's limit.
+      await a.createKey({ name: "other", accountId: "acc_2" });
+      for (let i = 0; i < 3; i++) await a.createKey({ name: `cli${i}` });
+      await b.revokeKey(live[0]!.id);
+      await a.createKey({ name: "replacement", accountId: "acc_1" });
+      await expect(a.createKey({ name: "again", accountId: "acc_1" })).rejects.toThrow(/at most 25/);
+    });
+
+    it("takes its limit from the options", async () => {
+      const s = await mem({ maxLiveKeysPerAccount: 2 });
+      await s.createKey({ name: "1", accountId: "acc_x" });
+      await s.createKey({ name: "2", accountId: "acc_x" });
+      await expect(s.createKey({ name: "3", accountId: "acc_x" })).rejects.toThrow(/at most 2 live keys/);
+      await expect(mem({ maxLiveKeysPerAccount: 0 })).rejects.toThrow(/positive integer/);
+    });
+  });
+
   describe.skipIf(!available)("authorize", () => {
     it("a valid key passes and counts on its meter, keyless or not", async () => {
       const s = await mem();
@@ -297,6 +336,53 @@ describe.each([
       await new Promise((resolve) => setTimeout(resolve, backend === "sqlite" ? 0 : 1100));
       await turn();
       expect((await call()).ok).toBe(false);
+    });
+
+    it("a revoked key stays refused on another connection, call after call (none served from a cache)", async () => {
+      const opener = sharedTarget(backend);
+      const server = await opener();
+      const admin = await opener();
+      const k = await admin.createKey({ name: "a" });
+      const call = () =>
+        server.authorize({ authorization: `Bearer ${k.key}`, ip: "1.1.1.1", keyless: false });
+      // Verified once, then served from the verified-key cache.
+      for (let i = 0; i < 5; i++) expect((await call()).ok).toBe(true);
+      await admin.revokeKey(k.id);
+      await new Promise((resolve) => setTimeout(resolve, backend === "sqlite" ? 0 : 1100));
+      await turn();
+      const after: boolean[] = [];
+      for (let i = 0; i < 20; i++) {
+        after.push((await call()).ok);
+        if (i % 5 === 4) await turn();
+      }
+      expect(after).toEqual(Array(20).fill(false));
+      // At once, too, after the cached row expires again.
+      await new Promise((resolve) => setTimeout(resolve, backend === "sqlite" ? 0 : 1100));
+      const burst = await Promise.all(Array.from({ length: 20 }, call));
+      expect(burst.filter((d) => d.ok)).toHaveLength(0);
+    });
+
+    it("calls counted while a write is in flight are written by the next flush and by close", async () => {
+      const opener = sharedTarget(backend);
+      const a = await opener({ flushIntervalMs: 5 });
+      const k = await a.createKey({ name: "unmetered" });
+      const call = () => a.authorize({ authorization: `Bearer ${k.key}`, ip: "1.1.1.1", keyless: false });
+      expect((await call()).ok).toBe(true);
+      let made = 1;
+      // Rounds of calls made while a flush is writing the ones before.
+      for (let round = 0; round < 5; round++) {
+        const writing = a.flush();
+        const during = await Promise.all(Array.from({ length: 40 }, call));
+        made += during.filter((d) => d.ok).length;
+        await writing;
+      }
+      // And a burst with the timer's flushes running under it.
+      const burst = await Promise.all(Array.from({ length: 300 }, call));
+      made += burst.filter((d) => d.ok).length;
+      expect(made).toBe(501);
+      await a.close();
+      const b = await opener();
+      expect(await b.usedToday({ keyId: k.id })).toBe(made);
     });
 
     it("ping reports a usable database; close is idempotent", async () => {

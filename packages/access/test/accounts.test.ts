@@ -146,6 +146,46 @@ describe.each([
       expect(await accounts.signIn("fay@example.com", PASSWORD, { ip: "2001:db8:0:1::1" })).toEqual(a);
     });
 
+    it("failures from other addresses never lock the owner out of an address they used (finding 5)", async () => {
+      const { accounts } = await stores(backend);
+      const owner = await accounts.signUp("gus@example.com", PASSWORD, { ip: "198.51.100.1" });
+      const attempt = (ip: string, pw = "wrong password!") => accounts.signIn("gus@example.com", pw, { ip });
+      const statuses = async (ps: Promise<unknown>[]) =>
+        (await Promise.allSettled(ps)).map((r) =>
+          r.status === "rejected" ? (r.reason as { status: number }).status : 200,
+        );
+      // 30 wrong passwords from one address, at once: 10 are tried, then that address is refused.
+      const one = await statuses(Array.from({ length: 30 }, () => attempt("203.0.113.5")));
+      expect(one.filter((s) => s === 401)).toHaveLength(10);
+      expect(one.filter((s) => s === 429)).toHaveLength(20);
+      const pair = await rejection(attempt("203.0.113.5", PASSWORD));
+      expect(pair).toMatchObject({ status: 429, hint: { limit: 10, meter: "signin" } });
+      expect(pair.message).toMatch(/to this account from your network address today/);
+      // The owner signs in where they signed up, and from an address they never used.
+      expect(await attempt("198.51.100.1", PASSWORD)).toEqual(owner);
+      expect(await attempt("192.0.2.77", PASSWORD)).toEqual(owner);
+      // Guessing from 100 addresses, one try each: the account takes 50 failures a day from addresses it has
+      // not used (10 were spent above), then refuses such addresses.
+      const many = await statuses(Array.from({ length: 100 }, (_, i) => attempt(`10.9.${i}.1`)));
+      expect(many.filter((s) => s === 401)).toHaveLength(40);
+      expect(many.filter((s) => s === 429)).toHaveLength(60);
+      const fresh = await rejection(attempt("192.0.2.200", PASSWORD));
+      expect(fresh).toMatchObject({ status: 429, hint: { limit: 50, meter: "signin" } });
+      expect(fresh.message).toMatch(
+        /sign in from a network you signed in from in the last 30 days, or try again after 00:00 UTC/,
+      );
+      // Every address the owner used still works, and its right password costs nothing.
+      for (let i = 0; i < 3; i++) {
+        expect(await attempt("198.51.100.1", PASSWORD)).toEqual(owner);
+        expect(await attempt("192.0.2.77", PASSWORD)).toEqual(owner);
+      }
+      // A known address is still held to its own 10 failures a day.
+      const known = await statuses(Array.from({ length: 12 }, () => attempt("192.0.2.77")));
+      expect(known.filter((s) => s === 401)).toHaveLength(10);
+      expect(known.filter((s) => s === 429)).toHaveLength(2);
+      expect(await attempt("198.51.100.1", PASSWORD)).toEqual(owner);
+    });
+
     it("limits sign-ups per client address and UTC day, taken emails included", async () => {
       let now = new Date("2026-03-10T23:00:00.000Z");
       const { access, accounts } = await stores(backend, { clock: () => now, maxSignUpsPerIp: 3 });

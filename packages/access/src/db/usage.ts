@@ -26,3 +26,21 @@ export async function claimUsage(
     .executeTakeFirst();
   return row === undefined ? undefined : Number(row.count);
 }
+
+/** Adds a batch of counts in one transaction (`count = count + n` upserts). */
+export async function addUsage(
+  db: Kysely<AccountTables>,
+  batch: readonly { meter: { subject: string; day: string }; amount: number }[],
+): Promise<void> {
+  await db.transaction().execute(async (tx) => {
+    for (const { meter, amount } of batch) {
+      await tx
+        .insertInto("usage")
+        .values({ subject: meter.subject, day: meter.day, count: amount })
+        .onConflict((oc) =>
+          oc.columns(["subject", "day"]).doUpdateSet({ count: sql`usage.count + ${amount}` }),
+        )
+        .execute();
+    }
+  });
+}
