@@ -118,13 +118,24 @@ export function lineFeatures(line: FitLine): number[] {
 export interface FittedModel {
   readonly theta: Float64Array;
   readonly gamma: Float64Array;
+  /** Per class: constant, last-raiser and in-position terms of mu (zeros without class effects). */
+  readonly classEffects?: Float64Array;
   readonly ridge: number;
 }
 
 const KF = HAND_FEATURES.length;
 const JF = PLAYER_FEATURES.length;
 const HF = 2;
-const P = KF * JF + HF;
+/** Class effects: per class, a constant, a last-raiser and an in-position term of mu (ridge-shrunk to 0). */
+const CE = 3;
+const BASE = KF * JF + HF;
+const P = BASE + N * CE;
+
+const classEffectFeatures = (line: FitLine, side: "oop" | "ip"): number[] => [
+  1,
+  line.aggressor === side ? 1 : 0,
+  side === "ip" ? 1 : 0,
+];
 
 /** Equity of each class against a uniform random hand (combo weighted). */
 export function equityVsRandom(table: EquityTable): Float64Array {
@@ -160,12 +171,15 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
     const other = side === "oop" ? "ip" : "oop";
     const g = playerFeatures(line, side);
     const gOther = playerFeatures(line, other);
+    const ce = classEffectFeatures(line, side);
+    const ceOther = classEffectFeatures(line, other);
     const opp = line.ranges[other];
     for (const { cls: a, weight, realized } of line.solved[side]) {
       let d = 0;
       let cq = 0;
       let cg = 0;
       const fq = new Float64Array(KF);
+      const cqb = new Float64Array(N);
       for (let b = 0; b < N; b++) {
         const o = opp[b]!;
         if (o === 0) continue;
@@ -176,6 +190,7 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
         d += c * e;
         cq += c * q;
         cg += c * q * (2 * e - 1);
+        cqb[b] = c * q;
         const fb = features[b]!;
         for (let k = 0; k < KF; k++) fq[k] = fq[k]! + c * q * fb[k]!;
       }
@@ -188,6 +203,13 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
         }
       }
       for (let j = 0; j < HF; j++) coef[KF * JF + j] = (h[j]! * cg) / d;
+      for (let j = 0; j < CE; j++) {
+        coef[BASE + a * CE + j] = coef[BASE + a * CE + j]! + (ce[j]! * cq) / d;
+        for (let b = 0; b < N; b++) {
+          if (cqb[b] === 0) continue;
+          coef[BASE + b * CE + j] = coef[BASE + b * CE + j]! - (ceOther[j]! * cqb[b]!) / d;
+        }
+      }
       rows.push({ side, cls: a, coef, target: realized - 1, weight });
     }
   }
@@ -195,7 +217,7 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
 }
 
 /** Solves the weighted ridge regression (normal equations, Cholesky). */
-function solveRidge(rows: readonly Row[], ridge: number): Float64Array {
+function solveRidge(rows: readonly Row[], ridge: number, classRidge: number): Float64Array {
   const A = new Float64Array(P * P);
   const y = new Float64Array(P);
   for (const r of rows) {
@@ -208,9 +230,8 @@ function solveRidge(rows: readonly Row[], ridge: number): Float64Array {
   }
   let trace = 0;
   for (let i = 0; i < P; i++) trace += A[i * P + i]!;
-  const lambda = (ridge * trace) / P;
   for (let i = 0; i < P; i++) {
-    A[i * P + i] = A[i * P + i]! + lambda;
+    A[i * P + i] = A[i * P + i]! + ((i < BASE ? ridge : classRidge) * trace) / P;
     for (let j = 0; j < i; j++) A[j * P + i] = A[i * P + j]!;
   }
   // Cholesky: A = L L^T.
@@ -245,10 +266,14 @@ export class RealizationFit {
     this.features = Array.from({ length: N }, (_, a) => handFeatures(a, er[a]!));
   }
 
-  fit(lines: readonly FitLine[], ridge = 1e-4): FittedModel {
+  /**
+   * Fits the model. `classRidge` shrinks the per-class effects (Infinity or absent: none, hand features only).
+   */
+  fit(lines: readonly FitLine[], ridge = 1e-4, classRidge = Number.POSITIVE_INFINITY): FittedModel {
     const rows = lines.flatMap((l) => rowsOf(l, this.table, this.features));
-    const x = solveRidge(rows, ridge);
-    return { theta: x.subarray(0, KF * JF), gamma: x.subarray(KF * JF), ridge };
+    const x = solveRidge(rows, ridge, Number.isFinite(classRidge) ? classRidge : 1e12);
+    const classEffects = Number.isFinite(classRidge) ? x.slice(BASE) : new Float64Array(N * CE);
+    return { theta: x.slice(0, KF * JF), gamma: x.slice(KF * JF, BASE), classEffects, ridge };
   }
 
   /** The model's realization of every class of a line's range (both players), as the fit computes it. */
@@ -256,6 +281,7 @@ export class RealizationFit {
     const params = new Float64Array(P);
     params.set(model.theta, 0);
     params.set(model.gamma, KF * JF);
+    if (model.classEffects) params.set(model.classEffects, BASE);
     const out = { oop: new Map<number, number>(), ip: new Map<number, number>() };
     for (const r of rowsOf(line, this.table, this.features)) {
       let v = 1;
@@ -273,6 +299,8 @@ export class RealizationFit {
       let v = 0;
       for (let k = 0; k < KF; k++)
         for (let j = 0; j < JF; j++) v += model.theta[k * JF + j]! * this.features[a]![k]! * g[j]!;
+      const ce = classEffectFeatures(line, side);
+      if (model.classEffects) for (let j = 0; j < CE; j++) v += model.classEffects[a * CE + j]! * ce[j]!;
       out[a] = v;
     }
     return out;

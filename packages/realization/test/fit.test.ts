@@ -69,6 +69,34 @@ describe("RealizationFit", () => {
     for (const r of left.solved.oop) expect(p.oop.get(r.cls)!).toBeCloseTo(r.realized, 5);
   });
 
+  it("recovers class effects on top of the hand features", () => {
+    const lines = synthetic();
+    const truth = fit.fit(lines, 1e-12);
+    const classEffects = new Float64Array(169 * 3).map((_, i) => 0.1 * Math.sin(7 * i));
+    const withEffects = { ...truth, classEffects };
+    const generated = lines.map((l) => {
+      const p = fit.predict(withEffects, l);
+      const rows = (side: "oop" | "ip") =>
+        l.solved[side].map((r) => ({ ...r, realized: p[side].get(r.cls)! }));
+      return { ...l, solved: { oop: rows("oop"), ip: rows("ip") } };
+    });
+    const plain = fit.fit(generated, 1e-12);
+    const effects = fit.fit(generated, 1e-12, 1e-9);
+    let errPlain = 0;
+    let errEffects = 0;
+    for (const l of generated) {
+      const a = fit.predict(plain, l);
+      const b = fit.predict(effects, l);
+      for (const side of ["oop", "ip"] as const)
+        for (const r of l.solved[side]) {
+          errPlain = Math.max(errPlain, Math.abs(a[side].get(r.cls)! - r.realized));
+          errEffects = Math.max(errEffects, Math.abs(b[side].get(r.cls)! - r.realized));
+        }
+    }
+    expect(errPlain).toBeGreaterThan(0.01);
+    expect(errEffects).toBeLessThan(1e-4);
+  });
+
   it("creates no chips: the two players' shares of a line add up to the whole pot, whatever the parameters", () => {
     const l = synthetic()[1]!;
     const model = {
