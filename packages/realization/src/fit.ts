@@ -21,6 +21,17 @@
  */
 
 import { HOLDEM_CLASSES } from "@ranges/core";
+import {
+  CLASS_EFFECT_FEATURES,
+  gammaFeatures,
+  HAND_FEATURES,
+  handFeatures,
+  PLAYER_FEATURES,
+  type PlayerSpot,
+  classEffectFeatures as spotClassFeatures,
+  playerFeatures as spotFeatures,
+  equityVsRandom as tableEquityVsRandom,
+} from "@ranges/solver";
 import type { LineRealization, StoredBoard } from "./aggregate.js";
 
 const N = 169;
@@ -44,77 +55,6 @@ export interface FitLine {
   };
 }
 
-/** Hand features of a class. */
-export function handFeatures(cls: number, equityVsRandom: number): number[] {
-  const row = Math.floor(cls / 13);
-  const col = cls % 13;
-  const pair = row === col ? 1 : 0;
-  const suited = row < col ? 1 : 0;
-  const hi = (12 - Math.min(row, col)) / 12;
-  const lo = (12 - Math.max(row, col)) / 12;
-  const gap = pair ? -1 : Math.abs(row - col) - 1;
-  const conn = pair ? 0 : gap === 0 ? 1 : 0;
-  const oneGap = gap === 1 ? 1 : 0;
-  const twoGap = gap === 2 ? 1 : 0;
-  const ace = !pair && row === 0 ? 1 : 0;
-  const e = equityVsRandom;
-  return [
-    1,
-    pair,
-    suited,
-    pair ? 0 : hi,
-    pair ? 0 : lo,
-    pair * hi,
-    conn,
-    oneGap,
-    twoGap,
-    suited * (conn + oneGap),
-    ace,
-    e - 0.5,
-    (e - 0.5) ** 2,
-  ];
-}
-
-export const HAND_FEATURES = [
-  "1",
-  "pair",
-  "suited",
-  "high",
-  "low",
-  "pairRank",
-  "connector",
-  "oneGapper",
-  "twoGapper",
-  "suitedConnected",
-  "ace",
-  "equity",
-  "equity^2",
-] as const;
-
-/** Line features of one player. */
-export function playerFeatures(line: FitLine, side: "oop" | "ip"): number[] {
-  const ip = side === "ip" ? 1 : 0;
-  const aggr = line.aggressor === side ? 1 : 0;
-  const limp = line.aggressor === null ? 1 : 0;
-  const ls = Math.log(line.spr);
-  return [1, ip, aggr, ip * aggr, limp, ls, ls * ip, ls * aggr];
-}
-
-export const PLAYER_FEATURES = [
-  "1",
-  "ip",
-  "aggressor",
-  "ip*aggressor",
-  "limped",
-  "lnSPR",
-  "lnSPR*ip",
-  "lnSPR*aggressor",
-] as const;
-
-export function lineFeatures(line: FitLine): number[] {
-  return [1, Math.log(line.spr)];
-}
-
 export interface FittedModel {
   readonly theta: Float64Array;
   readonly gamma: Float64Array;
@@ -127,30 +67,23 @@ const KF = HAND_FEATURES.length;
 const JF = PLAYER_FEATURES.length;
 const HF = 2;
 /** Class effects: per class, a constant, a last-raiser and an in-position term of mu (ridge-shrunk to 0). */
-const CE = 3;
+const CE = CLASS_EFFECT_FEATURES.length;
 const BASE = KF * JF + HF;
 const P = BASE + N * CE;
 
-const classEffectFeatures = (line: FitLine, side: "oop" | "ip"): number[] => [
-  1,
-  line.aggressor === side ? 1 : 0,
-  side === "ip" ? 1 : 0,
-];
-
-/** Equity of each class against a uniform random hand (combo weighted). */
-export function equityVsRandom(table: EquityTable): Float64Array {
-  const out = new Float64Array(N);
-  for (let a = 0; a < N; a++) {
-    let s = 0;
-    let m = 0;
-    for (let b = 0; b < N; b++) {
-      s += table.w[a * N + b]! * table.eq[a * N + b]!;
-      m += table.w[a * N + b]!;
-    }
-    out[a] = s / m;
-  }
-  return out;
+/** A line as one of its players sees it (the features the solver's grounded model reads). */
+export function spotOf(line: FitLine, side: "oop" | "ip"): PlayerSpot {
+  return {
+    spr: line.spr,
+    ip: side === "ip",
+    aggressor: line.aggressor === side,
+    limped: line.aggressor === null,
+  };
 }
+const playerFeatures = (line: FitLine, side: "oop" | "ip") => spotFeatures(spotOf(line, side));
+const classEffectFeatures = (line: FitLine, side: "oop" | "ip") => spotClassFeatures(spotOf(line, side));
+const lineFeatures = (line: FitLine) => gammaFeatures(line.spr);
+export const equityVsRandom = (table: EquityTable): Float64Array => tableEquityVsRandom(table.eq, table.w);
 
 interface Row {
   readonly side: "oop" | "ip";

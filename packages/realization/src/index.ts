@@ -9,17 +9,7 @@ export { aggregate, compareSeries, readBoards } from "./aggregate.js";
 export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
 export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 export type { EquityTable, FitLine, FittedModel } from "./fit.js";
-export {
-  aggressorOfKind,
-  equityVsRandom,
-  fitLineOf,
-  HAND_FEATURES,
-  handFeatures,
-  lineFeatures,
-  PLAYER_FEATURES,
-  playerFeatures,
-  RealizationFit,
-} from "./fit.js";
+export { aggressorOfKind, equityVsRandom, fitLineOf, RealizationFit, spotOf } from "./fit.js";
 export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
 export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
 export { treeModelPrediction } from "./model.js";

@@ -74,6 +74,11 @@ export interface BoardRealization {
   readonly iterations: number;
   readonly exploitabilityPct: number;
   readonly seconds: number;
+  /**
+   * The two ranges' values at the flop root (bb; they add up to the pot less the expected rake). Absent in
+   * files written before it was kept (round 0's first 135 boards).
+   */
+  readonly rootEv?: { readonly oop: number; readonly ip: number };
   readonly oop: ClassSums;
   readonly ip: ClassSums;
 }
@@ -133,6 +138,7 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
     }
     if (measuredAt !== solver.iteration) pct = solver.exploitability().pctPot;
     const data = extractBoard(solver);
+    const values = solver.values();
     const root = data.nodes[0]!;
     const sums = [0, 1].map((p) => {
       const ev = new Array<number>(CLASSES).fill(0);
@@ -160,6 +166,7 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
       iterations: solver.iteration,
       exploitabilityPct: Math.round(pct * 10000) / 10000,
       seconds: Math.round((performance.now() - started) / 10) / 100,
+      rootEv: { oop: round6(values[0]), ip: round6(values[1]) },
       oop: sums[0]!,
       ip: sums[1]!,
     };

@@ -54,6 +54,8 @@ describe("the realization batch", () => {
     const stored = JSON.parse(readFileSync(join(dir, "toy-AhAdKc.json"), "utf8"));
     expect(stored.exploitabilityPct).toBeLessThanOrEqual(2);
     expect(stored.ranges.oop[0]).toBe(1);
+    // No rake: the two ranges' root values add up to the pot.
+    expect(stored.rootEv.oop + stored.rootEv.ip).toBeCloseTo(10, 3);
     // Other inputs (a tighter target) solve it again.
     expect(runBatch(plan(), { ...settings, targetPct: 1 })).toBe(1);
   });

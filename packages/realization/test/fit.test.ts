@@ -1,4 +1,4 @@
-import { loadHeadsUpEquity } from "@ranges/solver";
+import { buildGroundedMatrices, loadHeadsUpEquity } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
 import { type FitLine, RealizationFit } from "../src/index.js";
 
@@ -95,6 +95,47 @@ describe("RealizationFit", () => {
     }
     expect(errPlain).toBeGreaterThan(0.01);
     expect(errEffects).toBeLessThan(1e-4);
+  });
+
+  it("gives the solver's grounded share matrices the realizations it fitted", () => {
+    const lines = synthetic();
+    const model = fit.fit(lines, 1e-6, 0.01);
+    const grounded = buildGroundedMatrices(model, table.eq, table.w);
+    // Line "d": SPR 6 (a grid point), the OOP player raised last; line "e": SPR 40 -> 48 is not a grid point.
+    const l = lines[3]!;
+    const p = fit.predict(model, l);
+    for (const side of ["oop", "ip"] as const) {
+      const rowIsIp = side === "ip";
+      const m =
+        grounded.matrices[
+          grounded.indexForKind({
+            allIn: false,
+            spr: 6,
+            rowIsIp,
+            initiative: rowIsIp ? "col" : "row",
+            raises: 2,
+          })
+        ]!;
+      const opp = l.ranges[rowIsIp ? "oop" : "ip"];
+      for (const r of l.solved[side].slice(0, 40)) {
+        let share = 0;
+        let eq = 0;
+        for (let b = 0; b < N; b++) {
+          share += opp[b]! * m[r.cls * N + b]!;
+          eq += opp[b]! * table.w[r.cls * N + b]! * table.eq[r.cls * N + b]!;
+        }
+        // The OOP-row matrix takes 1 - e(b, a) where the fit takes e(a, b): equal to the table's rounding.
+        expect(share / eq).toBeCloseTo(p[side].get(r.cls)!, 6);
+      }
+    }
+    // Every deal's two shares add up to the pot in every matrix.
+    for (let k = 1; k < grounded.matrices.length; k += 2) {
+      const ip = grounded.matrices[k]!;
+      const oop = grounded.matrices[k + 1]!;
+      for (let a = 0; a < N; a += 7)
+        for (let b = 0; b < N; b += 5)
+          expect(ip[a * N + b]! + oop[b * N + a]!).toBeCloseTo(table.w[a * N + b]!, 9);
+    }
   });
 
   it("creates no chips: the two players' shares of a line add up to the whole pot, whatever the parameters", () => {

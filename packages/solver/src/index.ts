@@ -1,3 +1,5 @@
+export type { CensusHole, CensusOptions, CensusResult } from "./census.js";
+export { CENSUS_DEFAULTS, packCensus } from "./census.js";
 export type { CfrParams, DecisionResult, SeatResult, Solver } from "./engine/cfr.js";
 export { CfrSolver, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
 export type {
@@ -14,6 +16,20 @@ export type { ParallelStats, Partition } from "./engine/parallel.js";
 export { ParallelCfrSolver, partitionTree } from "./engine/parallel.js";
 export * from "./equity/index.js";
 export * from "./eval/index.js";
+export type { GroundedParams, PlayerSpot } from "./model/grounded.js";
+export {
+  buildGroundedMatrices,
+  CLASS_EFFECT_FEATURES,
+  classEffectFeatures,
+  equityVsRandom,
+  GROUNDED_SPR_POINTS,
+  gammaFeatures,
+  HAND_FEATURES,
+  handFeatures,
+  muOf,
+  PLAYER_FEATURES,
+  playerFeatures,
+} from "./model/grounded.js";
 export { ploBucketMultipliers, ploClassMultiplier } from "./model/plo-realization.js";
 export type { ContestParams, ShareMatrices } from "./model/realization.js";
 export {
@@ -118,8 +134,6 @@ export {
   trembleOf,
   trembleScopeOf,
 } from "./solve/preflop.js";
-export type { CensusHole, CensusOptions, CensusResult } from "./census.js";
-export { CENSUS_DEFAULTS, packCensus } from "./census.js";
 export { kuhnGame } from "./toy/kuhn.js";
 export type { BuiltTree, DuelKind } from "./tree/build.js";
 export { buildPreflopTree, postflopRank } from "./tree/build.js";

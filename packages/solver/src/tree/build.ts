@@ -43,6 +43,10 @@ export interface DuelKind {
   readonly rowIsIp: boolean;
   /** Stack-to-pot ratio when the pot goes to the flop (0 when all-in). */
   readonly spr: number;
+  /** Who of the two made the last raise before the flop: the row player, the column player, or neither. */
+  readonly initiative: "row" | "col" | "none";
+  /** Raises made before the flop (0: a limped pot). */
+  readonly raises: number;
 }
 
 export interface BuiltTree {
@@ -271,6 +275,7 @@ export function buildPreflopTree(
     const rakeTaken = rake ? Math.min(rake.capBb, (rake.percent / 100) * total) : 0;
     const keep = total > 0 ? 1 - rakeTaken / total : 1;
     const duel = new Int32Array(n * n).fill(-1);
+    const raiser = st.raises > 0 ? st.owner : -1;
     for (const i of active) {
       for (const j of active) {
         if (i === j) continue;
@@ -278,6 +283,8 @@ export function buildPreflopTree(
           allIn,
           rowIsIp: postflopRank(seats, i) > postflopRank(seats, j),
           spr,
+          initiative: raiser === i ? "row" : raiser === j ? "col" : "none",
+          raises: st.raises,
         });
       }
     }

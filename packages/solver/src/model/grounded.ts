@@ -1,0 +1,223 @@
+/**
+ * Grounded terminal values (model v4, not yet used by any pack): how a heads-up pot that reaches the flop
+ * with chips behind is shared, with parameters fitted to this project's own postflop solves
+ * (`@ranges/realization`, which fits them with these same features).
+ *
+ * The row player P's share with class a against class b of the column player Q:
+ *
+ *   s_P(a, b) = e + q * (gamma * (2e - 1) + mu_P(a) - mu_Q(b)),   e = equity of a against b,  q = 4e(1 - e)
+ *   mu_P(a)   = sum_k sum_j theta[k][j] f_k(a) g_j(P)  +  sum_j delta[a][j] c_j(P)
+ *   gamma     = gamma[0] + gamma[1] * ln(SPR)
+ *
+ * so s_P(a, b) + s_Q(b, a) = 1 for every deal: no chips are created. The share is net of what the hand puts
+ * in after the flop, so it may exceed 1 (a set stacks an overpair) or fall below 0. `f` are hand features
+ * (`handFeatures`), `g` player features in the pot (`playerFeatures`: in position, the last raiser, a limped
+ * pot, ln SPR), `c` the class effects' features (1, the last raiser, in position).
+ *
+ * ```json
+ * { "theta": [...13 x 8...], "gamma": [0.6, -0.6], "classEffects": [...169 x 3...] }
+ * ```
+ */
+
+import type { DuelKind } from "../tree/build.js";
+import type { ShareMatrices } from "./realization.js";
+
+const N = 169;
+
+export const HAND_FEATURES = [
+  "1",
+  "pair",
+  "suited",
+  "high",
+  "low",
+  "pairRank",
+  "connector",
+  "oneGapper",
+  "twoGapper",
+  "suitedConnected",
+  "ace",
+  "equity",
+  "equity^2",
+] as const;
+
+export const PLAYER_FEATURES = [
+  "1",
+  "ip",
+  "aggressor",
+  "ip*aggressor",
+  "limped",
+  "lnSPR",
+  "lnSPR*ip",
+  "lnSPR*aggressor",
+] as const;
+
+/** The class effects' features: a constant, the last raiser, in position. */
+export const CLASS_EFFECT_FEATURES = ["1", "aggressor", "ip"] as const;
+
+/** The pot as one of its two players sees it. */
+export interface PlayerSpot {
+  readonly spr: number;
+  readonly ip: boolean;
+  /** This player made the last raise. */
+  readonly aggressor: boolean;
+  /** Nobody raised (a limped pot). */
+  readonly limped: boolean;
+}
+
+/** Hand features of a hold'em class (169, `HOLDEM_CLASSES` order), given its equity against a random hand. */
+export function handFeatures(cls: number, equityVsRandom: number): number[] {
+  const row = Math.floor(cls / 13);
+  const col = cls % 13;
+  const pair = row === col ? 1 : 0;
+  const suited = row < col ? 1 : 0;
+  const hi = (12 - Math.min(row, col)) / 12;
+  const lo = (12 - Math.max(row, col)) / 12;
+  const gap = pair ? -1 : Math.abs(row - col) - 1;
+  const conn = gap === 0 ? 1 : 0;
+  const oneGap = gap === 1 ? 1 : 0;
+  const twoGap = gap === 2 ? 1 : 0;
+  const ace = !pair && row === 0 ? 1 : 0;
+  const e = equityVsRandom;
+  return [
+    1,
+    pair,
+    suited,
+    pair ? 0 : hi,
+    pair ? 0 : lo,
+    pair * hi,
+    conn,
+    oneGap,
+    twoGap,
+    suited * (conn + oneGap),
+    ace,
+    e - 0.5,
+    (e - 0.5) ** 2,
+  ];
+}
+
+export function playerFeatures(p: PlayerSpot): number[] {
+  const ip = p.ip ? 1 : 0;
+  const aggr = p.aggressor ? 1 : 0;
+  const ls = Math.log(p.spr);
+  return [1, ip, aggr, ip * aggr, p.limped ? 1 : 0, ls, ls * ip, ls * aggr];
+}
+
+export function classEffectFeatures(p: PlayerSpot): number[] {
+  return [1, p.aggressor ? 1 : 0, p.ip ? 1 : 0];
+}
+
+export function gammaFeatures(spr: number): number[] {
+  return [1, Math.log(spr)];
+}
+
+/** Equity of each class against a uniform random hand (combo weighted), from the heads-up table. */
+export function equityVsRandom(eq: Float64Array, w: Float64Array): Float64Array {
+  const out = new Float64Array(N);
+  for (let a = 0; a < N; a++) {
+    let s = 0;
+    let m = 0;
+    for (let b = 0; b < N; b++) {
+      s += w[a * N + b]! * eq[a * N + b]!;
+      m += w[a * N + b]!;
+    }
+    out[a] = s / m;
+  }
+  return out;
+}
+
+export interface GroundedParams {
+  /** HAND_FEATURES x PLAYER_FEATURES, row-major. */
+  readonly theta: ArrayLike<number>;
+  readonly gamma: ArrayLike<number>;
+  /** 169 x CLASS_EFFECT_FEATURES, row-major; absent: none. */
+  readonly classEffects?: ArrayLike<number>;
+}
+
+/** mu of every class for a player in a pot. */
+export function muOf(params: GroundedParams, features: readonly number[][], p: PlayerSpot): Float64Array {
+  const g = playerFeatures(p);
+  const c = classEffectFeatures(p);
+  const J = PLAYER_FEATURES.length;
+  const C = CLASS_EFFECT_FEATURES.length;
+  const out = new Float64Array(N);
+  for (let a = 0; a < N; a++) {
+    let v = 0;
+    const f = features[a]!;
+    for (let k = 0; k < HAND_FEATURES.length; k++) {
+      for (let j = 0; j < J; j++) v += params.theta[k * J + j]! * f[k]! * g[j]!;
+    }
+    if (params.classEffects) for (let j = 0; j < C; j++) v += params.classEffects[a * C + j]! * c[j]!;
+    out[a] = v;
+  }
+  return out;
+}
+
+/** The stack-to-pot ratios at which grounded matrices are built; a pot takes the nearest in ln SPR. */
+export const GROUNDED_SPR_POINTS = [0.75, 1.5, 3, 6, 12, 24, 48] as const;
+
+/** Who raised last: the IP player, the OOP player, nobody (a limped pot), or a third player (multiway). */
+const INITIATIVES = ["ip", "oop", "limped", "other"] as const;
+
+/**
+ * Share matrices of the grounded model, laid out like the contest's: [0] all-in equity, then per SPR point
+ * and initiative (the IP player raised last, the OOP player did, nobody raised, a third player did) an
+ * IP-row and an OOP-row matrix. `indexForKind` picks a duel's matrix.
+ */
+export function buildGroundedMatrices(
+  params: GroundedParams,
+  eq: Float64Array,
+  w: Float64Array,
+): ShareMatrices & { indexForKind(kind: DuelKind): number } {
+  const er = equityVsRandom(eq, w);
+  const features = Array.from({ length: N }, (_, a) => handFeatures(a, er[a]!));
+  const allIn = new Float64Array(N * N);
+  for (let i = 0; i < N * N; i++) allIn[i] = w[i]! * eq[i]!;
+  const matrices: Float64Array[] = [allIn];
+  for (const spr of GROUNDED_SPR_POINTS) {
+    for (const init of INITIATIVES) {
+      const limped = init === "limped";
+      const muIp = muOf(params, features, { spr, ip: true, aggressor: init === "ip", limped });
+      const muOop = muOf(params, features, { spr, ip: false, aggressor: init === "oop", limped });
+      const gf = gammaFeatures(spr);
+      const gamma = params.gamma[0]! * gf[0]! + params.gamma[1]! * gf[1]!;
+      const ip = new Float64Array(N * N);
+      const oop = new Float64Array(N * N);
+      for (let a = 0; a < N; a++) {
+        for (let b = 0; b < N; b++) {
+          const e = eq[a * N + b]!;
+          const q = 4 * e * (1 - e);
+          const share = e + q * (gamma * (2 * e - 1) + muIp[a]! - muOop[b]!);
+          ip[a * N + b] = w[a * N + b]! * share;
+          oop[b * N + a] = w[b * N + a]! * (1 - share);
+        }
+      }
+      matrices.push(ip, oop);
+    }
+  }
+  const nearest = (spr: number): number => {
+    let best = 0;
+    for (let k = 1; k < GROUNDED_SPR_POINTS.length; k++) {
+      if (
+        Math.abs(Math.log(spr / GROUNDED_SPR_POINTS[k]!)) <
+        Math.abs(Math.log(spr / GROUNDED_SPR_POINTS[best]!))
+      )
+        best = k;
+    }
+    return best;
+  };
+  const indexForKind = (kind: DuelKind): number => {
+    if (kind.allIn) return 0;
+    const ipRaised = kind.initiative === (kind.rowIsIp ? "row" : "col");
+    const oopRaised = kind.initiative === (kind.rowIsIp ? "col" : "row");
+    const init = ipRaised ? 0 : oopRaised ? 1 : kind.raises === 0 ? 2 : 3;
+    const base = 1 + 2 * (nearest(kind.spr) * INITIATIVES.length + init);
+    return kind.rowIsIp ? base : base + 1;
+  };
+  return {
+    matrices,
+    indexFor(isAllIn, spr, rowIsIp) {
+      return indexForKind({ allIn: isAllIn, spr, rowIsIp, initiative: "none", raises: 1 });
+    },
+    indexForKind,
+  };
+}

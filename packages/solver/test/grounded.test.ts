@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildGroundedMatrices,
+  buildPreflopTree,
+  type DuelKind,
+  loadHeadsUpEquity,
+  loadTreeConfig,
+} from "../src/index.js";
+import { treeConfigPath } from "../src/solve/files.js";
+
+describe("duel kinds carry the initiative", () => {
+  it("names who raised last in every flop duel of nl/v2 20bb, and nobody in a limped pot", () => {
+    const kinds: DuelKind[] = [];
+    buildPreflopTree(loadTreeConfig(treeConfigPath("nl/v2")), 20, (k) => {
+      kinds.push(k);
+      return 0;
+    });
+    const flop = kinds.filter((k) => !k.allIn);
+    expect(flop.some((k) => k.initiative === "row")).toBe(true);
+    expect(flop.some((k) => k.initiative === "col")).toBe(true);
+    expect(flop.filter((k) => k.raises === 0).every((k) => k.initiative === "none")).toBe(true);
+    expect(flop.some((k) => k.raises === 0)).toBe(true);
+  });
+});
+
+describe("buildGroundedMatrices", () => {
+  const t = loadHeadsUpEquity();
+  const zero = { theta: new Float64Array(13 * 8), gamma: new Float64Array(2) };
+  it("is the all-in equity when every parameter is 0", () => {
+    const g = buildGroundedMatrices(zero, t.eq, t.w);
+    const m =
+      g.matrices[g.indexForKind({ allIn: false, spr: 5, rowIsIp: true, initiative: "row", raises: 1 })]!;
+    for (let i = 0; i < 169 * 169; i += 97) expect(m[i]).toBeCloseTo(t.w[i]! * t.eq[i]!, 12);
+  });
+
+  it("picks the matrix by position, initiative and the nearest SPR point", () => {
+    const theta = new Float64Array(13 * 8);
+    theta[2] = 0.2; // the constant hand feature times "aggressor": the last raiser plays better
+    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(2) }, t.eq, t.w);
+    const at = (k: Omit<DuelKind, "allIn">) => g.matrices[g.indexForKind({ allIn: false, ...k })]!;
+    const aa = 0;
+    const kk = 14;
+    const raiser = at({ spr: 4, rowIsIp: true, initiative: "row", raises: 1 })[aa * 169 + kk]!;
+    const caller = at({ spr: 4, rowIsIp: true, initiative: "col", raises: 1 })[aa * 169 + kk]!;
+    expect(raiser).toBeGreaterThan(caller);
+    expect(at({ spr: 4, rowIsIp: true, initiative: "none", raises: 0 })).toBe(
+      at({ spr: 3.2, rowIsIp: true, initiative: "none", raises: 0 }),
+    );
+    expect(at({ spr: 4, rowIsIp: true, initiative: "none", raises: 0 })).not.toBe(
+      at({ spr: 4, rowIsIp: true, initiative: "none", raises: 2 }),
+    );
+    expect(g.indexForKind({ allIn: true, spr: 0, rowIsIp: false, initiative: "row", raises: 3 })).toBe(0);
+  });
+});
