@@ -17,9 +17,9 @@ import {
   matchesPattern,
   parseSearch,
   SHAPE_CATEGORIES,
+  type SortKey,
   SUIT_CATEGORIES,
   SUITED_ACE,
-  type SortKey,
   sortRows,
 } from "./plo.js";
 import { actionColours, actionLabel, pct } from "./ranges.js";
@@ -53,7 +53,8 @@ export function PloView({
     let r = rows;
     if (category) r = r.filter((x) => x.cats.has(category));
     if (search.kind === "exact") r = r.filter((x) => x.name === search.name);
-    else if (search.kind === "pattern") r = r.filter((x) => matchesPattern(x.name, search.groups, search.loose));
+    else if (search.kind === "pattern")
+      r = r.filter((x) => matchesPattern(x.name, search.groups, search.loose));
     else if (search.kind === "invalid") r = [];
     return sortRows(r, sort.key, sort.desc);
   }, [rows, category, query, sort.key, sort.desc]);
@@ -129,19 +130,6 @@ export function PloView({
             ) : null}
           </p>
         </div>
-        <ClassList
-          node={node}
-          rows={listed.slice(at * PAGE, at * PAGE + PAGE)}
-          sort={sort}
-          onSort={(key) => {
-            setSort(
-              sort.key === key ? { key, desc: !sort.desc } : { key, desc: key !== "order" && key !== "combos" },
-            );
-            setPage(0);
-          }}
-          selected={selected}
-          onSelect={setSelected}
-        />
         <nav class="pager" aria-label="Class list pages">
           <button type="button" class="btn" disabled={at === 0} onClick={() => setPage(at - 1)}>
             Previous
@@ -153,6 +141,21 @@ export function PloView({
             Next
           </button>
         </nav>
+        <ClassList
+          node={node}
+          rows={listed.slice(at * PAGE, at * PAGE + PAGE)}
+          sort={sort}
+          onSort={(key) => {
+            setSort(
+              sort.key === key
+                ? { key, desc: !sort.desc }
+                : { key, desc: key !== "order" && key !== "combos" },
+            );
+            setPage(0);
+          }}
+          selected={selected}
+          onSelect={setSelected}
+        />
       </div>
     </section>
   );
@@ -187,7 +190,9 @@ function Categories({
             return `${colours[i]} ${start.toFixed(2)}% ${from.toFixed(2)}%`;
           });
           const shares = node
-            ? node.actions.map((a, i) => `${a.action} ${pct(total > 0 ? s.combos[i]! / total : 0)}`).join(" · ")
+            ? node.actions
+                .map((a, i) => `${a.action} ${pct(total > 0 ? s.combos[i]! / total : 0)}`)
+                .join(" · ")
             : "";
           return (
             <li key={s.id}>
@@ -258,6 +263,13 @@ function ClassList({
   return (
     <div class={`scroll class-list${node ? "" : " reserve"}`}>
       <table class="list plo-list">
+        <colgroup>
+          <col class="c-class" />
+          <col class="c-hands" />
+          {node?.actions.map((a) => (
+            <col class="c-action" key={a.action} />
+          ))}
+        </colgroup>
         <thead>
           <tr>
             <th scope="col" aria-sort={ariaSort("order")}>
@@ -267,11 +279,7 @@ function ClassList({
               {head("combos", "Hands")}
             </th>
             {node?.actions.map((a, i) => (
-              <th
-                scope="col"
-                key={a.action}
-                aria-sort={ariaSort(`freq:${i}`) ?? ariaSort(`ev:${i}`)}
-              >
+              <th scope="col" key={a.action} aria-sort={ariaSort(`freq:${i}`) ?? ariaSort(`ev:${i}`)}>
                 <span class="swatch" style={{ background: colours[i] }} aria-hidden="true" />
                 {head(`freq:${i}`, actionLabel(a))}
                 {head(`ev:${i}`, "EV")}

@@ -41,7 +41,11 @@ export const SUIT_CATEGORIES: Category[] = [
 ];
 
 /** Ranks of a class, high to low. */
-const ranksOf = (g: string[][]): number[] => g.flat().map(rankValue).sort((a, b) => b - a);
+const ranksOf = (g: string[][]): number[] =>
+  g
+    .flat()
+    .map(rankValue)
+    .sort((a, b) => b - a);
 
 /**
  * Gaps of four distinct ranks as a rundown: the ranks spanned less four, with the ace also low (A-2-3-4

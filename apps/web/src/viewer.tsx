@@ -46,7 +46,8 @@ function resolveView(url: URL, games: GameCatalogEntry[]): { view: ViewState; no
   } else if (rawStack !== null && stack !== asked) {
     notice = `${game} has no ${rawStack}bb pack (stacks: ${entry.stacks.join(", ")}bb); showing ${stack}bb.`;
   }
-  const history = (found || wanted === null ? url.searchParams.get("history")?.trim() : "") || GAMES[game].seats[0]!;
+  const history =
+    (found || wanted === null ? url.searchParams.get("history")?.trim() : "") || GAMES[game].seats[0]!;
   return { view: { game, stack, history }, notice };
 }
 
@@ -180,7 +181,9 @@ export function Viewer({ url }: { url: URL }) {
         <PloView
           node={shown}
           dim={busy}
-          error={load.state === "error" ? <NodeError error={load.error} view={view} needsKey={needsKey} /> : null}
+          error={
+            load.state === "error" ? <NodeError error={load.error} view={view} needsKey={needsKey} /> : null
+          }
           actions={shown ? <Actions node={shown} view={view} busy={busy} /> : null}
         />
       ) : (
@@ -203,7 +206,13 @@ export function Viewer({ url }: { url: URL }) {
   );
 }
 
-export function KeyField({ apiKey, onChange }: { apiKey: string | null; onChange: (k: string | null) => void }) {
+export function KeyField({
+  apiKey,
+  onChange,
+}: {
+  apiKey: string | null;
+  onChange: (k: string | null) => void;
+}) {
   const [draft, setDraft] = useState(apiKey ?? "");
   return (
     <label class="keyfield">
@@ -339,4 +348,3 @@ function Actions({ node, view, busy }: { node: Node; view: ViewState; busy: bool
     </section>
   );
 }
-
