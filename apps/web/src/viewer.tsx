@@ -209,9 +209,11 @@ export function Viewer({ url }: { url: URL }) {
 export function KeyField({
   apiKey,
   onChange,
+  placeholder = "pr_… (this game needs a key)",
 }: {
   apiKey: string | null;
   onChange: (k: string | null) => void;
+  placeholder?: string;
 }) {
   const [draft, setDraft] = useState(apiKey ?? "");
   return (
@@ -221,7 +223,7 @@ export function KeyField({
         type="password"
         autoComplete="off"
         spellcheck={false}
-        placeholder="pr_… (this game needs a key)"
+        placeholder={placeholder}
         value={draft}
         onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
         onChange={(e) => {
