@@ -89,7 +89,11 @@ export function SolveStatus({
         <span data-testid="solving">
           Solving the {street} on demand… {s.toFixed(0)} s
         </span>{" "}
-        <progress max={60} value={Math.min(60, s)} aria-label={`Solving the ${street}: seconds of the 60 s limit`} />{" "}
+        <progress
+          max={60}
+          value={Math.min(60, s)}
+          aria-label={`Solving the ${street}: seconds of the 60 s limit`}
+        />{" "}
         <span class="muted">(the API solves it to 0.5% of its pot, stopping at 600 iterations or 60 s)</span>
       </>
     );
@@ -109,7 +113,9 @@ export function SolveStatus({
       <span data-testid="solve">
         Flop solve: exploitability <strong data-testid="exploitability">{p.exploitabilityPct ?? "–"}%</strong>
         {p.exploitabilityNote ? ` (${p.exploitabilityNote})` : ""}, {p.iterations} iterations.
-        {ctx.solvedBoard !== ctx.board ? ` Answered from the solve of ${ctx.solvedBoard}, suits mapped back.` : ""}
+        {ctx.solvedBoard !== ctx.board
+          ? ` Answered from the solve of ${ctx.solvedBoard}, suits mapped back.`
+          : ""}
       </span>
     );
   }
@@ -156,7 +162,12 @@ export function PfActions({
             <>
               <span class="swatch" style={{ background: colours[i] }} aria-hidden="true" />
               <span class="token">{a.action}</span>
-              <span class="combos" data-testid={`pf-action-${i}`} data-freq={a.frequency} data-ev={a.evBb ?? ""}>
+              <span
+                class="combos"
+                data-testid={`pf-action-${i}`}
+                data-freq={a.frequency}
+                data-ev={a.evBb ?? ""}
+              >
                 {pct(a.frequency)} · {a.evBb === null ? "–" : a.evBb.toFixed(3)}
               </span>
             </>
@@ -186,7 +197,12 @@ export function PfActions({
                   <span class="muted"> (showdown)</span>
                 </span>
               ) : (
-                <a class="action" href={postflopUrl({ ...view, path })} onClick={linkClick} aria-disabled={busy}>
+                <a
+                  class="action"
+                  href={postflopUrl({ ...view, path })}
+                  onClick={linkClick}
+                  aria-disabled={busy}
+                >
                   {label}
                 </a>
               )}
@@ -214,7 +230,8 @@ export function FlopPicker({ board, onShow }: { board: string; onShow: (board: s
   const [picked, setPicked] = useState<string[]>([]);
   const [text, setText] = useState("");
   const typed = text.replace(/\s+/g, "");
-  const valid = /^([2-9TJQKA][shdc]){3}$/i.test(typed) && new Set(typed.toLowerCase().match(/../g)).size === 3;
+  const valid =
+    /^([2-9TJQKA][shdc]){3}$/i.test(typed) && new Set(typed.toLowerCase().match(/../g)).size === 3;
   return (
     <details class="flop-picker">
       <summary>Any flop (card picker)</summary>
@@ -222,7 +239,13 @@ export function FlopPicker({ board, onShow }: { board: string; onShow: (board: s
         class="row"
         onSubmit={(e) => {
           e.preventDefault();
-          if (valid) onShow(typed.match(/../g)!.map((c) => c[0]!.toUpperCase() + c[1]!.toLowerCase()).join(""));
+          if (valid)
+            onShow(
+              typed
+                .match(/../g)!
+                .map((c) => c[0]!.toUpperCase() + c[1]!.toLowerCase())
+                .join(""),
+            );
         }}
       >
         <label>

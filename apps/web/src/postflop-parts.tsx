@@ -79,7 +79,11 @@ export function PfGrid({
                     data-weight={cls ? cls.weight : undefined}
                     data-freqs={cls ? JSON.stringify(cls.frequencies) : undefined}
                     tabIndex={focus[0] === r && focus[1] === c ? 0 : -1}
-                    style={stops.length > 0 ? { background: `linear-gradient(to right, ${stops.join(", ")})` } : undefined}
+                    style={
+                      stops.length > 0
+                        ? { background: `linear-gradient(to right, ${stops.join(", ")})` }
+                        : undefined
+                    }
                     aria-label={`${hand}: ${summary}`}
                     aria-pressed={selected === hand}
                     onClick={() => {
@@ -238,7 +242,8 @@ export function CardPicker({
 }) {
   const deadLower = dead.map((d) => d.toLowerCase());
   return (
-    <div class="cards" role="group" aria-label={label}>
+    <fieldset class="cards">
+      <legend class="visually-hidden">{label}</legend>
       {ALL_CARDS.map((card) => (
         <button
           type="button"
@@ -251,9 +256,11 @@ export function CardPicker({
         >
           {card[0]}
           <span aria-hidden="true">{{ s: "♠", h: "♥", d: "♦", c: "♣" }[card[1]!]}</span>
-          <span class="visually-hidden">{{ s: " of spades", h: " of hearts", d: " of diamonds", c: " of clubs" }[card[1]!]}</span>
+          <span class="visually-hidden">
+            {{ s: " of spades", h: " of hearts", d: " of diamonds", c: " of clubs" }[card[1]!]}
+          </span>
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }

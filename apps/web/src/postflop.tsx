@@ -23,7 +23,13 @@ import {
   type ReportBoard,
   type Unsupported,
 } from "./postflop-api.js";
-import { classWeights, nearestBoards, otherRangeRequest, type PfView, postflopUrl } from "./postflop-model.js";
+import {
+  classWeights,
+  nearestBoards,
+  otherRangeRequest,
+  type PfView,
+  postflopUrl,
+} from "./postflop-model.js";
 import { FlopPicker, PfActions, PfPath, SolveStatus } from "./postflop-node.js";
 import { PfDetails, PfGrid, RangeGrid } from "./postflop-parts.js";
 import { linkClick, navigate } from "./router.js";
@@ -46,7 +52,8 @@ function resolve(url: URL, packs: PackRow[]): PfView | null {
   const live = packs.filter((p) => p.available && (p.boards?.length ?? 0) > 0);
   if (live.length === 0) return null;
   const wanted = url.searchParams.get("pack")?.toLowerCase();
-  const pack = live.find((p) => p.pack === wanted) ?? live.find((p) => p.pack === "srp-btn-bb-100bb") ?? live[0]!;
+  const pack =
+    live.find((p) => p.pack === wanted) ?? live.find((p) => p.pack === "srp-btn-bb-100bb") ?? live[0]!;
   const board = url.searchParams.get("board")?.trim() || pack.boards![0]!;
   const path = (url.searchParams.get("path") ?? "")
     .split(",")
@@ -152,7 +159,9 @@ export function PostflopPage({ url }: { url: URL }) {
     if (view) navigate(postflopUrl({ ...view, ...next }));
   };
   const lines = [...new Set((packs ?? []).filter((p) => p.available).map((p) => p.basePack ?? p.pack))];
-  const trees = (packs ?? []).filter((p) => p.available && (p.basePack ?? p.pack) === (packRow?.basePack ?? view?.pack));
+  const trees = (packs ?? []).filter(
+    (p) => p.available && (p.basePack ?? p.pack) === (packRow?.basePack ?? view?.pack),
+  );
   const report = view ? reports[view.pack] : undefined;
   const textureOf = new Map((report ?? []).map((b) => [b.board, b.texture]));
   const boards = (packRow?.boards ?? []).filter((b) =>
@@ -170,8 +179,8 @@ export function PostflopPage({ url }: { url: URL }) {
   return (
     <main class="postflop" aria-busy={busy}>
       <h1 class="visually-hidden">Postflop board browser</h1>
-      <form class="pickers" onSubmit={(e) => e.preventDefault()}>
-        <label>
+      <form class="pickers pf-pickers" onSubmit={(e) => e.preventDefault()}>
+        <label class="line">
           Line
           <select
             name="line"
@@ -246,7 +255,7 @@ export function PostflopPage({ url }: { url: URL }) {
               : "Textures need a key"}
         </p>
       </div>
-      {view ? <FlopPicker board={view.board} onShow={(board) => go({ board, path: [] })} /> : null}
+      <FlopPicker board={view?.board ?? ""} onShow={(board) => go({ board, path: [] })} />
       {view ? <PfPath view={view} seats={packRow?.preflop} /> : <div class="pathbar placeholder" />}
       <SolveStatus view={view} load={load} ctx={ctx} warnings={env?.warnings ?? []} />
 
@@ -283,7 +292,11 @@ export function PostflopPage({ url }: { url: URL }) {
           weights={exact ? actorWeights : null}
           testid="range-actor"
         />
-        <RangeGrid title={ctx ? otherSeat : "The other player"} weights={exact ? other : null} testid="range-other" />
+        <RangeGrid
+          title={ctx ? otherSeat : "The other player"}
+          weights={exact ? other : null}
+          testid="range-other"
+        />
       </section>
     </main>
   );
@@ -296,8 +309,8 @@ function PfError({ error, view }: { error: Error; view: PfView | null }) {
       <p>{error.message}</p>
       {status === 401 ? (
         <p>
-          Postflop reads need an API key. <a href="/account">Sign in to the account area</a> to create one, then
-          paste it above.
+          Postflop reads need an API key. <a href="/account">Sign in to the account area</a> to create one,
+          then paste it above.
         </p>
       ) : null}
       {view && view.path.length > 0 ? (

@@ -42,11 +42,11 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
- * For a browser test file: registers hooks that start the app on the fixture packs with the web build at
- * `/`, and Chromium, and close both after the file. The fields are set once `beforeAll` has run (nothing is
- * started without a browser).
+ * For a browser test file: registers hooks that start the app on the fixture packs (and, given `postflop`,
+ * the postflop packs it opens) with the web build at `/`, and Chromium, and close both after the file.
+ * The fields are set once `beforeAll` has run (nothing is started without a browser).
  */
-export function siteInBrowser(options: Pick<StartOptions, "postflop"> = {}): {
+export function siteInBrowser(options: { postflop?: () => StartOptions["postflop"] } = {}): {
   readonly server: TestServer;
   readonly browser: Browser;
 } {
@@ -56,7 +56,8 @@ export function siteInBrowser(options: Pick<StartOptions, "postflop"> = {}): {
     if (!BROWSER_AVAILABLE) return;
     const packs = await fixturePacksDir(false);
     removePacks = packs.remove;
-    site.server = await start({ packsDir: packs.dir, webRoot, ...options });
+    const postflop = options.postflop?.();
+    site.server = await start({ packsDir: packs.dir, webRoot, ...(postflop ? { postflop } : {}) });
     site.browser = await launchChromium();
   });
   afterAll(async () => {
