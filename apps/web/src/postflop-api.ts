@@ -87,9 +87,19 @@ export interface PfContext {
   solve?: PfSolve;
 }
 
+export interface PfComboStrategy {
+  combo: string;
+  reach: number;
+  strategy: { action: string; frequency: number; evBb: number | null }[];
+  evBb: number | null;
+  equity: number | null;
+}
+
 export interface PfNode {
   actions: PfAction[];
   classes: PfClass[];
+  /** With the `combo` parameter: that combo's frequency and EV per action. */
+  combo?: PfComboStrategy;
 }
 
 export interface PfCombo {
@@ -128,8 +138,10 @@ export function fetchPfNode(
   path: readonly string[],
   apiKey: string | null,
   signal?: AbortSignal,
+  combo?: string,
 ) {
   const q = new URLSearchParams({ board, path: enc(path) });
+  if (combo !== undefined) q.set("combo", combo);
   return api<Envelope<PfNode | Unsupported, PfContext>>(`/api/v1/postflop/${pack}/node?${q}`, {
     apiKey,
     ...(signal ? { signal } : {}),

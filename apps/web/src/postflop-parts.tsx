@@ -4,8 +4,8 @@
  * frequencies, EV and equity), a range grid shaded by weight, and a card picker.
  */
 
-import { useRef, useState } from "preact/hooks";
-import type { PfAction, PfClass, PfCombo } from "./postflop-api.js";
+import { useEffect, useRef, useState } from "preact/hooks";
+import type { PfAction, PfClass, PfCombo, PfComboStrategy } from "./postflop-api.js";
 import { ALL_CARDS, comboClass, pfColours } from "./postflop-model.js";
 import { gridClass, pct, RANKS } from "./ranges.js";
 
@@ -117,14 +117,33 @@ export function PfDetails({
   cls,
   hand,
   combos,
+  loadCombo,
 }: {
   actions: PfAction[] | null;
   cls: PfClass | undefined;
   hand: string | null;
   combos: PfCombo[] | null;
+  /** Reads one combo's frequency and EV per action (the node with `combo`). */
+  loadCombo: (combo: string, signal: AbortSignal) => Promise<PfComboStrategy | undefined>;
 }) {
   const colours = actions ? pfColours(actions) : [];
   const mine = hand && combos ? combos.filter((c) => comboClass(c.combo) === hand) : [];
+  const [picked, setPicked] = useState<string | null>(null);
+  const [strategy, setStrategy] = useState<PfComboStrategy | "loading" | "error" | null>(null);
+  const current = picked && mine.some((c) => c.combo === picked) ? picked : null;
+  useEffect(() => {
+    setStrategy(null);
+    if (!current) return;
+    const ctrl = new AbortController();
+    setStrategy("loading");
+    loadCombo(current, ctrl.signal).then(
+      (s) => setStrategy(s ?? "error"),
+      (e: Error) => {
+        if (e.name !== "AbortError") setStrategy("error");
+      },
+    );
+    return () => ctrl.abort();
+  }, [current, combos]);
   return (
     <section class="details pf-details" aria-live="polite" aria-label="Hand details">
       {actions && hand ? (
@@ -163,8 +182,21 @@ export function PfDetails({
                 </thead>
                 <tbody>
                   {mine.map((c) => (
-                    <tr key={c.combo} data-combo={c.combo}>
-                      <th scope="row">{c.combo}</th>
+                    <tr
+                      key={c.combo}
+                      data-combo={c.combo}
+                      class={current === c.combo ? "selected" : undefined}
+                    >
+                      <th scope="row">
+                        <button
+                          type="button"
+                          class="linkish"
+                          aria-pressed={current === c.combo}
+                          onClick={() => setPicked(current === c.combo ? null : c.combo)}
+                        >
+                          {c.combo}
+                        </button>
+                      </th>
                       <td>{c.reach.toFixed(4)}</td>
                       {actions.map((a) => (
                         <td key={a.action}>{pct(c.frequencies?.[a.action] ?? 0)}</td>
@@ -175,6 +207,25 @@ export function PfDetails({
                   ))}
                 </tbody>
               </table>
+              <p class="combo-evs" data-testid="combo-evs">
+                {current === null ? (
+                  <span class="muted">Tap a combo for its EV per action.</span>
+                ) : strategy === "loading" || strategy === null ? (
+                  <span class="muted">{current}: reading…</span>
+                ) : strategy === "error" ? (
+                  <span class="error">{current}: its EV per action could not be read.</span>
+                ) : (
+                  <>
+                    {strategy.combo}:{" "}
+                    {strategy.strategy.map((x, i) => (
+                      <span key={x.action} data-action={x.action}>
+                        {i > 0 ? " · " : ""}
+                        {x.action} {pct(x.frequency)}, EV {fmt(x.evBb, 3)}bb
+                      </span>
+                    ))}
+                  </>
+                )}
+              </p>
             </div>
           ) : cls && !combos ? (
             <p class="muted">Loading the combos…</p>

@@ -48,18 +48,23 @@ const TEXTURES: [string, string][] = [
   ["highCardClass", "High card"],
 ];
 
-function resolve(url: URL, packs: PackRow[]): PfView | null {
+/** The view the URL asks for; a pack it names that is not served is said (`notice`), not silently replaced. */
+function resolve(url: URL, packs: PackRow[]): (PfView & { notice: string | null }) | null {
   const live = packs.filter((p) => p.available && (p.boards?.length ?? 0) > 0);
   if (live.length === 0) return null;
   const wanted = url.searchParams.get("pack")?.toLowerCase();
-  const pack =
-    live.find((p) => p.pack === wanted) ?? live.find((p) => p.pack === "srp-btn-bb-100bb") ?? live[0]!;
+  const found = live.find((p) => p.pack === wanted);
+  const pack = found ?? live.find((p) => p.pack === "srp-btn-bb-100bb") ?? live[0]!;
+  if (wanted && !found) {
+    const notice = `There is no postflop pack "${wanted}" on this server (packs: ${live.map((p) => p.pack).join(", ")}); showing ${pack.pack}.`;
+    return { pack: pack.pack, board: pack.boards![0]!, path: [], notice };
+  }
   const board = url.searchParams.get("board")?.trim() || pack.boards![0]!;
   const path = (url.searchParams.get("path") ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  return { pack: pack.pack, board, path };
+  return { pack: pack.pack, board, path, notice: null };
 }
 
 export function PostflopPage({ url }: { url: URL }) {
@@ -156,7 +161,7 @@ export function PostflopPage({ url }: { url: URL }) {
   }
 
   const go = (next: Partial<PfView>) => {
-    if (view) navigate(postflopUrl({ ...view, ...next }));
+    if (view) navigate(postflopUrl({ pack: view.pack, board: view.board, path: view.path, ...next }));
   };
   const lines = [...new Set((packs ?? []).filter((p) => p.available).map((p) => p.basePack ?? p.pack))];
   const trees = (packs ?? []).filter(
@@ -228,6 +233,11 @@ export function PostflopPage({ url }: { url: URL }) {
         </label>
         <KeyField apiKey={apiKey} onChange={setApiKey} placeholder="pr_… (postflop reads need a key)" />
       </form>
+      {view?.notice ? (
+        <p class="notice" role="status" data-testid="notice">
+          {view.notice}
+        </p>
+      ) : null}
       <div class="pickers textures">
         {TEXTURES.map(([k, label]) => (
           <label key={k}>
@@ -283,6 +293,13 @@ export function PostflopPage({ url }: { url: URL }) {
             cls={selected ? classes.get(selected) : undefined}
             hand={selected}
             combos={range?.combos ?? null}
+            loadCombo={(combo, signal) =>
+              view
+                ? fetchPfNode(view.pack, view.board, view.path, apiKey, signal, combo).then(
+                    (env) => (env.result as PfNode).combo,
+                  )
+                : Promise.resolve(undefined)
+            }
           />
         </div>
       </section>

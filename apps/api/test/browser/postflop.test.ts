@@ -154,6 +154,18 @@ describe.skipIf(!BROWSER_AVAILABLE)("postflop board browser", () => {
       ]),
     );
 
+    // Tap a combo: its frequency and EV per action, as the node with that combo gives them.
+    const first = mine[0]!.combo;
+    await page.click(`[data-testid="detail-combos"] tr[data-combo="${first}"] button`);
+    await page.waitForSelector('[data-testid="combo-evs"] [data-action]');
+    const one = (await api(`/api/v1/postflop/${pack}/node?${q({ board, path: "", combo: first })}`)).result
+      .combo as { combo: string; strategy: { action: string; frequency: number; evBb: number | null }[] };
+    expect(await page.textContent('[data-testid="combo-evs"]')).toBe(
+      `${one.combo}: ${one.strategy
+        .map((x) => `${x.action} ${pct(x.frequency)}, EV ${x.evBb === null ? "–" : x.evBb.toFixed(3)}bb`)
+        .join(" · ")}`,
+    );
+
     // The other player (BTN, not yet acted) holds its whole range: the pack's listing per class times the
     // combos the board leaves.
     const listing = (await (await fetch(`${site.server.base}/api/v1/postflop/packs`)).json()) as Env;
@@ -335,6 +347,11 @@ describe.skipIf(!BROWSER_AVAILABLE)("postflop board browser", () => {
     await page.close();
 
     const bare = await site.browser.newPage();
+    // A pack the server lacks is said, not silently replaced.
+    await bare.goto(`${site.server.base}/postflop?pack=hu-nope&board=KsJh5d&path=`);
+    await bare.waitForSelector('[data-testid="notice"]', { timeout: 60_000 });
+    expect(await bare.textContent('[data-testid="notice"]')).toContain('no postflop pack "hu-nope"');
+
     await bare.goto(`${site.server.base}/postflop?pack=3bp-bb-btn-100bb&board=KsJh5d&path=`);
     const alert = bare.locator('[role="alert"]');
     await alert.waitFor({ timeout: 60_000 });
