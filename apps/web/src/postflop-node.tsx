@@ -94,7 +94,9 @@ export function SolveStatus({
           value={Math.min(60, s)}
           aria-label={`Solving the ${street}: seconds of the 60 s limit`}
         />{" "}
-        <span class="muted">(the API solves it to 0.5% of its pot, stopping at 600 iterations or 60 s)</span>
+        <span class="muted">
+          (by default the API solves a street to 0.5% of its pot, stopping at 600 iterations or 60 s)
+        </span>
       </>
     );
   } else if (ctx?.solve) {
