@@ -243,10 +243,13 @@ export function RangeGrid({
   title,
   weights,
   testid,
+  selected,
 }: {
   title: string;
   weights: Map<string, number> | null;
   testid: string;
+  /** The class picked in the strategy grid: its weight in this range is shown under the grid. */
+  selected: string | null;
 }) {
   let total = 0;
   for (const w of weights?.values() ?? []) total += w;
@@ -268,6 +271,7 @@ export function RangeGrid({
                 key={hand}
                 data-hand={hand}
                 data-weight={weights?.has(hand) ? w : undefined}
+                class={selected === hand ? "picked" : undefined}
                 title={`${hand}: ${w.toFixed(2)} combos`}
                 style={{ opacity: weights ? 0.08 + 0.92 * Math.min(1, w / maxCombos(hand)) : 0.08 }}
               />
@@ -275,6 +279,9 @@ export function RangeGrid({
           }),
         )}
       </div>
+      <p class="muted range-pick" data-testid={`${testid}-pick`}>
+        {selected && weights ? `${selected}: ${(weights.get(selected) ?? 0).toFixed(2)} combos` : "\u00a0"}
+      </p>
     </figure>
   );
 }

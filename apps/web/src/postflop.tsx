@@ -308,11 +308,13 @@ export function PostflopPage({ url }: { url: URL }) {
           title={ctx ? `${ctx.actorSeat} (to act)` : "Player to act"}
           weights={exact ? actorWeights : null}
           testid="range-actor"
+          selected={selected}
         />
         <RangeGrid
           title={ctx ? otherSeat : "The other player"}
           weights={exact ? other : null}
           testid="range-other"
+          selected={selected}
         />
       </section>
     </main>

@@ -190,6 +190,14 @@ describe.skipIf(!BROWSER_AVAILABLE)("postflop board browser", () => {
       expect(other.get(hand)!, hand).toBeCloseTo(Number(w) * live, 2);
     }
 
+    // The class picked in the grid (KQo) shows its weight in both ranges.
+    expect(await page.textContent('[data-testid="range-other-pick"]')).toBe(
+      `KQo: ${(other.get("KQo") ?? 0).toFixed(2)} combos`,
+    );
+    expect(await page.textContent('[data-testid="range-actor-pick"]')).toBe(
+      `KQo: ${cls.weight.toFixed(2)} combos`,
+    );
+
     // Keyboard: the grid is one tab stop; arrows move the focus and the details follow.
     await page.focus('button.cell[data-hand="AA"]');
     await page.keyboard.press("ArrowDown");
