@@ -116,6 +116,8 @@ try {
   await pf.waitForSelector('[data-testid="range-other"] [data-weight]', { timeout: 120_000 });
   await pf.hover('button.cell[data-hand="KQo"]');
   await pf.waitForSelector('[data-testid="detail-combos"]');
+  await pf.click('[data-testid="detail-combos"] tr[data-combo="KdQc"] button');
+  await pf.waitForSelector('[data-testid="combo-evs"] [data-action]');
   await pf.screenshot({ path: join(out, "postflop.png"), fullPage: true });
 
   // A turn dealt: the API solves it on demand, the page then gives its exploitability.
