@@ -129,6 +129,12 @@ export interface ReportBoard {
 
 const enc = (path: readonly string[]) => path.join(",");
 
+/**
+ * A query string with spaces as `%20`: action labels hold spaces (`bet 4.13`), and the API reads a `+` as
+ * itself, not as a space (URLSearchParams writes a space as `+`, and a real `+` as `%2B`).
+ */
+const qs = (q: URLSearchParams): string => q.toString().replace(/\+/g, "%20");
+
 export const fetchPacks = (signal?: AbortSignal) =>
   api<Envelope<{ packs: PackRow[] }>>("/api/v1/postflop/packs", signal ? { signal } : {});
 
@@ -142,7 +148,7 @@ export function fetchPfNode(
 ) {
   const q = new URLSearchParams({ board, path: enc(path) });
   if (combo !== undefined) q.set("combo", combo);
-  return api<Envelope<PfNode | Unsupported, PfContext>>(`/api/v1/postflop/${pack}/node?${q}`, {
+  return api<Envelope<PfNode | Unsupported, PfContext>>(`/api/v1/postflop/${pack}/node?${qs(q)}`, {
     apiKey,
     ...(signal ? { signal } : {}),
   });
@@ -158,7 +164,7 @@ export function fetchPfRange(
 ) {
   const q = new URLSearchParams({ board, path: enc(path) });
   if (action !== null) q.set("action", action);
-  return api<Envelope<PfRange, PfContext>>(`/api/v1/postflop/${pack}/range?${q}`, {
+  return api<Envelope<PfRange, PfContext>>(`/api/v1/postflop/${pack}/range?${qs(q)}`, {
     apiKey,
     ...(signal ? { signal } : {}),
   });

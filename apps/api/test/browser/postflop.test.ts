@@ -38,7 +38,8 @@ async function api(path: string): Promise<Env> {
   expect(res.status, path).toBe(200);
   return (await res.json()) as Env;
 }
-const q = (o: Record<string, string>) => new URLSearchParams(o).toString();
+// Spaces in action labels go as %20: the API reads "+" as itself.
+const q = (o: Record<string, string>) => new URLSearchParams(o).toString().replace(/\+/g, "%20");
 const node = (pack: string, board: string, path: string) =>
   api(`/api/v1/postflop/${pack}/node?${q({ board, path })}`);
 const range = (pack: string, board: string, path: string, action?: string) =>
@@ -220,6 +221,23 @@ describe.skipIf(!BROWSER_AVAILABLE)("postflop board browser", () => {
     const got = await otherWeights(page);
     expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
     for (const [h, w] of want) expect(got.get(h)!, h).toBeCloseTo(w, 6);
+
+    // BTN bets (an action label with a space): BB faces the bet, and BTN's range is its betting combos.
+    const bet = (await node(pack, board, "check")).result.actions as { action: string; kind: string }[];
+    const betLabel = bet.find((a) => a.kind === "bet")!.action;
+    expect(betLabel).toContain(" ");
+    await page.click(`a.action:has-text("${betLabel}")`);
+    await waitForNode(page, `check,${betLabel}`);
+    expect(new URL(page.url()).searchParams.get("path")).toBe(`check,${betLabel}`);
+    await expectNode(page, await node(pack, board, `check,${betLabel}`));
+    const bets = (await range(pack, board, "check", betLabel)).result.combos as {
+      combo: string;
+      weightAfter: number;
+    }[];
+    const betting = new Map<string, number>();
+    for (const c of bets) betting.set(classOf(c.combo), (betting.get(classOf(c.combo)) ?? 0) + c.weightAfter);
+    const shown = await otherWeights(page);
+    for (const [h, w] of betting) expect(shown.get(h)!, h).toBeCloseTo(w, 6);
 
     // The other tree of the line keeps the board.
     await page.selectOption('select[name="tree"]', `${pack}-flop33`);
