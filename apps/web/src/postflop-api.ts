@@ -77,6 +77,8 @@ export interface PfContext {
   actor: "oop" | "ip";
   actorSeat: string;
   nodePotBb: number;
+  /** The stack behind at the start of the pack's street (the flop). */
+  stackBb: number;
   suitMapping?: string;
   provenance: {
     iterations: number;

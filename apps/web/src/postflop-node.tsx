@@ -149,6 +149,7 @@ export function PfActions({
   const street = ctx.nodeStreet;
   const next = nextStreet(street);
   const dead = [...boardCards(view.board), ...view.path.filter(isCard)];
+  const streetStack = ctx.solve?.stackBb ?? ctx.stackBb;
   return (
     <section class="actions" aria-label={`Actions of ${ctx.actorSeat}`}>
       <h2>
@@ -175,6 +176,8 @@ export function PfActions({
             </>
           );
           const ends = closesStreet(a, ctx.actor);
+          // A call that puts in the whole stack left at the street's start: no decision is left to deal to.
+          const allIn = a.kind === "call" && a.toBb >= streetStack - 0.005;
           const path = [...view.path, a.action];
           return (
             <li key={a.action}>
@@ -182,6 +185,11 @@ export function PfActions({
                 <span class="action closed">
                   {label}
                   <span class="muted"> (hand over)</span>
+                </span>
+              ) : ends && allIn ? (
+                <span class="action closed">
+                  {label}
+                  <span class="muted"> (all-in called: the cards are dealt out)</span>
                 </span>
               ) : ends && next ? (
                 <button

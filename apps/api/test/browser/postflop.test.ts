@@ -316,6 +316,23 @@ describe.skipIf(!BROWSER_AVAILABLE)("postflop board browser", () => {
     for (const [h, w] of want) expect(other.get(h)!, h).toBeCloseTo(w, 6);
     const { cls: shift, shifts } = await layoutShift(page);
     expect(shift, shifts.join("; ")).toBeLessThanOrEqual(0.02);
+
+    // Facing an all-in on the flop: the call deals no turn (no decision is left), as the API's tree says.
+    const steps: string[] = [];
+    for (const kind of ["bet", "raise", "allin"]) {
+      const actions = (await node(pack, board, steps.join(","))).result.actions as {
+        action: string;
+        kind: string;
+      }[];
+      steps.push(actions.find((a) => a.kind === kind)!.action);
+    }
+    await page.goto(
+      `${site.server.base}/postflop?pack=${pack}&board=${board}&path=${encodeURIComponent(steps.join(","))}`,
+    );
+    await waitForNode(page, steps.join(","));
+    await expectNode(page, await node(pack, board, steps.join(",")));
+    expect(await page.textContent('.actions li:has-text("call")')).toContain("all-in called");
+    expect(await page.isVisible('.actions button.action:has-text("call")')).toBe(false);
     expect(watch.errors).toEqual([]);
     await page.close();
   });
