@@ -117,8 +117,10 @@ export function PloView({
               <>
                 Class <code>{search.name}</code>
               </>
-            ) : (
+            ) : node ? (
               `${listed.length.toLocaleString("en-US")} classes`
+            ) : (
+              "\u00a0"
             )}
             {category ? (
               <>
@@ -134,9 +136,7 @@ export function PloView({
           <button type="button" class="btn" disabled={at === 0} onClick={() => setPage(at - 1)}>
             Previous
           </button>
-          <span data-testid="page">
-            page {at + 1} of {pages}
-          </span>
+          <span data-testid="page">{node ? `page ${at + 1} of ${pages}` : "\u00a0"}</span>
           <button type="button" class="btn" disabled={at >= pages - 1} onClick={() => setPage(at + 1)}>
             Next
           </button>
@@ -206,7 +206,8 @@ function Categories({
                 onClick={() => onPick(s.id)}
               >
                 <span class="cat-label">
-                  {s.label} <span class="muted">{s.hands.toLocaleString("en-US")} hands</span>
+                  {s.label}{" "}
+                  <span class="muted">{node ? `${s.hands.toLocaleString("en-US")} hands` : ""}</span>
                 </span>
                 <span
                   class="cat-bar"
