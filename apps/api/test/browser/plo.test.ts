@@ -236,6 +236,17 @@ describe.skipIf(!BROWSER_AVAILABLE)("PLO in the range viewer", () => {
     expect(second).toBe((await listRows(page))[1]!.name);
     expect(await page.textContent('[data-testid="detail-hand"]')).toContain(second!);
     expect(await page.$$eval('button.class-name[tabindex="0"]', (b) => b.length)).toBe(1);
+    // The details of that class: frequency, combos and EV per action, as the API gives them.
+    const detail = await page.$$eval(".details tbody tr", (trs) =>
+      trs.map((tr) => Array.from(tr.querySelectorAll("td")).map((td) => td.textContent)),
+    );
+    expect(detail).toEqual(
+      node.actions.map((a) => {
+        const f = a.weights[second!] ?? 0;
+        const ev = a.evs[second!];
+        return [pct(f), (f * handsOf(second!)).toFixed(2), ev === undefined ? "–" : ev.toFixed(3)];
+      }),
+    );
 
     // An action walks the path: UTG folds, HJ's node, with the API's numbers.
     await page.click('a.action:has-text("Fold")');

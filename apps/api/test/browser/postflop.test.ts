@@ -28,7 +28,13 @@ interface Exploitability {
 }
 interface Env {
   coverage: { status: string };
-  context: { provenance: Exploitability; solve: Exploitability & { street: string } };
+  context: {
+    provenance: Exploitability;
+    solve: Exploitability & { street: string };
+    actor: string;
+    actorSeat: string;
+    nodePotBb: number;
+  };
   result: Record<string, unknown> & { reason?: string };
   warnings: string[];
 }
@@ -118,6 +124,9 @@ describe.skipIf(!BROWSER_AVAILABLE)("postflop board browser", () => {
     await waitForNode(page, "");
     const root = await node(pack, board, "");
     await expectNode(page, root);
+    expect(await page.textContent(".actions h2")).toBe(
+      `${root.context.actorSeat} to act (${root.context.actor.toUpperCase()}, flop, pot ${root.context.nodePotBb}bb)`,
+    );
     expect(await page.textContent('[data-testid="exploitability"]')).toBe(
       `${root.context.provenance.exploitabilityPct}%`,
     );
