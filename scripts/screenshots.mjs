@@ -1,9 +1,10 @@
 // Takes the README's screenshots of the web site (docs/screenshots/*.png) from the built API on the
 // committed packs, in Debian's Chromium (CHROMIUM_PATH overrides /usr/bin/chromium). Run after `pnpm build`:
 //   node scripts/screenshots.mjs
-// It starts its own server on a free port with a throw-away account database, signs up a demo account and
-// creates a key, so nothing of yours is touched.
-import { spawn } from "node:child_process";
+// It starts its own server on a free port with a throw-away account database (with a key made by the CLI
+// for the PLO and postflop pages; with --account it also signs up a demo account and creates keys there),
+// so nothing of yours is touched.
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -17,6 +18,15 @@ const out = join(root, "docs/screenshots");
 const scratch = mkdtempSync(join(tmpdir(), "screenshots-"));
 const port = 3300 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
+
+// A key for the keyed pages (PLO, postflop), made before the server holds the database.
+const made = spawnSync(
+  process.execPath,
+  [join(root, "apps/api/dist/cli.js"), "keys", "create", "--name", "screenshots", "--quota", "unmetered"],
+  { env: { ...process.env, ACCESS_DB: join(scratch, "access.sqlite"), DATABASE_URL: "" }, encoding: "utf8" },
+);
+const viewerKey = /pr_[0-9a-f]{12}_[A-Za-z0-9_-]{43}/.exec(made.stdout)?.[0];
+if (!viewerKey) throw new Error(`could not create a key: ${made.stderr || made.stdout}`);
 
 const server = spawn(process.execPath, [join(root, "apps/api/dist/main.js")], {
   env: {
@@ -79,6 +89,46 @@ try {
   await ready(phone, "UTG_60%_HJ_Fold_CO_Fold_BTN");
   await phone.tap('button.cell[data-hand="JTs"]');
   await phone.screenshot({ path: join(out, "viewer-phone.png"), fullPage: true });
+
+  // PLO and postflop need a key: the viewer reads it from this browser's storage.
+  const keyed = await browser.newContext({ viewport: { width: 1200, height: 1000 }, deviceScaleFactor: 1 });
+  await keyed.addInitScript((k) => window.localStorage.setItem("ranges.viewerKey", k), viewerKey);
+  const idle = (p) =>
+    p.waitForFunction(
+      () =>
+        document.querySelector("main")?.getAttribute("aria-busy") === "false" &&
+        document.querySelector(".dim") === null,
+      undefined,
+      { timeout: 120_000 },
+    );
+  const plo = await keyed.newPage();
+  await plo.goto(`${base}/?game=plo&stack=100&history=UTG_Fold_HJ_Fold_CO`);
+  await ready(plo, "UTG_Fold_HJ_Fold_CO");
+  await idle(plo);
+  await plo.fill('input[name="class-search"]', "(Ax)xx");
+  await plo.click('button[data-sort="ev:1"]');
+  await plo.hover('button.class-name[data-row="0"]');
+  await plo.screenshot({ path: join(out, "plo.png") });
+
+  const pf = await keyed.newPage();
+  await pf.goto(`${base}/postflop?pack=srp-btn-bb-100bb&board=AsQh6d&path=check`);
+  await idle(pf);
+  await pf.waitForSelector('[data-testid="range-other"] [data-weight]', { timeout: 120_000 });
+  await pf.hover('button.cell[data-hand="KQo"]');
+  await pf.waitForSelector('[data-testid="detail-combos"]');
+  await pf.click('[data-testid="detail-combos"] tr[data-combo="KdQc"] button');
+  await pf.waitForSelector('[data-testid="combo-evs"] [data-action]');
+  await pf.screenshot({ path: join(out, "postflop.png"), fullPage: true });
+
+  // A turn dealt: the API solves it on demand, the page then gives its exploitability.
+  await pf.goto(`${base}/postflop?pack=3bp-bb-btn-100bb&board=Ks7h4d&path=check,check,2c`);
+  await idle(pf);
+  await pf.waitForSelector('[data-testid="exploitability"]', { timeout: 120_000 });
+  await pf.hover('button.cell[data-hand="AQs"]');
+  await pf.screenshot({
+    path: join(out, "postflop-turn.png"),
+    clip: { x: 0, y: 0, width: 1200, height: 760 },
+  });
 
   if (process.argv.includes("--account")) {
     const acc = await browser.newPage({ viewport: { width: 1200, height: 860 }, deviceScaleFactor: 1 });

@@ -1,7 +1,7 @@
 /**
  * The web site (apps/web, built by Vite to its dist/) served at `/`: files by path, and the pages of the
- * site (the viewer at `/`, the account area under `/account`, the OAuth sign-in pages under `/oauth/`) as its
- * index.html. Hashed assets are cached for a year; HTML is revalidated on every load. Everything under
+ * site (the viewer at `/`, the postflop board browser at `/postflop`, the account area under `/account`,
+ * the OAuth sign-in pages under `/oauth/`) as its index.html. Hashed assets are cached for a year; HTML is revalidated on every load. Everything under
  * `/api/` and `/.well-known/` is left to the API's own routes.
  */
 
@@ -24,7 +24,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The site's pages: each is served as index.html, and the script shows the right one. */
-const PAGES = /^\/(account(\/[a-z-]*)?|oauth\/interaction\/[A-Za-z0-9_-]{1,128})?$/;
+const PAGES = /^\/(account(\/[a-z-]*)?|postflop|oauth\/interaction\/[A-Za-z0-9_-]{1,128})?$/;
 
 /**
  * Content-Security-Policy of the HTML: scripts, styles and requests only from this origin (inline style

@@ -27,6 +27,9 @@ describe("web site", () => {
       "/account/keys",
       "/oauth/interaction/abc_DEF-123",
       "/?game=nl/v2&stack=100",
+      "/?game=plo&stack=100&history=UTG",
+      "/postflop",
+      "/postflop?pack=srp-btn-bb-100bb&board=AsQh6d&path=",
     ]) {
       const res = await fetch(`${server.base}${path}`);
       expect(res.status, path).toBe(200);
@@ -50,6 +53,7 @@ describe("web site", () => {
       "/%2e%2e/package.json",
       "/assets/..%2f..%2flocate.js",
       "/nope",
+      "/postflop/nope",
     ]) {
       const r = await fetch(`${server.base}${path}`);
       expect(r.status, path).toBe(404);

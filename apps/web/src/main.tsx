@@ -1,6 +1,7 @@
 import { render } from "preact";
 import { AccountPage } from "./account.js";
 import { ConsentPage } from "./consent.js";
+import { PostflopPage } from "./postflop.js";
 import { linkClick, useLocation } from "./router.js";
 import "./styles.css";
 import { Viewer } from "./viewer.js";
@@ -8,7 +9,13 @@ import { Viewer } from "./viewer.js";
 function App() {
   const url = useLocation();
   const consent = /^\/oauth\/interaction\/([A-Za-z0-9_-]+)$/.exec(url.pathname)?.[1];
-  const page = consent ? "consent" : url.pathname.startsWith("/account") ? "account" : "viewer";
+  const page = consent
+    ? "consent"
+    : url.pathname.startsWith("/account")
+      ? "account"
+      : url.pathname.startsWith("/postflop")
+        ? "postflop"
+        : "viewer";
   return (
     <>
       <a class="skip" href="#content">
@@ -22,6 +29,9 @@ function App() {
           <a href="/" onClick={linkClick} aria-current={page === "viewer" ? "page" : undefined}>
             Ranges
           </a>
+          <a href="/postflop" onClick={linkClick} aria-current={page === "postflop" ? "page" : undefined}>
+            Postflop
+          </a>
           <a href="/account" onClick={linkClick} aria-current={page === "account" ? "page" : undefined}>
             Account
           </a>
@@ -33,6 +43,8 @@ function App() {
           <ConsentPage uid={consent} />
         ) : page === "account" ? (
           <AccountPage />
+        ) : page === "postflop" ? (
+          <PostflopPage url={url} />
         ) : (
           <Viewer url={url} />
         )}

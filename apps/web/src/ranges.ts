@@ -79,5 +79,6 @@ export function actionLabel(a: Action): string {
 /** A frequency as a percentage with one decimal (what the grid and details show). */
 export const pct = (f: number): string => `${(Math.round(f * 1000) / 10).toFixed(1)}%`;
 
-/** Hold'em games whose node the viewer can show, from the catalog (PLO and postflop have no view yet). */
-export const viewable = (game: string): game is GameId => isGameId(game) && GAMES[game].variant === "holdem";
+/** Games whose nodes the viewer shows: hold'em (the 13x13 grid) and PLO (categories and the class list). */
+export const viewable = (game: string): game is GameId =>
+  isGameId(game) && (GAMES[game].variant === "holdem" || GAMES[game].variant === "omaha");

@@ -1,29 +1,22 @@
 /**
- * The range viewer: pick a game and a stack, click through the action path, and read the 13x13 grid of the
- * node (colour bars by action frequency, EVs on hover, focus or tap), combos per action and the node's reach.
- * The URL holds game, stack and history (`/?game=nl/v2&stack=100&history=UTG_Fold_HJ`), so every view is a
- * deep link; back and forward walk the path.
+ * The range viewer: pick a game and a stack, click through the action path, and read the node. Hold'em
+ * nodes show the 13x13 grid (colour bars by action frequency, EVs on hover, focus or tap); PLO nodes (16,432
+ * classes) show the whole range's action shares, categories by suit structure and shape, and a searchable,
+ * sortable class list (plo-view.tsx). The URL holds game, stack and history
+ * (`/?game=plo&stack=100&history=UTG`), so every view is a deep link; back and forward walk the path.
  */
 
 import { GAMES, type GameId, isKeyless, RangesError } from "@ranges/core";
 import type { Catalog, GameCatalogEntry, Node } from "@ranges/schema";
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useState } from "preact/hooks";
 import { ApiError, fetchCatalog, fetchNode } from "./api.js";
+import { Details, Grid } from "./holdem.js";
 import { getViewerKey, setViewerKey } from "./keystore.js";
-import {
-  actionColours,
-  actionLabel,
-  classCombos,
-  gridClass,
-  nextHistory,
-  pct,
-  RANKS,
-  stepsOf,
-  viewable,
-} from "./ranges.js";
+import { PloView } from "./plo-view.js";
+import { actionColours, actionLabel, nextHistory, pct, stepsOf, viewable } from "./ranges.js";
 import { linkClick, navigate } from "./router.js";
 
-interface ViewState {
+export interface ViewState {
   game: GameId;
   stack: number;
   history: string;
@@ -31,23 +24,31 @@ interface ViewState {
 
 export function viewerUrl(v: ViewState): string {
   const q = new URLSearchParams({ game: v.game, stack: String(v.stack), history: v.history });
-  return `/?${q.toString().replace(/%2F/g, "/")}`;
+  return `/?${q.toString().replace(/%2F/g, "/").replace(/%28/g, "(").replace(/%29/g, ")")}`;
 }
 
-/** The view the URL asks for, completed with defaults from the catalog. */
-function resolveView(url: URL, games: GameCatalogEntry[]): ViewState | null {
+/**
+ * The view the URL asks for, completed with defaults from the catalog; `notice` says what was asked for and
+ * is not there (a game or a stack), so the page never silently shows another game than the URL names.
+ */
+function resolveView(url: URL, games: GameCatalogEntry[]): { view: ViewState; notice: string | null } | null {
   if (games.length === 0) return null;
   const wanted = url.searchParams.get("game");
-  const entry = games.find((g) => g.game === wanted) ?? games.find((g) => g.game === "nl/v2") ?? games[0]!;
+  const found = games.find((g) => g.game === wanted);
+  const entry = found ?? games.find((g) => g.game === "nl/v2") ?? games[0]!;
   const game = entry.game as GameId;
-  const rawStack = Number(url.searchParams.get("stack"));
-  const stack = entry.stacks.includes(rawStack)
-    ? rawStack
-    : entry.stacks.includes(100)
-      ? 100
-      : entry.stacks[0]!;
-  const history = url.searchParams.get("history")?.trim() || GAMES[game].seats[0]!;
-  return { game, stack, history };
+  const rawStack = url.searchParams.get("stack");
+  const asked = Number(rawStack);
+  const stack = entry.stacks.includes(asked) ? asked : entry.stacks.includes(100) ? 100 : entry.stacks[0]!;
+  let notice: string | null = null;
+  if (wanted !== null && !found) {
+    notice = `There is no game "${wanted}" on this server (games: ${games.map((g) => g.game).join(", ")}); showing ${game}.`;
+  } else if (rawStack !== null && stack !== asked) {
+    notice = `${game} has no ${rawStack}bb pack (stacks: ${entry.stacks.join(", ")}bb); showing ${stack}bb.`;
+  }
+  const history =
+    (found || wanted === null ? url.searchParams.get("history")?.trim() : "") || GAMES[game].seats[0]!;
+  return { view: { game, stack, history }, notice };
 }
 
 type Load =
@@ -75,8 +76,10 @@ export function Viewer({ url }: { url: URL }) {
     () => (catalog?.games ?? []).filter((g) => viewable(g.game) && g.stacks.length > 0),
     [catalog],
   );
-  const view = catalog ? resolveView(url, games) : null;
+  const resolved = catalog ? resolveView(url, games) : null;
+  const view = resolved?.view ?? null;
   const needsKey = view ? !isKeyless(view.game, "node") : false;
+  const omaha = view ? GAMES[view.game].variant === "omaha" : false;
 
   useEffect(() => {
     if (!view) return;
@@ -113,7 +116,7 @@ export function Viewer({ url }: { url: URL }) {
   if (catalog && games.length === 0) {
     return (
       <main class="viewer">
-        <p class="error">No hold'em packs are installed on this server yet.</p>
+        <p class="error">No packs are installed on this server yet.</p>
       </main>
     );
   }
@@ -126,12 +129,14 @@ export function Viewer({ url }: { url: URL }) {
   };
 
   const node = load.state === "ok" ? load.node : null;
-  // While a node loads the previous one stays on screen (dimmed), so nothing moves.
-  const shown = node ?? (load.state === "loading" ? lastNode : null);
+  // While a node loads the previous one of the same game stays on screen (dimmed), so nothing moves.
+  const previous = load.state === "loading" && lastNode?.game === view?.game ? lastNode : null;
+  const shown = node ?? previous;
   const entry = view ? games.find((g) => g.game === view.game) : undefined;
+  const busy = load.state === "loading";
 
   return (
-    <main class="viewer" aria-busy={load.state === "loading"}>
+    <main class={`viewer${omaha ? " omaha" : ""}`} aria-busy={busy}>
       <h1 class="visually-hidden">Range viewer</h1>
       <form class="pickers" onSubmit={(e) => e.preventDefault()}>
         <label>
@@ -164,28 +169,52 @@ export function Viewer({ url }: { url: URL }) {
         </label>
         {needsKey ? <KeyField apiKey={apiKey} onChange={setApiKey} /> : null}
       </form>
+      {resolved?.notice ? (
+        <p class="notice" role="status" data-testid="notice">
+          {resolved.notice}
+        </p>
+      ) : null}
 
       {view ? <PathBar view={view} /> : <div class="pathbar placeholder" />}
 
-      <section class="node-area">
-        <div class="grid-wrap">
-          <Grid node={shown} dim={load.state === "loading"} selected={selected} onSelect={setSelected} />
-        </div>
-        <div class="side">
-          {load.state === "error" ? <NodeError error={load.error} view={view} needsKey={needsKey} /> : null}
-          {shown && view ? (
-            <Actions node={shown} view={view} busy={load.state === "loading"} />
-          ) : load.state !== "error" ? (
-            <div class="actions placeholder" aria-hidden="true" />
-          ) : null}
-          <Details node={shown} hand={selected} />
-        </div>
-      </section>
+      {omaha && view ? (
+        <PloView
+          node={shown}
+          dim={busy}
+          error={
+            load.state === "error" ? <NodeError error={load.error} view={view} needsKey={needsKey} /> : null
+          }
+          actions={shown ? <Actions node={shown} view={view} busy={busy} /> : null}
+        />
+      ) : (
+        <section class="node-area">
+          <div class="grid-wrap">
+            <Grid node={shown} dim={busy} selected={selected} onSelect={setSelected} />
+          </div>
+          <div class="side">
+            {load.state === "error" ? <NodeError error={load.error} view={view} needsKey={needsKey} /> : null}
+            {shown && view ? (
+              <Actions node={shown} view={view} busy={busy} />
+            ) : load.state !== "error" ? (
+              <div class="actions placeholder" aria-hidden="true" />
+            ) : null}
+            <Details node={shown} hand={selected} />
+          </div>
+        </section>
+      )}
     </main>
   );
 }
 
-function KeyField({ apiKey, onChange }: { apiKey: string | null; onChange: (k: string | null) => void }) {
+export function KeyField({
+  apiKey,
+  onChange,
+  placeholder = "pr_… (this game needs a key)",
+}: {
+  apiKey: string | null;
+  onChange: (k: string | null) => void;
+  placeholder?: string;
+}) {
   const [draft, setDraft] = useState(apiKey ?? "");
   return (
     <label class="keyfield">
@@ -194,7 +223,7 @@ function KeyField({ apiKey, onChange }: { apiKey: string | null; onChange: (k: s
         type="password"
         autoComplete="off"
         spellcheck={false}
-        placeholder="pr_… (this game needs a key)"
+        placeholder={placeholder}
         value={draft}
         onInput={(e) => setDraft((e.currentTarget as HTMLInputElement).value)}
         onChange={(e) => {
@@ -318,156 +347,6 @@ function Actions({ node, view, busy }: { node: Node; view: ViewState; busy: bool
           );
         })}
       </ul>
-    </section>
-  );
-}
-
-/** Frequencies of one class at the node, per action index. */
-function freqsOf(node: Node, hand: string): number[] {
-  return node.actions.map((a) => a.weights[hand] ?? 0);
-}
-
-function Grid({
-  node,
-  dim,
-  selected,
-  onSelect,
-}: {
-  node: Node | null;
-  dim: boolean;
-  selected: string | null;
-  onSelect: (hand: string) => void;
-}) {
-  const [focus, setFocus] = useState<[number, number]>([0, 0]);
-  const tableRef = useRef<HTMLTableElement>(null);
-  const colours = node ? actionColours(node) : [];
-
-  const move = (e: KeyboardEvent, r: number, c: number) => {
-    const d: Record<string, [number, number]> = {
-      ArrowUp: [-1, 0],
-      ArrowDown: [1, 0],
-      ArrowLeft: [0, -1],
-      ArrowRight: [0, 1],
-      Home: [0, -c],
-      End: [0, 12 - c],
-    };
-    const step = d[e.key];
-    if (!step) return;
-    e.preventDefault();
-    const nr = Math.max(0, Math.min(12, r + step[0]));
-    const nc = Math.max(0, Math.min(12, c + step[1]));
-    setFocus([nr, nc]);
-    const btn = tableRef.current?.querySelector<HTMLButtonElement>(`button[data-rc="${nr}-${nc}"]`);
-    btn?.focus();
-  };
-
-  return (
-    <table
-      ref={tableRef}
-      class={`grid${dim ? " dim" : ""}`}
-      aria-label={node ? `Strategy of ${node.actor} at ${node.history}` : "Strategy grid (loading)"}
-    >
-      <tbody>
-        {Array.from(RANKS).map((_, r) => (
-          <tr key={r}>
-            {Array.from(RANKS).map((_, c) => {
-              const hand = gridClass(r, c);
-              const freqs = node ? freqsOf(node, hand) : [];
-              let at = 0;
-              const stops = freqs
-                .map((f, i) => {
-                  const from = at;
-                  at += f * 100;
-                  return f > 0 ? `${colours[i]} ${from.toFixed(2)}% ${at.toFixed(2)}%` : null;
-                })
-                .filter(Boolean);
-              const background =
-                stops.length > 0
-                  ? `linear-gradient(to right, ${stops.join(", ")}, var(--empty) ${at.toFixed(2)}%)`
-                  : undefined;
-              const summary = node
-                ? node.actions.map((a, i) => `${a.action} ${pct(freqs[i]!)}`).join(", ")
-                : "loading";
-              return (
-                <td key={hand}>
-                  <button
-                    type="button"
-                    class={`cell${selected === hand ? " selected" : ""}`}
-                    data-hand={hand}
-                    data-rc={`${r}-${c}`}
-                    data-freqs={
-                      node
-                        ? JSON.stringify(Object.fromEntries(node.actions.map((a, i) => [a.action, freqs[i]])))
-                        : undefined
-                    }
-                    tabIndex={focus[0] === r && focus[1] === c ? 0 : -1}
-                    style={background ? { background } : undefined}
-                    aria-label={`${hand}: ${summary}`}
-                    aria-pressed={selected === hand}
-                    onClick={() => {
-                      setFocus([r, c]);
-                      onSelect(hand);
-                    }}
-                    onMouseEnter={() => onSelect(hand)}
-                    onFocus={() => {
-                      setFocus([r, c]);
-                      onSelect(hand);
-                    }}
-                    onKeyDown={(e) => move(e, r, c)}
-                  >
-                    {hand}
-                  </button>
-                </td>
-              );
-            })}
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
-
-/** One class at the node: frequency, combos and EV per action. Fixed size, so hovering moves nothing. */
-function Details({ node, hand }: { node: Node | null; hand: string | null }) {
-  const colours = node ? actionColours(node) : [];
-  return (
-    <section class="details" aria-live="polite" aria-label="Hand details">
-      {node && hand ? (
-        <>
-          <h2 data-testid="detail-hand">
-            {hand} <span class="muted">({classCombos(hand)} combos)</span>
-          </h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Action</th>
-                <th scope="col">Freq</th>
-                <th scope="col">Combos</th>
-                <th scope="col">EV ({node.evUnit ?? "none"})</th>
-              </tr>
-            </thead>
-            <tbody>
-              {node.actions.map((a, i) => {
-                const f = a.weights[hand] ?? 0;
-                const ev = a.evs[hand];
-                return (
-                  <tr key={a.action} data-action={a.action}>
-                    <th scope="row">
-                      <span class="swatch" style={{ background: colours[i] }} aria-hidden="true" />
-                      {actionLabel(a)}
-                    </th>
-                    <td data-testid="detail-freq">{pct(f)}</td>
-                    <td>{(f * classCombos(hand)).toFixed(2)}</td>
-                    <td data-testid="detail-ev">{ev === undefined ? "–" : ev.toFixed(3)}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </>
-      ) : (
-        <p class="muted">Hover, focus or tap a hand for its frequencies and EVs.</p>
-      )}
     </section>
   );
 }

@@ -7,7 +7,7 @@
 import type { Node } from "@ranges/schema";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { BROWSER_AVAILABLE, siteInBrowser } from "./chromium.js";
+import { BROWSER_AVAILABLE, layoutShift, siteInBrowser, watchPage } from "./chromium.js";
 
 const site = siteInBrowser();
 
@@ -50,14 +50,7 @@ describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
   it("clicks through the action path to a node and shows the API's numbers", async () => {
     const page = await site.browser.newPage({ viewport: { width: 1280, height: 900 } });
     // Layout shifts (Chromium's layout-shift entries) are summed from the first paint on.
-    await page.addInitScript(() => {
-      (window as unknown as { cls: number }).cls = 0;
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
-          if (!e.hadRecentInput) (window as unknown as { cls: number }).cls += e.value;
-        }
-      }).observe({ type: "layout-shift", buffered: true } as PerformanceObserverInit);
-    });
+    const watch = await watchPage(page);
     await page.goto(`${site.server.base}/`);
     // The default view: nl/v2 at 100bb, the first seat to act.
     await waitForNode(page, "UTG");
@@ -122,8 +115,10 @@ describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
     await waitForNode(page, "UTG_Fold_HJ");
     expectGridMatches(await gridFreqs(page), await apiNode("nl/v2", 100, "UTG_Fold_HJ"));
 
-    // Nothing moved while nodes loaded.
-    expect(await page.evaluate(() => (window as unknown as { cls: number }).cls)).toBeLessThan(0.02);
+    // Nothing moved while nodes loaded, and nothing went wrong.
+    const { cls, shifts } = await layoutShift(page);
+    expect(cls, shifts.join("; ")).toBeLessThan(0.02);
+    expect(watch.errors).toEqual([]);
     await page.close();
   });
 
