@@ -29,14 +29,7 @@ import {
   postflopNode,
   postflopRange,
 } from "@ranges/mcp";
-import {
-  checkPlan,
-  limitsOf,
-  type SolutionPacks,
-  type SolveQueue,
-  type SolveWorker,
-  validateSolveRequest,
-} from "@ranges/queue";
+import { checkPlan, limitsOf, type SolutionPacks, type SolveQueue, type SolveWorker } from "@ranges/queue";
 import { buildOpenApiDocument, FeatureRequestBodySchema } from "@ranges/schema";
 import {
   parseFullParam,
@@ -520,7 +513,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   router.post("/api/v1/solves", async (ctx) => {
     const { queue, worker } = solveRoutes();
     const { keyId, plan } = await keyHolder(ctx, "queuing a solve", false);
-    const spec = validateSolveRequest(await jsonBody(ctx, SOLVE_EXAMPLE));
+    // Sized on the queue's sizing thread: building a tree never blocks this event loop.
+    const spec = await queue.size(keyId, await jsonBody(ctx, SOLVE_EXAMPLE));
     checkPlan(spec, plan);
     const job = await queue.enqueue(keyId, spec, limitsOf(plan).seconds);
     worker?.wake();

@@ -13,6 +13,7 @@ import { randomBytes } from "node:crypto";
 import type { AccountDatabase, AccountTables } from "@ranges/access";
 import { RangesError } from "@ranges/core";
 import { BossDispatch } from "./dispatch.js";
+import { SpecSizer, type SpecSizerOptions } from "./sizer.js";
 import type { SolveRequest, ValidSpec } from "./spec.js";
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
@@ -126,6 +127,8 @@ export interface SolveQueueOptions {
    * is taken over by the next delivery after this many seconds without a heartbeat (>= 10, default 20).
    */
   readonly heartbeatSeconds?: number;
+  /** Limits of the thread that sizes requested trees (`size`). */
+  readonly sizer?: SpecSizerOptions;
 }
 
 /** The longest a run may hold a pg-boss delivery: the largest plan's limit plus slack. */
@@ -138,6 +141,8 @@ export class SolveQueue {
   readonly dispatch: BossDispatch | null;
   /** Seconds without a heartbeat before another delivery may take a running job over. */
   readonly takeoverSeconds: number;
+  private readonly sizerOptions: SpecSizerOptions;
+  private sizer: SpecSizer | null = null;
 
   constructor(
     private readonly account: AccountDatabase,
@@ -148,6 +153,7 @@ export class SolveQueue {
     this.staleSeconds = o.staleSeconds ?? STALE_SECONDS;
     this.dispatch = dispatch;
     this.takeoverSeconds = Math.max(10, o.heartbeatSeconds ?? 20) - 5;
+    this.sizerOptions = o.sizer ?? {};
   }
 
   /** The queue over an account database; on PostgreSQL it starts pg-boss delivery. */
@@ -163,9 +169,19 @@ export class SolveQueue {
     return new SolveQueue(account, o, dispatch);
   }
 
-  /** Stops pg-boss (PostgreSQL). */
+  /** Stops pg-boss (PostgreSQL) and the sizing thread. */
   async close(): Promise<void> {
+    await this.sizer?.close();
     await this.dispatch?.stop();
+  }
+
+  /**
+   * Validates and sizes a request on the sizing thread (`SpecSizer`), never on the caller's event loop: a
+   * clear 400 for anything the solver cannot build or that is too large to size; one at a time per key.
+   */
+  size(keyId: string, request: unknown): Promise<ValidSpec> {
+    this.sizer ??= new SpecSizer(this.sizerOptions);
+    return this.sizer.size(request, keyId);
   }
 
   private get db() {
