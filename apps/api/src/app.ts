@@ -13,7 +13,7 @@
  * still asked, and counting it keeps the allowance independent of client caches.
  */
 
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import cors from "@koa/cors";
 import Router from "@koa/router";
@@ -29,6 +29,7 @@ import {
   postflopNode,
   postflopRange,
 } from "@ranges/mcp";
+import { parseBoard, parseCombo, subgameCaller } from "@ranges/postflop";
 import { checkPlan, limitsOf, type SolutionPacks, type SolveQueue, type SolveWorker } from "@ranges/queue";
 import { buildOpenApiDocument, FeatureRequestBodySchema } from "@ranges/schema";
 import {
@@ -132,6 +133,8 @@ export interface SolveService {
 interface RequestState {
   via?: string;
   code?: string;
+  /** Who the call is counted to: `key:<id>` or `ip:<address>` (the turn and river solver's per-caller share). */
+  caller?: string;
 }
 
 type DataOp = "node" | "range" | "spots" | "config";
@@ -357,6 +360,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     for (const name in decision.headers) ctx.set(name, decision.headers[name]!);
     if (!decision.ok) throw decision.error;
     ctx.state.via = decision.via;
+    ctx.state.caller = decision.keyId ? `key:${decision.keyId}` : `ip:${ctx.ip}`;
   }
 
   function send(
@@ -609,6 +613,13 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     }
     return x;
   };
+  /** Runs a read as its caller, so the turn and river solver holds each caller to its share of the slots. */
+  const asCaller = <T>(ctx: Koa.ParameterizedContext<RequestState>, read: () => Promise<T>): Promise<T> =>
+    subgameCaller.run(ctx.state.caller ?? `ip:${ctx.ip}`, read);
+  /** A combo that cannot be a hand on this board is refused before any turn or river is solved. */
+  const checkCombo = (combo: string, board: string) => {
+    parseCombo(combo, parseBoard(board) ?? []);
+  };
   router.get("/api/v1/postflop/packs", async (ctx) => {
     await authorize(ctx, true, "the postflop pack list");
     parseQuery(ctx.querystring, []);
@@ -636,20 +647,24 @@ export function createApp(o: AppOptions): Koa<RequestState> {
       path: q[`${name}Path`] ?? "",
       ...(q.combo === undefined ? {} : { combo: q.combo }),
     });
-    sendEnvelope(ctx, await comparePostflop(postflop, side("baseline"), side("comparison"), limit));
+    if (q.combo !== undefined) {
+      checkCombo(q.combo, side("baseline").board);
+      checkCombo(q.combo, side("comparison").board);
+    }
+    sendEnvelope(
+      ctx,
+      await asCaller(ctx, () => comparePostflop(postflop, side("baseline"), side("comparison"), limit)),
+    );
   });
   router.get("/api/v1/postflop/:pack/node", async (ctx) => {
     await authorize(ctx, false, "postflop node");
     const q = parseQuery(ctx.querystring, ["board", "path", "combo"]);
     const pack = postflopPack(ctx.params.pack);
+    const board = required(q, "board", "QsJh2h");
+    if (q.combo !== undefined) checkCombo(q.combo, board);
     sendEnvelope(
       ctx,
-      await postflopNode(postflop, {
-        pack,
-        board: required(q, "board", "QsJh2h"),
-        path: q.path ?? "",
-        combo: q.combo,
-      }),
+      await asCaller(ctx, () => postflopNode(postflop, { pack, board, path: q.path ?? "", combo: q.combo })),
     );
   });
   router.get("/api/v1/postflop/:pack/range", async (ctx) => {
@@ -658,27 +673,27 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     const pack = postflopPack(ctx.params.pack);
     sendEnvelope(
       ctx,
-      await postflopRange(postflop, {
-        pack,
-        board: required(q, "board", "QsJh2h"),
-        path: q.path ?? "",
-        action: q.action,
-        minReach: fraction(q, "minReach"),
-      }),
+      await asCaller(ctx, () =>
+        postflopRange(postflop, {
+          pack,
+          board: required(q, "board", "QsJh2h"),
+          path: q.path ?? "",
+          action: q.action,
+          minReach: fraction(q, "minReach"),
+        }),
+      ),
     );
   });
   router.get("/api/v1/postflop/:pack/explain", async (ctx) => {
     await authorize(ctx, false, "postflop explain");
     const q = parseQuery(ctx.querystring, ["board", "path", "combo"]);
     const pack = postflopPack(ctx.params.pack);
+    const board = required(q, "board", "QsJh2h");
+    const combo = required(q, "combo", "AhKh");
+    checkCombo(combo, board);
     sendEnvelope(
       ctx,
-      await explainCombo(postflop, {
-        pack,
-        board: required(q, "board", "QsJh2h"),
-        path: q.path ?? "",
-        combo: required(q, "combo", "AhKh"),
-      }),
+      await asCaller(ctx, () => explainCombo(postflop, { pack, board, path: q.path ?? "", combo })),
     );
   });
   router.get("/api/v1/postflop/:pack/report", async (ctx) => {
@@ -769,7 +784,13 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ctx.req.headers["x-forwarded-for"] = ctx.ip;
     // The MCP transport writes the response itself.
     ctx.respond = false;
-    await mcpHandler(ctx.req, ctx.res, body, signedIn);
+    // The turn and river solver's share: per key (an OAuth token stands for its key), else per address.
+    const caller = signedIn
+      ? `key:${signedIn.keyId}`
+      : bearer !== undefined
+        ? `token:${createHash("sha256").update(bearer).digest("hex").slice(0, 24)}`
+        : `ip:${ctx.ip}`;
+    await subgameCaller.run(caller, () => mcpHandler(ctx.req, ctx.res, body, signedIn));
   });
 
   // The data routes again, matched by plain string operations: these are the hot paths, and @koa/router
