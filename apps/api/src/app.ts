@@ -520,7 +520,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     // Sized on the queue's sizing thread: building a tree never blocks this event loop.
     const spec = await queue.size(keyId, await jsonBody(ctx, SOLVE_EXAMPLE));
     checkPlan(spec, plan);
-    const job = await queue.enqueue(keyId, spec, limitsOf(plan).seconds);
+    const job = await queue.enqueue(keyId, spec, limitsOf(plan));
     worker?.wake();
     ctx.status = 202;
     ctx.set("Cache-Control", "no-store");

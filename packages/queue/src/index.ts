@@ -5,7 +5,7 @@ export type { SpecSizerOptions } from "./sizer.js";
 export { SpecSizer } from "./sizer.js";
 export type { OpenSolution } from "./solutions.js";
 export { SolutionPacks } from "./solutions.js";
-export type { SolveRequest, ValidSpec } from "./spec.js";
+export type { PlanLimits, SolveRequest, ValidSpec } from "./spec.js";
 export {
   CHANGE_LIMITS,
   checkPlan,

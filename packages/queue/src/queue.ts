@@ -12,9 +12,10 @@
 import { randomBytes } from "node:crypto";
 import type { AccountDatabase, AccountTables } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import { sql } from "kysely";
 import { BossDispatch } from "./dispatch.js";
 import { SpecSizer, type SpecSizerOptions } from "./sizer.js";
-import type { SolveRequest, ValidSpec } from "./spec.js";
+import { limitsOf, type PlanLimits, type SolveRequest, type ValidSpec } from "./spec.js";
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -192,10 +193,46 @@ export class SolveQueue {
     return this.clock().toISOString();
   }
 
-  /** Records a validated spec for a key holder; `maxSeconds` is the plan's time limit. */
-  async enqueue(keyId: string, spec: ValidSpec, maxSeconds: number): Promise<SolveJob> {
+  /**
+   * Records a validated spec for a key holder under its plan's limits (`limitsOf(plan)`; a number is the
+   * time limit with the standard plan's other limits). A key with `limits.active` solves queued or running
+   * is refused with 429 until one ends: counted and inserted in one transaction (PostgreSQL: under a
+   * per-key advisory lock), so concurrent requests cannot pass the cap together.
+   */
+  async enqueue(keyId: string, spec: ValidSpec, limits: PlanLimits | number): Promise<SolveJob> {
+    const plan = typeof limits === "number" ? { ...limitsOf("standard"), seconds: limits } : limits;
     const id = `sol_${randomBytes(8).toString("hex")}`;
-    await this.db
+    await this.db.transaction().execute(async (tx) => {
+      if (this.account.backend === "postgres") {
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`solve_jobs:${keyId}`}, 0))`.execute(tx);
+      }
+      const active = await tx
+        .selectFrom("solve_jobs")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("key_id", "=", keyId)
+        .where("status", "in", ["queued", "running"])
+        .executeTakeFirstOrThrow();
+      if (Number(active.n) >= plan.active) {
+        throw new RangesError(
+          "rate_limited",
+          `You have ${Number(active.n)} solves queued or running, the most your plan allows at once (${plan.active}); queue the next when one is done, or cancel one (DELETE /api/v1/solves/{id}, or get_queued_solve with cancel).`,
+          { active: Number(active.n), limit: plan.active, retryAfterSeconds: 60 },
+        );
+      }
+      await this.insertJob(tx, id, keyId, spec, plan.seconds);
+    });
+    await this.dispatch?.send(id);
+    return (await this.get(keyId, id))!;
+  }
+
+  private async insertJob(
+    tx: AccountDatabase["db"],
+    id: string,
+    keyId: string,
+    spec: ValidSpec,
+    maxSeconds: number,
+  ): Promise<void> {
+    await tx
       .insertInto("solve_jobs")
       .values({
         id,
@@ -219,8 +256,6 @@ export class SolveQueue {
         finished_at: null,
       })
       .execute();
-    await this.dispatch?.send(id);
-    return (await this.get(keyId, id))!;
   }
 
   /** The caller's job, or undefined. */
@@ -265,15 +300,38 @@ export class SolveQueue {
     return this.require(keyId, id);
   }
 
-  /** Claims the oldest queued job for `worker` (one conditional update: never two workers on one job). */
+  /**
+   * Claims the fairest queued job for `worker` (one conditional update: never two workers on one job): keys
+   * take turns. A job's turn is its key's running jobs plus its place among the key's queued jobs, and the
+   * lowest turn runs first (oldest first among equals), so a key with 60 jobs queued runs one of them, then
+   * another key's first, and so on, rather than all of its jobs before anyone else's.
+   */
   async claim(worker: string): Promise<ClaimedJob | null> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const next = await this.db
-        .selectFrom("solve_jobs")
-        .select(["id", "key_id", "spec", "max_seconds", "attempts"])
-        .where("status", "=", "queued")
-        .orderBy("created_at")
-        .orderBy("id")
+        .selectFrom("solve_jobs as j")
+        .select(["j.id", "j.key_id", "j.spec", "j.max_seconds", "j.attempts"])
+        .where("j.status", "=", "queued")
+        .orderBy(
+          (eb) =>
+            sql<number>`(${eb
+              .selectFrom("solve_jobs as r")
+              .select((e) => e.fn.countAll().as("n"))
+              .where("r.key_id", "=", eb.ref("j.key_id"))
+              .where("r.status", "=", "running")}) + (${eb
+              .selectFrom("solve_jobs as q")
+              .select((e) => e.fn.countAll().as("n"))
+              .where("q.key_id", "=", eb.ref("j.key_id"))
+              .where("q.status", "=", "queued")
+              .where((e) =>
+                e.or([
+                  e("q.created_at", "<", e.ref("j.created_at")),
+                  e.and([e("q.created_at", "=", e.ref("j.created_at")), e("q.id", "<", e.ref("j.id"))]),
+                ]),
+              )})`,
+        )
+        .orderBy("j.created_at")
+        .orderBy("j.id")
         .limit(1)
         .executeTakeFirst();
       if (!next) return null;
@@ -305,8 +363,10 @@ export class SolveQueue {
   }
 
   /**
-   * Claims one delivered job (pg-boss): a queued one, or a running one whose worker went silent for
-   * `takeoverSeconds` (pg-boss delivered it again). Null when it is done, cancelled or held by a live worker.
+   * Takes one delivery (pg-boss): a running job whose worker went silent for `takeoverSeconds` (pg-boss
+   * delivered it again) is taken over; otherwise the delivery is a turn to run the fairest queued job
+   * (`claim`), which need not be the one delivered: every queued job has a delivery of its own still to
+   * come, so none is left behind. Null when nothing is queued.
    */
   async claimById(id: string, worker: string): Promise<ClaimedJob | null> {
     const row = await this.db
@@ -326,7 +386,7 @@ export class SolveQueue {
     if (!row) return null;
     const cutoff = new Date(this.clock().getTime() - this.takeoverSeconds * 1000).toISOString();
     const takeover = row.status === "running" && row.heartbeat_at !== null && row.heartbeat_at < cutoff;
-    if (row.status !== "queued" && !takeover) return null;
+    if (!takeover) return this.claim(worker);
     if (takeover && (Number(row.attempts) >= MAX_ATTEMPTS || Number(row.cancel_requested) === 1)) {
       await this.failStale(row.id, Number(row.cancel_requested) === 1);
       return null;

@@ -67,11 +67,18 @@ const CODE_LISTS = new Set([
   "isoRaise",
 ]);
 
-/** The most decisions and seconds a plan may queue; unknown plans get the standard limits. */
-export const PLAN_LIMITS: Record<string, { readonly decisions: number; readonly seconds: number }> = {
-  standard: { decisions: 4_000, seconds: 600 },
-  pro: { decisions: 20_000, seconds: 1800 },
-  bench: { decisions: 20_000, seconds: 1800 },
+/** What a plan may queue: decisions and seconds per solve, solves queued or running at once (`active`). */
+export interface PlanLimits {
+  readonly decisions: number;
+  readonly seconds: number;
+  readonly active: number;
+}
+
+/** The limits of each plan; unknown plans get the standard limits. */
+export const PLAN_LIMITS: Record<string, PlanLimits> = {
+  standard: { decisions: 4_000, seconds: 600, active: 5 },
+  pro: { decisions: 20_000, seconds: 1800, active: 20 },
+  bench: { decisions: 20_000, seconds: 1800, active: 20 },
 };
 export const limitsOf = (plan: string) => PLAN_LIMITS[plan] ?? PLAN_LIMITS.standard!;
 

@@ -193,7 +193,7 @@ export const enqueueSolve = defineTool({
     }
     const spec = await queue.size(keyId, request);
     checkPlan(spec, plan);
-    const job = await queue.enqueue(keyId, spec, limitsOf(plan).seconds);
+    const job = await queue.enqueue(keyId, spec, limitsOf(plan));
     worker?.wake();
     return { schema: OneJobSchema, value: { schemaVersion: 1, solve: view(job) } };
   },
