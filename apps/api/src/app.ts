@@ -19,7 +19,7 @@ import { clientAddress, compileTrustProxy } from "./client-ip.js";
 import { errorBody } from "./errors.js";
 import { createAuth } from "./http/auth.js";
 import { JSON_BODY_LIMIT } from "./http/bodies.js";
-import { fallback, isoNow, outermost, requestShape, sanitizeRequestId } from "./http/pipeline.js";
+import { fallback, isoNow, loggedPath, outermost, requestShape, sanitizeRequestId } from "./http/pipeline.js";
 import { createHttpServer, EXPOSED_HEADERS } from "./http-server.js";
 import { createStdoutLogger } from "./logger.js";
 import { registerHealthRoutes } from "./routes/health.js";
@@ -67,7 +67,11 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   registerUploadRoutes(router, o.hands);
   registerMcpRoute(router, { mcpHandler: o.mcpHandler, oauth });
 
-  app.use(outermost({ trust, roots, log }));
+  // With an https public URL, browsers are told to use https only (HSTS, one year).
+  const hsts: Record<string, string> = o.publicUrl?.startsWith("https://")
+    ? { "Strict-Transport-Security": "max-age=31536000" }
+    : {};
+  app.use(outermost({ trust, roots, log, headers: hsts }));
   app.use(
     cors({
       origin: "*",
@@ -111,7 +115,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
         },
         clientIp: (peer, headers) => clientAddress(peer, headers?.["x-forwarded-for"], trust),
         body: (error) => errorBody(error, { roots }),
-        log: (r) => log({ ...r, time: isoNow(), level: "warn", ms: 0 }),
+        // An upload link's token is a credential: never logged, also when the HTTP layer refuses the request.
+        log: (r) => log({ ...r, path: loggedPath(r.path), time: isoNow(), level: "warn", ms: 0 }),
       },
       o.http,
     );

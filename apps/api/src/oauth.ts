@@ -87,6 +87,9 @@ export interface OAuthServer {
 
 const originOf = (url: string): string => new URL(url).origin;
 
+/** Loopback host names as URL parses them. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   const issuer = o.issuer.replace(/\/+$/, "");
   const { access } = o;
@@ -120,6 +123,8 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   await records.pruneExpired();
 
   const defaultResource = `${o.publicUrl ?? issuer}${MCP_PATH}`;
+  const issuerPort = new URL(issuer).port;
+  const publicHost = o.publicUrl ? new URL(o.publicUrl) : null;
 
   /** Whether a resource indicator names this server's MCP endpoint. */
   const isOurResource = (indicator: string): boolean => {
@@ -131,11 +136,28 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
     }
     if (url.pathname !== MCP_PATH || url.search || url.hash) return false;
     if (o.publicUrl) return url.origin === originOf(o.publicUrl);
-    return url.protocol === "http:" || url.protocol === "https:";
+    // A local server (no PUBLIC_URL): the MCP endpoint on this machine, by any loopback name, at the
+    // issuer's port; never whatever host a request names.
+    return url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname) && url.port === issuerPort;
   };
 
   const configuration: Configuration = {
     adapter: (model: string) => records.adapterFor(model),
+    // OAuth 2.1 and the MCP authorization specification: redirect URIs are https, or http on loopback only.
+    extraClientMetadata: {
+      properties: ["redirect_uris"],
+      validator: (_ctx, key, value) => {
+        if (key !== "redirect_uris" || !Array.isArray(value)) return;
+        for (const uri of value as unknown[]) {
+          const url = typeof uri === "string" ? URL.parse(uri) : null;
+          if (url?.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+            throw Object.assign(new errors.InvalidRedirectUri(), {
+              error_description: `redirect_uris must be https, or http on a loopback address (localhost, 127.0.0.1, [::1]); ${String(uri).slice(0, 80)} is neither`,
+            });
+          }
+        }
+      },
+    },
     clients: [],
     jwks: { keys: [{ ...signingKey, use: "sig", alg: "RS256" }] },
     cookies: { keys: cookieKeys },
@@ -207,7 +229,8 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   };
 
   const provider = new Provider(issuer, configuration);
-  provider.proxy = o.behindProxy === true;
+  // With PUBLIC_URL the middleware sets the forwarded protocol itself (from PUBLIC_URL) before the provider reads it.
+  provider.proxy = o.behindProxy === true || publicHost !== null;
   const callback = provider.callback();
   const prune = setInterval(() => void records.pruneExpired().catch(() => {}), 3600_000);
   prune.unref();
@@ -270,6 +293,13 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
       }
       // The provider answers on the same request and response (RFC 8414 metadata is its discovery document).
       if (wellKnownAs) ctx.req.url = `/.well-known/openid-configuration${ctx.search}`;
+      // With PUBLIC_URL, the provider builds its endpoints' URLs from the public origin, never from the
+      // request's Host or X-Forwarded-Host (which anyone can set).
+      if (publicHost) {
+        ctx.req.headers.host = publicHost.host;
+        delete ctx.req.headers["x-forwarded-host"];
+        ctx.req.headers["x-forwarded-proto"] = publicHost.protocol.slice(0, -1);
+      }
       ctx.state.via = "oauth";
       ctx.respond = false;
       await callback(ctx.req, ctx.res);
@@ -297,9 +327,10 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
     if (token.length > 512) refuse("it is too long to be one of this server's tokens.");
     const found = await provider.AccessToken.find(token);
     if (!found) return refuse("it is unknown or expired.");
+    // The token's audience must be this server's MCP endpoint as configured, whatever Host the request sends.
     const audiences = Array.isArray(found.aud) ? found.aud : [found.aud];
-    if (!audiences.includes(resourceOf(ctx)))
-      refuse(`it was issued for another resource, not ${resourceOf(ctx)}.`);
+    if (!audiences.some((a) => typeof a === "string" && isOurResource(a)))
+      refuse(`it was issued for another resource, not ${defaultResource}.`);
     if (!found.scope?.split(" ").includes(MCP_SCOPE)) refuse(`it lacks the "${MCP_SCOPE}" scope.`);
     const keyId = found.grantId ? await access.keyIdForGrant(found.grantId) : null;
     if (!keyId || !found.accountId) return refuse("the key of this sign-in was revoked in the account area.");

@@ -124,6 +124,7 @@ export function outermost(o: OuterOptions): Koa.Middleware<RequestState> {
       if (ctx.respond === false && !ctx.res.headersSent) ctx.respond = true;
       ctx.status = mapped.status;
       if (mapped.status === 429 || mapped.status === 503) limitHeaders(ctx, err);
+      if (mapped.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(mapped.retryAfterSeconds));
       ctx.remove("ETag");
       ctx.set("Cache-Control", "no-store");
       ctx.set("Content-Type", JSON_TYPE);
@@ -177,6 +178,17 @@ export const requestShape: Koa.Middleware<RequestState> = (ctx, next) => {
 /** 5. Nothing matched this method: 405 with `Allow` when the path exists for another one, else 404. */
 export function fallback(allowedAt: (path: string, method: string) => Set<string>) {
   return (ctx: Ctx) => {
+    if (ctx.method === "TRACE" || ctx.method === "TRACK") {
+      // Never echoed back (cross-site tracing): 405 wherever it is sent, with what the path does allow.
+      const get = allowedAt(ctx.path, "GET");
+      const allow = get.size > 0 ? [...get].join(", ") : "GET, HEAD, OPTIONS";
+      ctx.set("Allow", allow);
+      throw new RangesError(
+        "method_not_allowed",
+        `${ctx.method} is not supported by this API; use ${allow}.`,
+        { allow: allow.split(", ") },
+      );
+    }
     const allowed = allowedAt(ctx.path, ctx.method);
     if (allowed.size > 0) {
       const allow = [...allowed].join(", ");
