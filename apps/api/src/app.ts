@@ -19,6 +19,7 @@ import { clientAddress, compileTrustProxy } from "./client-ip.js";
 import { errorBody } from "./errors.js";
 import { createAuth } from "./http/auth.js";
 import { JSON_BODY_LIMIT } from "./http/bodies.js";
+import { compression } from "./http/compress.js";
 import { fallback, isoNow, loggedPath, outermost, requestShape, sanitizeRequestId } from "./http/pipeline.js";
 import { createHttpServer, EXPOSED_HEADERS } from "./http-server.js";
 import { createStdoutLogger } from "./logger.js";
@@ -72,6 +73,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ? { "Strict-Transport-Security": "max-age=31536000" }
     : {};
   app.use(outermost({ trust, roots, log, headers: hsts }));
+  app.use(compression());
   app.use(
     cors({
       origin: "*",
@@ -85,7 +87,11 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   app.use(ranges.fastPath);
   if (oauth) app.use(oauth.middleware);
   app.use(router.routes());
-  if (o.webRoot) app.use(serveWeb(o.webRoot));
+  if (o.webRoot) {
+    // The site's files, but not its source maps (they are for the developers' own builds).
+    const web = serveWeb(o.webRoot);
+    app.use((ctx, next) => (ctx.path.toLowerCase().endsWith(".map") ? next() : web(ctx, next)));
+  }
 
   /** The methods served at a path (empty when there is no such path). */
   const allowedAt = (path: string, method: string): Set<string> => {
