@@ -75,8 +75,8 @@ class CompressedCache {
 export function compression(o: { cacheBytes?: number } = {}): Koa.Middleware<RequestState> {
   const cache = new CompressedCache(o.cacheBytes ?? 16 * 1024 * 1024);
   return async (ctx, next) => {
-    await next();
     const accept = ctx.req.headers["accept-encoding"];
+    await next();
     const body = ctx.body;
     if (ctx.respond === false || body === null || body === undefined) return;
     if (typeof body !== "string" && !Buffer.isBuffer(body)) return;

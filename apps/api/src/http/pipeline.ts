@@ -5,6 +5,7 @@
  */
 
 import { randomBytes } from "node:crypto";
+import type { IncomingMessage } from "node:http";
 import { GAME_IDS, RangesError } from "@ranges/core";
 import type Koa from "koa";
 import { clientAddress, type compileTrustProxy } from "../client-ip.js";
@@ -92,6 +93,24 @@ function limitHeaders(ctx: Koa.Context, err: unknown): void {
   }
 }
 
+/** Each connection's normalized peer address, parsed once (a kept-alive connection sends many requests). */
+const peers = new WeakMap<object, string>();
+
+/** The client address of a request: the connection's peer, or X-Forwarded-For through trusted proxies. */
+function clientOf(req: IncomingMessage, trust: ReturnType<typeof compileTrustProxy>): string {
+  const forwarded = req.headers["x-forwarded-for"];
+  if (trust !== null && forwarded !== undefined) {
+    return clientAddress(req.socket.remoteAddress, forwarded, trust);
+  }
+  const socket = req.socket;
+  let ip = peers.get(socket);
+  if (ip === undefined) {
+    ip = clientAddress(socket.remoteAddress, undefined, null);
+    peers.set(socket, ip);
+  }
+  return ip;
+}
+
 export interface OuterOptions {
   readonly trust: ReturnType<typeof compileTrustProxy>;
   /** Directories error messages name files relative to (never by absolute path). */
@@ -110,7 +129,7 @@ export function outermost(o: OuterOptions): Koa.Middleware<RequestState> {
     const requestId = sanitizeRequestId(ctx.get("x-request-id"));
     ctx.set("X-Request-Id", requestId);
     for (const name in headers) ctx.set(name, headers[name]!);
-    ctx.request.ip = clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"], o.trust);
+    ctx.request.ip = clientOf(req, o.trust);
     const body = hasBody(req);
     let errText: string | undefined;
     try {
