@@ -51,7 +51,10 @@ export function chooseEncoding(header: string | undefined): Encoding | null {
 class CompressedCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
   get(key: string): Buffer | undefined {
     const hit = this.entries.get(key);
     if (hit) {
