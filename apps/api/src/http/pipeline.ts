@@ -72,6 +72,8 @@ function longInputs(path: string, querystring: string): string[] {
  * a bearer credential until used) is replaced by `[token]`, whatever its shape or case.
  */
 export function loggedPath(path: string): string {
+  // Most paths hold no upload segment: skip the regular expression for them (the hot path logs every call).
+  if (!/uploads/i.test(path)) return path;
   return path.replace(/(\/uploads\/)[^/]+/gi, "$1[token]");
 }
 
