@@ -48,7 +48,12 @@ const { values: args } = parseArgs({
 const ONLY = new Set(args.only.split(",").map((s) => s.trim()));
 const DURATION = Number(args.duration);
 const CONNECTIONS = Number(args.connections);
-const TARGETS = { cachedRatio: 0.5, cachedP99: 10, uncachedP99: 20 };
+/**
+ * Issue 27's targets: cached /node and /range at least 0.9x the bare node:http baseline's throughput with a
+ * p99 at most 1.5x the baseline's p99; uncached /node at least 0.5x; RSS at most 400 MiB after the memory run.
+ * A missed target is reported as missed, never redefined.
+ */
+const TARGETS = { cachedRatio: 0.9, cachedP99Ratio: 1.5, uncachedRatio: 0.5, rssMiB: 400 };
 
 const requireFromApi = createRequire(join(ROOT, "apps/api/package.json"));
 const autocannon = requireFromApi("autocannon");
@@ -336,19 +341,19 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
 
   const rows = [base, cached, uncached, range];
   const verdict = (okay) => (okay ? "met" : "MISSED");
-  const cachedRatio = cached.rps / base.rps;
+  const ratio = (r) => r.rps / base.rps;
+  const p99Ratio = (r) => r.p99 / Math.max(base.p99, 1);
   const checks = [
-    `cached hold'em /node >= ${TARGETS.cachedRatio * 100}% of baseline throughput: ${(cachedRatio * 100).toFixed(0)}% (${verdict(cachedRatio >= TARGETS.cachedRatio)})`,
-    `cached hold'em /node p99 < ${TARGETS.cachedP99} ms: ${cached.p99} ms (${verdict(cached.p99 < TARGETS.cachedP99)})`,
-    `uncached /node p99 < ${TARGETS.uncachedP99} ms: ${uncached.p99} ms (${verdict(uncached.p99 < TARGETS.uncachedP99)})`,
+    ...[cached, range].flatMap((r) => [
+      `${r.title} >= ${TARGETS.cachedRatio}x baseline throughput: ${ratio(r).toFixed(2)}x (${verdict(ratio(r) >= TARGETS.cachedRatio)})`,
+      `${r.title} p99 <= ${TARGETS.cachedP99Ratio}x baseline p99 (${base.p99} ms): ${r.p99} ms, ${p99Ratio(r).toFixed(2)}x (${verdict(p99Ratio(r) <= TARGETS.cachedP99Ratio)})`,
+    ]),
+    `node uncached >= ${TARGETS.uncachedRatio}x baseline throughput: ${ratio(uncached).toFixed(2)}x (${verdict(ratio(uncached) >= TARGETS.uncachedRatio)})`,
   ];
   console.log(`\n${checks.join("\n")}`);
-  const machineBound = base.p99 >= TARGETS.cachedP99;
-  if (machineBound) {
-    checks.push(
-      `the bare node:http baseline itself has p99 ${base.p99} ms here, so the latency targets are bounded by this machine (load generator and servers share ${os.cpus().length} cores; load average ${loadAtStart.toFixed(2)} at the start)`,
-    );
-  }
+  checks.push(
+    `machine: ${os.cpus().length} cores shared by the load generator, both servers and anything else running; load average ${loadAtStart.toFixed(2)} at the start, ${os.loadavg()[0].toFixed(2)} at the end`,
+  );
   const failures = rows.filter((r) => r.other > 0);
   if (failures.length > 0)
     console.log(`\nWARNING: non-2xx or errors in ${failures.map((r) => r.title).join(", ")}`);
@@ -493,6 +498,10 @@ async function memory(packs) {
     `memory: ${connections} connections, ${duration} s over ${totalNodes} nodes of ${packs.length} packs: RSS start ${mb(row.start)} MiB, peak ${mb(peak)} MiB, at ${duration} s ${mb(atEnd)} MiB, 5 s later ${mb(settled)} MiB; ${row.rps.toFixed(0)} req/s, p99 ${row.p99} ms (${row.ok} ok, ${row.other} other: ${row.otherDetail})`,
   );
   console.log(`  RSS every 10 s (MiB): ${row.curve.join(", ")}`);
+  const met = atEnd <= TARGETS.rssMiB * 2 ** 20 && peak <= TARGETS.rssMiB * 2 ** 20;
+  console.log(
+    `  RSS <= ${TARGETS.rssMiB} MiB (peak and after the run): ${met ? "met" : "MISSED"}; load average ${os.loadavg()[0].toFixed(2)}`,
+  );
   return row;
 }
 
@@ -561,7 +570,7 @@ function memorySection(mem, coldRows) {
       "",
       `RSS every 10 s (MiB): ${mem.curve.join(", ")}. Requests not answered 2xx: ${mem.otherDetail} (autocannon gives up after 10 s; at the start, 200 connections spread over packs that are all cold queue behind the helper process that reads them one at a time).`,
       "",
-      `Requirement: RSS under 400 MiB after ${mem.duration} s at ${mem.connections} connections over every pack: ${mem.atEnd < 400 * 2 ** 20 && mem.peak < 400 * 2 ** 20 ? "met" : "MISSED"} (peak ${mb(mem.peak)} MiB).`,
+      `Requirement: RSS at most ${TARGETS.rssMiB} MiB after ${mem.duration} s at ${mem.connections} connections over every pack: ${mem.atEnd <= TARGETS.rssMiB * 2 ** 20 && mem.peak <= TARGETS.rssMiB * 2 ** 20 ? "met" : "MISSED"} (peak ${mb(mem.peak)} MiB, after the run ${mb(mem.atEnd)} MiB).`,
     );
   }
   if (coldRows) {

@@ -20,6 +20,45 @@ export interface MappedError {
   body: string;
   /** True when the error is the service's fault (logged with its stack). */
   internal: boolean;
+  /** Seconds after which a retry may succeed (`Retry-After`), for a service that is briefly unavailable. */
+  retryAfterSeconds?: number;
+}
+
+/** Error codes of a database that cannot be reached: socket errors and PostgreSQL's connection classes. */
+const UNREACHABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+  "SQLITE_BUSY",
+  "SQLITE_LOCKED",
+  "SQLITE_CANTOPEN",
+  "SQLITE_IOERR",
+]);
+const UNREACHABLE_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|database is locked|the database system is (shutting down|starting up)/i;
+
+/**
+ * Whether an error says the account database is out of reach (down, restarting, full, locked), as opposed to
+ * a fault of this service: looked for in the error, its `cause` and the errors of an AggregateError.
+ */
+export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
+  if (err === null || typeof err !== "object" || depth > 3) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === "string" && (UNREACHABLE_CODES.has(e.code) || /^08[0-9A-Z]{3}$/.test(e.code))) {
+    return true;
+  }
+  if (typeof e.message === "string" && UNREACHABLE_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDatabaseUnavailable(x, depth + 1))) return true;
+  return isDatabaseUnavailable(e.cause, depth + 1);
 }
 
 /**
@@ -144,6 +183,19 @@ export function mapError(err: unknown, redaction?: Redaction): MappedError {
   if (typeof status === "number" && expose && CLIENT_CODES[status]) {
     const e = new RangesError(CLIENT_CODES[status], String((err as Error).message || "Bad request."));
     return { status: e.status, code: e.code, body: errorBody(e, redaction), internal: false };
+  }
+  if (isDatabaseUnavailable(err)) {
+    const body = JSON.stringify({
+      schemaVersion: 1,
+      error: {
+        status: 503,
+        code: "service_unavailable",
+        message:
+          "The account database is unavailable for the moment (keys, meters and your records live there); retry in a few seconds.",
+        hint: { retryAfterSeconds: 5 },
+      },
+    });
+    return { status: 503, code: "service_unavailable", body, internal: true, retryAfterSeconds: 5 };
   }
   const e = new RangesError(
     "internal_error",

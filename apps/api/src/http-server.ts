@@ -109,6 +109,37 @@ export function createHttpServer(
     handler(req, res);
   });
 
+  // Any other expectation (`Expect: 200-ok`) cannot be met: 417 with the error body, instead of Node's bare 417.
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    const incoming = req.headers["x-request-id"];
+    const requestId = hooks.requestId(typeof incoming === "string" ? incoming : undefined);
+    const expect = clip(String(req.headers.expect ?? ""));
+    const error = new RangesError(
+      "bad_request",
+      `This server meets no expectation but "100-continue" (the request's Expect header says "${expect}"): send the request without it.`,
+    );
+    const body = hooks.body(error);
+    res.writeHead(417, {
+      "Content-Type": "application/json; charset=utf-8",
+      "Content-Length": Buffer.byteLength(body),
+      "Cache-Control": "no-store",
+      "X-Request-Id": requestId,
+      "Access-Control-Allow-Origin": "*",
+      ...SECURITY_HEADERS,
+      Connection: "close",
+    });
+    res.end(req.method === "HEAD" ? "" : body);
+    hooks.log({
+      requestId,
+      method: req.method ?? "-",
+      path: clip((req.url ?? "").split("?")[0] ?? ""),
+      status: 417,
+      code: error.code,
+      ip: hooks.clientIp(req.socket.remoteAddress, req.headers),
+      err: "unmet expectation",
+    });
+  });
+
   server.on("clientError", (err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex) => {
     if (err.code === "ECONNRESET" || !socket.writable) {
       socket.destroy();

@@ -28,12 +28,11 @@ import { RangesError } from "@ranges/core";
 import type { ProtectedResourceMetadata } from "@ranges/schema";
 import type Koa from "koa";
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from "oidc-provider";
-import { checkCsrf, checkSameOrigin, MAX_KEYS_PER_ACCOUNT, sessionCookie, sessionOf } from "./account.js";
-import { readJsonBody } from "./mcp-body.js";
+import { MCP_PATH, MCP_SCOPE } from "./oauth-constants.js";
+import { registerInteractionRoutes } from "./oauth-interaction.js";
+import { sessionCookie } from "./session.js";
 
-/** The one scope of the MCP resource: use the tools with the account's plan. */
-export const MCP_SCOPE = "mcp";
-export const MCP_PATH = "/api/mcp";
+export { MCP_PATH, MCP_SCOPE };
 /** Client registrations per client address and UTC day unless configured (OAUTH_REGISTRATION_DAILY_LIMIT). */
 export const DEFAULT_REGISTRATIONS_PER_IP = 20;
 const PRM_PATH = "/.well-known/oauth-protected-resource";
@@ -88,6 +87,9 @@ export interface OAuthServer {
 
 const originOf = (url: string): string => new URL(url).origin;
 
+/** Loopback host names as URL parses them. */
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
 export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   const issuer = o.issuer.replace(/\/+$/, "");
   const { access } = o;
@@ -121,6 +123,8 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   await records.pruneExpired();
 
   const defaultResource = `${o.publicUrl ?? issuer}${MCP_PATH}`;
+  const issuerPort = new URL(issuer).port;
+  const publicHost = o.publicUrl ? new URL(o.publicUrl) : null;
 
   /** Whether a resource indicator names this server's MCP endpoint. */
   const isOurResource = (indicator: string): boolean => {
@@ -132,11 +136,28 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
     }
     if (url.pathname !== MCP_PATH || url.search || url.hash) return false;
     if (o.publicUrl) return url.origin === originOf(o.publicUrl);
-    return url.protocol === "http:" || url.protocol === "https:";
+    // A local server (no PUBLIC_URL): the MCP endpoint on this machine, by any loopback name, at the
+    // issuer's port; never whatever host a request names.
+    return url.protocol === "http:" && LOOPBACK_HOSTS.has(url.hostname) && url.port === issuerPort;
   };
 
   const configuration: Configuration = {
     adapter: (model: string) => records.adapterFor(model),
+    // OAuth 2.1 and the MCP authorization specification: redirect URIs are https, or http on loopback only.
+    extraClientMetadata: {
+      properties: ["redirect_uris"],
+      validator: (_ctx, key, value) => {
+        if (key !== "redirect_uris" || !Array.isArray(value)) return;
+        for (const uri of value as unknown[]) {
+          const url = typeof uri === "string" ? URL.parse(uri) : null;
+          if (url?.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) {
+            throw Object.assign(new errors.InvalidRedirectUri(), {
+              error_description: `redirect_uris must be https, or http on a loopback address (localhost, 127.0.0.1, [::1]); ${String(uri).slice(0, 80)} is neither`,
+            });
+          }
+        }
+      },
+    },
     clients: [],
     jwks: { keys: [{ ...signingKey, use: "sig", alg: "RS256" }] },
     cookies: { keys: cookieKeys },
@@ -208,7 +229,8 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
   };
 
   const provider = new Provider(issuer, configuration);
-  provider.proxy = o.behindProxy === true;
+  // With PUBLIC_URL the middleware sets the forwarded protocol itself (from PUBLIC_URL) before the provider reads it.
+  provider.proxy = o.behindProxy === true || publicHost !== null;
   const callback = provider.callback();
   const prune = setInterval(() => void records.pruneExpired().catch(() => {}), 3600_000);
   prune.unref();
@@ -271,6 +293,13 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
       }
       // The provider answers on the same request and response (RFC 8414 metadata is its discovery document).
       if (wellKnownAs) ctx.req.url = `/.well-known/openid-configuration${ctx.search}`;
+      // With PUBLIC_URL, the provider builds its endpoints' URLs from the public origin, never from the
+      // request's Host or X-Forwarded-Host (which anyone can set).
+      if (publicHost) {
+        ctx.req.headers.host = publicHost.host;
+        delete ctx.req.headers["x-forwarded-host"];
+        ctx.req.headers["x-forwarded-proto"] = publicHost.protocol.slice(0, -1);
+      }
       ctx.state.via = "oauth";
       ctx.respond = false;
       await callback(ctx.req, ctx.res);
@@ -298,161 +327,26 @@ export async function createOAuthServer(o: OAuthOptions): Promise<OAuthServer> {
     if (token.length > 512) refuse("it is too long to be one of this server's tokens.");
     const found = await provider.AccessToken.find(token);
     if (!found) return refuse("it is unknown or expired.");
+    // The token's audience must be this server's MCP endpoint as configured, whatever Host the request sends.
     const audiences = Array.isArray(found.aud) ? found.aud : [found.aud];
-    if (!audiences.includes(resourceOf(ctx)))
-      refuse(`it was issued for another resource, not ${resourceOf(ctx)}.`);
+    if (!audiences.some((a) => typeof a === "string" && isOurResource(a)))
+      refuse(`it was issued for another resource, not ${defaultResource}.`);
     if (!found.scope?.split(" ").includes(MCP_SCOPE)) refuse(`it lacks the "${MCP_SCOPE}" scope.`);
     const keyId = found.grantId ? await access.keyIdForGrant(found.grantId) : null;
     if (!keyId || !found.accountId) return refuse("the key of this sign-in was revoked in the account area.");
     return { keyId, accountId: found.accountId, clientId: found.clientId ?? "" };
   }
 
-  /** The interaction of a request, or 404 when it expired or is unknown. */
-  async function interactionOf(ctx: Koa.Context) {
-    try {
-      return await provider.interactionDetails(ctx.req, ctx.res);
-    } catch {
-      throw new RangesError(
-        "not_found",
-        "This sign-in request has expired or was already used: start the sign-in again from your MCP client.",
-      );
-    }
-  }
-
-  function checkUid(ctx: Koa.Context, uid: string): void {
-    if (ctx.params.uid !== uid) {
-      throw new RangesError(
-        "not_found",
-        "This sign-in request does not match this page: start the sign-in again.",
-      );
-    }
-  }
-
-  function registerRoutes(router: Router): void {
-    router.get("/oauth/interaction/:uid/details", async (ctx) => {
-      ctx.set("Cache-Control", "no-store");
-      const details = await interactionOf(ctx);
-      checkUid(ctx, details.uid);
-      const clientId = String(details.params.client_id ?? "");
-      const client = await provider.Client.find(clientId);
-      const session = await sessionOf(ctx, accounts, cookie);
-      const scope = String(details.params.scope ?? "");
-      const redirect = String(details.params.redirect_uri ?? "");
-      let redirectHost = "";
-      try {
-        redirectHost = new URL(redirect).host || redirect;
-      } catch {
-        redirectHost = redirect;
-      }
-      ctx.body = {
-        schemaVersion: 1,
-        uid: details.uid,
-        prompt: details.prompt.name,
-        client: {
-          id: clientId,
-          name: (client?.clientName as string | undefined) ?? null,
-          uri: (client?.clientUri as string | undefined) ?? null,
-        },
-        redirectHost,
-        scopes: scope.split(" ").filter(Boolean),
-        resource: typeof details.params.resource === "string" ? details.params.resource : defaultResource,
-        account: session?.account ?? null,
-        csrfToken: session?.csrfToken ?? null,
-      };
+  const registerRoutes = (router: Router) =>
+    registerInteractionRoutes(router, {
+      provider,
+      access,
+      accounts,
+      cookie,
+      publicUrl: o.publicUrl,
+      defaultResource,
+      isOurResource,
     });
-
-    router.post("/oauth/interaction/:uid/confirm", async (ctx) => {
-      ctx.set("Cache-Control", "no-store");
-      checkSameOrigin(ctx, o.publicUrl);
-      const session = await sessionOf(ctx, accounts, cookie);
-      if (!session)
-        throw new RangesError("unauthorized", "Sign in first: this page signs you in with your account.");
-      checkCsrf(ctx, session, "reload the page");
-      await readJsonBody(ctx.req, 1024);
-      const details = await interactionOf(ctx);
-      checkUid(ctx, details.uid);
-      const accountId = session.account.id;
-      const clientId = String(details.params.client_id ?? "");
-      const client = await provider.Client.find(clientId);
-      if (!client) throw new RangesError("not_found", "The client of this sign-in is no longer registered.");
-
-      // Reuse the grant of an earlier sign-in of this client while its key is live; otherwise a new one.
-      let grant = details.grantId ? await provider.Grant.find(details.grantId) : undefined;
-      if (
-        grant &&
-        (grant.accountId !== accountId ||
-          grant.clientId !== clientId ||
-          !(await access.keyIdForGrant(details.grantId!)))
-      ) {
-        grant = undefined;
-      }
-      // A new sign-in (another browser, an expired session) of a client the account allowed before: the
-      // grant of its live key is reused, so the client keeps its key and what is stored under it (uploaded
-      // hands, solves, requests) instead of getting a fresh "MCP: <client>" key.
-      if (!grant) {
-        for (const earlier of await access.grantKeysOf(accountId)) {
-          const found = await provider.Grant.find(earlier.grantId);
-          if (found && found.accountId === accountId && found.clientId === clientId) {
-            grant = found;
-            break;
-          }
-        }
-      }
-      if (!grant) {
-        // A new key: it counts against the account's key limit like a key made in the account area.
-        const live = (await access.listKeys({ accountId })).filter((k) => k.revokedAt === null);
-        if (live.length >= MAX_KEYS_PER_ACCOUNT) {
-          throw new RangesError(
-            "invalid_parameter",
-            `Your account holds ${MAX_KEYS_PER_ACCOUNT} live keys, the most it may hold, and allowing this client makes a key for it: revoke a key you no longer use in the account area (/account), then allow the client again.`,
-          );
-        }
-      }
-      grant ??= new provider.Grant({ accountId, clientId });
-      // Requested scopes the server knows (openid, offline_access, mcp) are granted as asked; oidc-provider
-      // checks them as "OIDC" scopes because they are in its `scopes`, and the resource's scope below.
-      const requested = String(details.params.scope ?? "")
-        .split(" ")
-        .filter((s) => s === "openid" || s === "offline_access" || s === MCP_SCOPE);
-      if (requested.length > 0) grant.addOIDCScope(requested.join(" "));
-      const resources =
-        typeof details.params.resource === "string"
-          ? [details.params.resource]
-          : Array.isArray(details.params.resource)
-            ? (details.params.resource as string[])
-            : [defaultResource];
-      for (const resource of resources) {
-        if (isOurResource(resource)) grant.addResourceScope(resource, MCP_SCOPE);
-      }
-      const grantId = await grant.save();
-      if (!(await access.keyIdForGrant(grantId))) {
-        const name = `MCP: ${(client.clientName as string | undefined) ?? clientId}`.slice(0, 100);
-        await access.createKey({ name, accountId, oauthGrantId: grantId });
-      }
-      const redirectTo = await provider.interactionResult(
-        ctx.req,
-        ctx.res,
-        { login: { accountId }, consent: { grantId } },
-        { mergeWithLastSubmission: false },
-      );
-      ctx.body = { schemaVersion: 1, redirectTo };
-    });
-
-    router.post("/oauth/interaction/:uid/abort", async (ctx) => {
-      ctx.set("Cache-Control", "no-store");
-      checkSameOrigin(ctx, o.publicUrl);
-      await readJsonBody(ctx.req, 1024);
-      const details = await interactionOf(ctx);
-      checkUid(ctx, details.uid);
-      const redirectTo = await provider.interactionResult(
-        ctx.req,
-        ctx.res,
-        { error: "access_denied", error_description: "The account holder did not allow this client." },
-        { mergeWithLastSubmission: false },
-      );
-      ctx.body = { schemaVersion: 1, redirectTo };
-    });
-  }
 
   return {
     issuer,

@@ -37,6 +37,8 @@ export async function fixturePacksDir(broken = true): Promise<{ dir: string; rem
 
 export interface StartOptions {
   packsDir: string;
+  /** An account store to serve with (closed with the server) instead of a new one. */
+  accessStore?: AccessStore;
   accessPath?: string;
   keylessDailyLimit?: number;
   clock?: () => Date;
@@ -60,10 +62,12 @@ export interface StartOptions {
 /** Starts the real app on an ephemeral loopback port. */
 export async function start(o: StartOptions): Promise<TestServer> {
   const store = RangeStore.open({ packsDir: o.packsDir });
-  const access = await AccessStore.open(o.accessPath ?? ":memory:", {
-    ...(o.keylessDailyLimit === undefined ? {} : { keylessDailyLimit: o.keylessDailyLimit }),
-    ...(o.clock ? { clock: o.clock } : {}),
-  });
+  const access =
+    o.accessStore ??
+    (await AccessStore.open(o.accessPath ?? ":memory:", {
+      ...(o.keylessDailyLimit === undefined ? {} : { keylessDailyLimit: o.keylessDailyLimit }),
+      ...(o.clock ? { clock: o.clock } : {}),
+    }));
   const logs: LogLine[] = [];
   const oauth = o.oauth
     ? await createOAuthServer({

@@ -5,6 +5,7 @@
  */
 
 import { createHash, randomBytes } from "node:crypto";
+import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_KEYS_PER_ACCOUNT } from "../src/account.js";
 import { fixturePacksDir, freePort, start, type TestServer } from "./helpers.js";
@@ -89,10 +90,10 @@ async function authorize(
   jar: Jar,
   csrf: string,
   client: string,
+  resource = `${server.base}/api/mcp`,
 ): Promise<{ status: number; body: Record<string, unknown>; accessToken?: string }> {
   const verifier = randomBytes(32).toString("base64url");
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  const resource = `${server.base}/api/mcp`;
   const q = new URLSearchParams({
     client_id: client,
     response_type: "code",
@@ -256,5 +257,124 @@ describe("OAuth client registration limit", () => {
     expect(await limited.access.listKeys()).toEqual([]);
     // Another address registers as before.
     expect((await registerFrom("198.51.100.20")).status).toBe(201);
+  });
+});
+
+describe("OAuth resources and redirect URIs (issue 27, findings 8 and 9)", () => {
+  const port = () => new URL(server.base).port;
+
+  it("accepts a token for the MCP endpoint at localhost on a request to 127.0.0.1 (the default flow)", async () => {
+    const { jar, csrf } = await signUp("loopback@example.com");
+    const client = await clientId("loopback client");
+    const allowed = await authorize(jar, csrf, client, `http://localhost:${port()}/api/mcp`);
+    expect(await paidCall(allowed.accessToken!)).toBe(200);
+  });
+
+  it("issues no token for the MCP endpoint on another host, whatever Host a request names", async () => {
+    const client = await clientId("evil resource");
+    const verifier = randomBytes(32).toString("base64url");
+    const q = new URLSearchParams({
+      client_id: client,
+      response_type: "code",
+      redirect_uri: CALLBACK,
+      scope: "mcp",
+      state: "s",
+      code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+      code_challenge_method: "S256",
+      resource: "http://evil.example/api/mcp",
+    });
+    const res = await fetch(`${server.base}/oauth/authorize?${q}`, { redirect: "manual" });
+    const location = res.headers.get("location") ?? "";
+    expect(location.startsWith(CALLBACK), location).toBe(true);
+    expect(new URL(location).searchParams.get("error")).toBe("invalid_target");
+  });
+
+  it.each([
+    ["http://evil.example/callback", 400],
+    ["http://192.168.1.20:8080/callback", 400],
+    ["https://client.example/callback", 201],
+    ["http://localhost:7777/callback", 201],
+    ["http://[::1]:7777/callback", 201],
+  ])("dynamic registration with redirect URI %s answers %i", async (uri, status) => {
+    const res = await fetch(`${server.base}/oauth/register`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "redirects",
+        redirect_uris: [uri],
+        grant_types: ["authorization_code"],
+        response_types: ["code"],
+        token_endpoint_auth_method: "none",
+      }),
+    });
+    const body = (await res.json()) as { error?: string; error_description?: string };
+    expect(res.status, JSON.stringify(body)).toBe(status);
+    if (status === 400) {
+      expect(body.error).toBe("invalid_redirect_uri");
+      expect(body.error_description).toMatch(/https, or http on a loopback address/);
+    }
+  });
+});
+
+describe("with an https PUBLIC_URL", () => {
+  let pub: TestServer;
+  beforeAll(async () => {
+    const packs = await fixturePacksDir(false);
+    pub = await start({
+      packsDir: packs.dir,
+      oauth: true,
+      port: await freePort(),
+      publicUrl: "https://ranges.example",
+    });
+    const close = pub.close;
+    pub.close = async () => {
+      await close();
+      packs.remove();
+    };
+  });
+  afterAll(() => pub?.close());
+
+  /** GET with a Host header of our choosing (fetch may not set Host). */
+  const getWithHost = (path: string, host: string) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const url = new URL(path, pub.base);
+      const req = request(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          headers: { host, "x-forwarded-host": host, "x-forwarded-proto": "http" },
+        },
+        (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => {
+            body += c;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("builds the authorization server's endpoints from PUBLIC_URL, never from the request's Host", async () => {
+    for (const path of ["/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"]) {
+      const res = await getWithHost(path, "evil.example");
+      expect(res.status).toBe(200);
+      const meta = JSON.parse(res.body) as Record<string, string>;
+      expect(meta.issuer).toBe("https://ranges.example");
+      expect(meta.token_endpoint).toBe("https://ranges.example/oauth/token");
+      expect(meta.authorization_endpoint).toBe("https://ranges.example/oauth/authorize");
+      expect(meta.registration_endpoint).toBe("https://ranges.example/oauth/register");
+      expect(res.body).not.toContain("evil.example");
+    }
+  });
+
+  it("sends HSTS on every answer (and a plain-http server does not)", async () => {
+    const res = await getWithHost("/healthz", "ranges.example");
+    expect(res.headers["strict-transport-security"]).toBe("max-age=31536000");
+    const plain = await fetch(`${server.base}/healthz`);
+    expect(plain.headers.get("strict-transport-security")).toBeNull();
   });
 });

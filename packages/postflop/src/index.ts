@@ -84,6 +84,7 @@ export {
   OnDemandSubgames,
   STREET_OF_CARDS,
   solveSubgame,
+  subgameCaller,
 } from "./subgame.js";
 export type {
   BoardTexture,

@@ -43,6 +43,8 @@ export type SubgameSettings = SubgameSolveOptions & {
   readonly cacheSize?: number;
   readonly idleMs?: number;
   readonly maxQueue?: number;
+  /** Of those, how many one caller (`subgameCaller`) may hold (default a quarter of maxQueue). */
+  readonly perCaller?: number;
 };
 
 export class PostflopPacks {

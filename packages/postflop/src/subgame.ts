@@ -15,6 +15,7 @@
  * in percent of the subgame's pot); it is not the flop solve's own turn strategy, which is not stored.
  */
 
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
@@ -233,6 +234,13 @@ interface Pending {
 }
 
 /**
+ * Who asks for the subgames solved in this async context (a key id or a client address): a server runs each
+ * request inside `subgameCaller.run(caller, ...)`, and each caller holds at most `perCaller` of the
+ * `maxQueue` solves (429 `rate_limited` beyond), so one key cannot take every slot. Unset: no per-caller share.
+ */
+export const subgameCaller = new AsyncLocalStorage<string>();
+
+/**
  * Subgames solved on a worker thread (one at a time, in the order asked) with the latest `cacheSize` answers
  * kept: the same subgame asked again, or while it is being solved, is answered from the same solve. Only
  * answers that reached the target are kept (those stop at an iteration count, so the solve is deterministic
@@ -246,6 +254,9 @@ export class OnDemandSubgames {
   private readonly cacheSize: number;
   private readonly idleMs: number;
   private readonly maxQueue: number;
+  private readonly perCaller: number;
+  /** Solves waiting or running per caller (`subgameCaller`). */
+  private readonly byCaller = new Map<string, number>();
   private readonly cache = new Map<string, Promise<SubgameResult>>();
   private readonly pending = new Map<number, Pending>();
   private worker: Worker | null = null;
@@ -255,7 +266,12 @@ export class OnDemandSubgames {
   solves = 0;
 
   constructor(
-    options: SubgameSolveOptions & { cacheSize?: number; idleMs?: number; maxQueue?: number } = {},
+    options: SubgameSolveOptions & {
+      cacheSize?: number;
+      idleMs?: number;
+      maxQueue?: number;
+      perCaller?: number;
+    } = {},
   ) {
     this.options = {
       targetPct: options.targetPct ?? 0.5,
@@ -267,6 +283,7 @@ export class OnDemandSubgames {
     this.cacheSize = Math.max(1, options.cacheSize ?? 64);
     this.idleMs = options.idleMs ?? 60_000;
     this.maxQueue = Math.max(1, options.maxQueue ?? 8);
+    this.perCaller = Math.max(1, Math.min(this.maxQueue, options.perCaller ?? Math.floor(this.maxQueue / 4)));
   }
 
   /** The identity of a subgame's answer: its config and the solve settings. */
@@ -295,7 +312,25 @@ export class OnDemandSubgames {
         { retryAfterSeconds: 5 },
       );
     }
+    const caller = subgameCaller.getStore();
+    const held = caller === undefined ? 0 : (this.byCaller.get(caller) ?? 0);
+    if (caller !== undefined && held >= this.perCaller) {
+      throw new RangesError(
+        "rate_limited",
+        `You have ${held} turn and river solves waiting or running, the most one caller may hold; ask again when one is answered (answers already solved are served at once).`,
+        { retryAfterSeconds: 5 },
+      );
+    }
     const promise = this.run(config);
+    if (caller !== undefined) {
+      this.byCaller.set(caller, held + 1);
+      const release = () => {
+        const left = (this.byCaller.get(caller) ?? 1) - 1;
+        if (left > 0) this.byCaller.set(caller, left);
+        else this.byCaller.delete(caller);
+      };
+      promise.then(release, release);
+    }
     this.cache.set(key, promise);
     const forget = () => {
       if (this.cache.get(key) === promise) this.cache.delete(key);

@@ -12,8 +12,10 @@
 import { randomBytes } from "node:crypto";
 import type { AccountDatabase, AccountTables } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import { sql } from "kysely";
 import { BossDispatch } from "./dispatch.js";
-import type { SolveRequest, ValidSpec } from "./spec.js";
+import { SpecSizer, type SpecSizerOptions } from "./sizer.js";
+import { limitsOf, type PlanLimits, type SolveRequest, type ValidSpec } from "./spec.js";
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -126,6 +128,8 @@ export interface SolveQueueOptions {
    * is taken over by the next delivery after this many seconds without a heartbeat (>= 10, default 20).
    */
   readonly heartbeatSeconds?: number;
+  /** Limits of the thread that sizes requested trees (`size`). */
+  readonly sizer?: SpecSizerOptions;
 }
 
 /** The longest a run may hold a pg-boss delivery: the largest plan's limit plus slack. */
@@ -138,6 +142,8 @@ export class SolveQueue {
   readonly dispatch: BossDispatch | null;
   /** Seconds without a heartbeat before another delivery may take a running job over. */
   readonly takeoverSeconds: number;
+  private readonly sizerOptions: SpecSizerOptions;
+  private sizer: SpecSizer | null = null;
 
   constructor(
     private readonly account: AccountDatabase,
@@ -148,6 +154,7 @@ export class SolveQueue {
     this.staleSeconds = o.staleSeconds ?? STALE_SECONDS;
     this.dispatch = dispatch;
     this.takeoverSeconds = Math.max(10, o.heartbeatSeconds ?? 20) - 5;
+    this.sizerOptions = o.sizer ?? {};
   }
 
   /** The queue over an account database; on PostgreSQL it starts pg-boss delivery. */
@@ -163,9 +170,19 @@ export class SolveQueue {
     return new SolveQueue(account, o, dispatch);
   }
 
-  /** Stops pg-boss (PostgreSQL). */
+  /** Stops pg-boss (PostgreSQL) and the sizing thread. */
   async close(): Promise<void> {
+    await this.sizer?.close();
     await this.dispatch?.stop();
+  }
+
+  /**
+   * Validates and sizes a request on the sizing thread (`SpecSizer`), never on the caller's event loop: a
+   * clear 400 for anything the solver cannot build or that is too large to size; one at a time per key.
+   */
+  size(keyId: string, request: unknown): Promise<ValidSpec> {
+    this.sizer ??= new SpecSizer(this.sizerOptions);
+    return this.sizer.size(request, keyId);
   }
 
   private get db() {
@@ -176,10 +193,46 @@ export class SolveQueue {
     return this.clock().toISOString();
   }
 
-  /** Records a validated spec for a key holder; `maxSeconds` is the plan's time limit. */
-  async enqueue(keyId: string, spec: ValidSpec, maxSeconds: number): Promise<SolveJob> {
+  /**
+   * Records a validated spec for a key holder under its plan's limits (`limitsOf(plan)`; a number is the
+   * time limit with the standard plan's other limits). A key with `limits.active` solves queued or running
+   * is refused with 429 until one ends: counted and inserted in one transaction (PostgreSQL: under a
+   * per-key advisory lock), so concurrent requests cannot pass the cap together.
+   */
+  async enqueue(keyId: string, spec: ValidSpec, limits: PlanLimits | number): Promise<SolveJob> {
+    const plan = typeof limits === "number" ? { ...limitsOf("standard"), seconds: limits } : limits;
     const id = `sol_${randomBytes(8).toString("hex")}`;
-    await this.db
+    await this.db.transaction().execute(async (tx) => {
+      if (this.account.backend === "postgres") {
+        await sql`SELECT pg_advisory_xact_lock(hashtextextended(${`solve_jobs:${keyId}`}, 0))`.execute(tx);
+      }
+      const active = await tx
+        .selectFrom("solve_jobs")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("key_id", "=", keyId)
+        .where("status", "in", ["queued", "running"])
+        .executeTakeFirstOrThrow();
+      if (Number(active.n) >= plan.active) {
+        throw new RangesError(
+          "rate_limited",
+          `You have ${Number(active.n)} solves queued or running, the most your plan allows at once (${plan.active}); queue the next when one is done, or cancel one (DELETE /api/v1/solves/{id}, or get_queued_solve with cancel).`,
+          { active: Number(active.n), limit: plan.active, retryAfterSeconds: 60 },
+        );
+      }
+      await this.insertJob(tx, id, keyId, spec, plan.seconds);
+    });
+    await this.dispatch?.send(id);
+    return (await this.get(keyId, id))!;
+  }
+
+  private async insertJob(
+    tx: AccountDatabase["db"],
+    id: string,
+    keyId: string,
+    spec: ValidSpec,
+    maxSeconds: number,
+  ): Promise<void> {
+    await tx
       .insertInto("solve_jobs")
       .values({
         id,
@@ -203,8 +256,6 @@ export class SolveQueue {
         finished_at: null,
       })
       .execute();
-    await this.dispatch?.send(id);
-    return (await this.get(keyId, id))!;
   }
 
   /** The caller's job, or undefined. */
@@ -249,15 +300,38 @@ export class SolveQueue {
     return this.require(keyId, id);
   }
 
-  /** Claims the oldest queued job for `worker` (one conditional update: never two workers on one job). */
+  /**
+   * Claims the fairest queued job for `worker` (one conditional update: never two workers on one job): keys
+   * take turns. A job's turn is its key's running jobs plus its place among the key's queued jobs, and the
+   * lowest turn runs first (oldest first among equals), so a key with 60 jobs queued runs one of them, then
+   * another key's first, and so on, rather than all of its jobs before anyone else's.
+   */
   async claim(worker: string): Promise<ClaimedJob | null> {
     for (let attempt = 0; attempt < 5; attempt++) {
       const next = await this.db
-        .selectFrom("solve_jobs")
-        .select(["id", "key_id", "spec", "max_seconds", "attempts"])
-        .where("status", "=", "queued")
-        .orderBy("created_at")
-        .orderBy("id")
+        .selectFrom("solve_jobs as j")
+        .select(["j.id", "j.key_id", "j.spec", "j.max_seconds", "j.attempts"])
+        .where("j.status", "=", "queued")
+        .orderBy(
+          (eb) =>
+            sql<number>`(${eb
+              .selectFrom("solve_jobs as r")
+              .select((e) => e.fn.countAll().as("n"))
+              .where("r.key_id", "=", eb.ref("j.key_id"))
+              .where("r.status", "=", "running")}) + (${eb
+              .selectFrom("solve_jobs as q")
+              .select((e) => e.fn.countAll().as("n"))
+              .where("q.key_id", "=", eb.ref("j.key_id"))
+              .where("q.status", "=", "queued")
+              .where((e) =>
+                e.or([
+                  e("q.created_at", "<", e.ref("j.created_at")),
+                  e.and([e("q.created_at", "=", e.ref("j.created_at")), e("q.id", "<", e.ref("j.id"))]),
+                ]),
+              )})`,
+        )
+        .orderBy("j.created_at")
+        .orderBy("j.id")
         .limit(1)
         .executeTakeFirst();
       if (!next) return null;
@@ -289,8 +363,10 @@ export class SolveQueue {
   }
 
   /**
-   * Claims one delivered job (pg-boss): a queued one, or a running one whose worker went silent for
-   * `takeoverSeconds` (pg-boss delivered it again). Null when it is done, cancelled or held by a live worker.
+   * Takes one delivery (pg-boss): a running job whose worker went silent for `takeoverSeconds` (pg-boss
+   * delivered it again) is taken over; otherwise the delivery is a turn to run the fairest queued job
+   * (`claim`), which need not be the one delivered: every queued job has a delivery of its own still to
+   * come, so none is left behind. Null when nothing is queued.
    */
   async claimById(id: string, worker: string): Promise<ClaimedJob | null> {
     const row = await this.db
@@ -310,7 +386,7 @@ export class SolveQueue {
     if (!row) return null;
     const cutoff = new Date(this.clock().getTime() - this.takeoverSeconds * 1000).toISOString();
     const takeover = row.status === "running" && row.heartbeat_at !== null && row.heartbeat_at < cutoff;
-    if (row.status !== "queued" && !takeover) return null;
+    if (!takeover) return this.claim(worker);
     if (takeover && (Number(row.attempts) >= MAX_ATTEMPTS || Number(row.cancel_requested) === 1)) {
       await this.failStale(row.id, Number(row.cancel_requested) === 1);
       return null;

@@ -20,6 +20,10 @@
  * raise codes), allInFrom, maxRaises, maxCallersToRaise, jamOrFold, coldFourBet (the profile), and ante,
  * rake, limpSeats, allInThreshold, dealtIn (the table). Anything the tree builder refuses is a clear 400 before the
  * job is queued, and so is a tree or a time over the caller's plan (the answer carries the estimate).
+ *
+ * Sizing is bounded: field limits (`CHANGE_LIMITS`, the seat count) are checked before anything is built, the
+ * build stops at `SIZING_BUDGET` showdown pairings, and servers size on `SpecSizer`'s thread (heap cap, time
+ * limit) through `SolveQueue.size`, so no request builds a tree on the event loop.
  */
 
 import { GAMES, type GameId, isGameId, RangesError } from "@ranges/core";
@@ -63,11 +67,18 @@ const CODE_LISTS = new Set([
   "isoRaise",
 ]);
 
-/** The most decisions and seconds a plan may queue; unknown plans get the standard limits. */
-export const PLAN_LIMITS: Record<string, { readonly decisions: number; readonly seconds: number }> = {
-  standard: { decisions: 4_000, seconds: 600 },
-  pro: { decisions: 20_000, seconds: 1800 },
-  bench: { decisions: 20_000, seconds: 1800 },
+/** What a plan may queue: decisions and seconds per solve, solves queued or running at once (`active`). */
+export interface PlanLimits {
+  readonly decisions: number;
+  readonly seconds: number;
+  readonly active: number;
+}
+
+/** The limits of each plan; unknown plans get the standard limits. */
+export const PLAN_LIMITS: Record<string, PlanLimits> = {
+  standard: { decisions: 4_000, seconds: 600, active: 5 },
+  pro: { decisions: 20_000, seconds: 1800, active: 20 },
+  bench: { decisions: 20_000, seconds: 1800, active: 20 },
 };
 export const limitsOf = (plan: string) => PLAN_LIMITS[plan] ?? PLAN_LIMITS.standard!;
 
@@ -128,6 +139,80 @@ function nearestProfile(config: TreeConfig, stack: number): StackProfile {
   return best;
 }
 
+/**
+ * Cheap limits checked before any tree is built. The grammar has raise sizes up to the 5-bet and nobody
+ * raises over an all-in, so a sixth raise never exists: `maxRaises` above 5 only makes the builder explore
+ * more. `maxCallersToRaise` multiplies the multiway branches (nl9 100bb: 15,930 decisions at 1, 70,765 at 2,
+ * 161,783 at 3), so it stays below the seat count.
+ */
+export const CHANGE_LIMITS = { maxRaises: 5, allInFrom: 6, sizesPerList: 6 } as const;
+
+/**
+ * Showdown pairings the sizing may build before it stops (each showdown of k seats counts k * (k - 1)): the
+ * largest library tree (nl9, 15,930 decisions) has 128,522, so this leaves room for the pro plan's 20,000
+ * decisions on any seat count while bounding the builder's time and memory.
+ */
+export const SIZING_BUDGET = 400_000;
+
+/** Refuses profile values whose trees grow past any plan, before anything is built. */
+function checkProfileBounds(profile: Record<string, unknown>, seats: number, where: string): void {
+  const at = (key: string, value: unknown, min: number, max: number, why: string) => {
+    if (value === undefined) return;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+      throw bad(
+        `${where}.${key} must be an integer from ${min} to ${max} (${why}), got ${JSON.stringify(value)?.slice(0, 20)}.`,
+      );
+    }
+  };
+  at(
+    "maxRaises",
+    profile.maxRaises,
+    1,
+    CHANGE_LIMITS.maxRaises,
+    "sizes exist up to the 5-bet and nobody raises over an all-in",
+  );
+  at(
+    "allInFrom",
+    profile.allInFrom,
+    1,
+    CHANGE_LIMITS.allInFrom,
+    "the raise number from which raises are all-in",
+  );
+  at(
+    "maxCallersToRaise",
+    profile.maxCallersToRaise,
+    0,
+    Math.max(0, seats - 2),
+    `callers of a raise after which nobody re-raises; ${seats} seats`,
+  );
+  for (const key of CODE_LISTS) {
+    const v = profile[key];
+    if (v !== undefined && (!Array.isArray(v) || v.length > CHANGE_LIMITS.sizesPerList)) {
+      throw bad(
+        `${where}.${key} must be a list of up to ${CHANGE_LIMITS.sizesPerList} raise codes, got ${Array.isArray(v) ? `${v.length}` : JSON.stringify(v)?.slice(0, 20)}.`,
+      );
+    }
+  }
+}
+
+/**
+ * Builds the tree and counts its decisions, stopping once it has built `SIZING_BUDGET` showdown pairings:
+ * a tree that large is over every plan, and building it whole could take the process's memory.
+ */
+function sizeTree(config: TreeConfig, stack: number): number {
+  let pairings = 0;
+  const tree = buildPreflopTree(config, stack, () => {
+    if (++pairings > SIZING_BUDGET) throw new TreeTooLarge();
+    return 0;
+  });
+  return countNodes(tree.root).decisions;
+}
+
+class TreeTooLarge extends Error {}
+
+export const tooLargeMessage = (what: string) =>
+  `This tree is too large to solve here: ${what} (the largest library tree, nl9, has 15,930 decisions; the largest plan allows ${Math.max(...Object.values(PLAN_LIMITS).map((l) => l.decisions))}). Fewer sizes (changes.open, changes.threeBetIp, ...), a lower changes.maxCallersToRaise or changes.maxRaises, or fewer seats make it smaller.`;
+
 function applyChanges(
   config: TreeConfig,
   profile: StackProfile,
@@ -136,6 +221,7 @@ function applyChanges(
 ): TreeConfig {
   const p: Record<string, unknown> = { ...profile, stacks: [stack] };
   const t: Record<string, unknown> = { ...config };
+  checkProfileBounds(changes, GAMES[config.game].seats.length, "changes");
   for (const [key, value] of Object.entries(changes)) {
     if ((PROFILE_CHANGES as readonly string[]).includes(key)) {
       if (CODE_LISTS.has(key)) {
@@ -187,6 +273,10 @@ export function validateSolveRequest(raw: unknown): ValidSpec {
       ...given,
       profiles: (given.profiles ?? []).map((p) => ({ ...p, stacks: [stack] })).slice(0, 1),
     };
+    const first = config.profiles[0] as unknown as Record<string, unknown> | undefined;
+    if (first && typeof first === "object" && isGameId(given.game)) {
+      checkProfileBounds(first, GAMES[given.game].seats.length, "config.profiles[0]");
+    }
     request = { config: given, stack };
   } else {
     const extra = Object.keys(r).filter((k) => !["game", "stack", "changes"].includes(k));
@@ -223,9 +313,12 @@ export function validateSolveRequest(raw: unknown): ValidSpec {
     if (GAMES[config.game].variant !== "holdem")
       throw new Error(`${config.game} is PLO: the solver builds its trees but solves hold'em only`);
     // Counting needs no equity: any matrix index builds the same tree.
-    decisions = countNodes(buildPreflopTree(config, stack, () => 0).root).decisions;
+    decisions = sizeTree(config, stack);
   } catch (error) {
     if (error instanceof RangesError) throw error;
+    if (error instanceof TreeTooLarge) {
+      throw bad(tooLargeMessage(`it has more than ${SIZING_BUDGET.toLocaleString("en")} showdown pairings`));
+    }
     throw bad(`The solver cannot build this tree: ${(error as Error).message}`);
   }
   const jamOrFold = config.profiles[0]?.jamOrFold === true;

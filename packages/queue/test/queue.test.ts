@@ -10,7 +10,14 @@ import {
   POSTGRES_AVAILABLE,
   TEST_DATABASE_URL,
 } from "../../access/test/backends.js";
-import { SolutionPacks, SolveQueue, SolveWorker, STALE_SECONDS, validateSolveRequest } from "../src/index.js";
+import {
+  limitsOf,
+  SolutionPacks,
+  SolveQueue,
+  SolveWorker,
+  STALE_SECONDS,
+  validateSolveRequest,
+} from "../src/index.js";
 import { HEADS_UP_JAM_FOLD, JAM_FOLD } from "./fixtures.js";
 
 const cleanup: (() => Promise<void> | void)[] = [];
@@ -178,6 +185,43 @@ describe.each([
       const failed = await queue.require("aaaaaaaaaaaa", job.id);
       expect(failed.status).toBe("failed");
       expect(failed.error).toMatch(/stopped answering 3 times/);
+    },
+  );
+
+  it.skipIf(!available)("caps a key's active solves, exactly under concurrent requests", async () => {
+    const { queue } = await setup(backend);
+    const spec = validateSolveRequest(JAM_FOLD);
+    const limits = { ...limitsOf("standard"), active: 3 };
+    const tries = await Promise.allSettled(
+      Array.from({ length: 8 }, () => queue.enqueue("cccccccccccc", spec, limits)),
+    );
+    expect(tries.filter((t) => t.status === "fulfilled")).toHaveLength(3);
+    const refused = tries.find((t) => t.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ code: "rate_limited", status: 429 });
+    expect(String(refused.reason.message)).toMatch(/3 solves queued or running, the most your plan allows/);
+    // Another key is not held by this one's cap; an ended job frees a place.
+    await expect(queue.enqueue("dddddddddddd", spec, limits)).resolves.toMatchObject({ status: "queued" });
+    const [first] = await queue.list("cccccccccccc");
+    await queue.cancel("cccccccccccc", first!.id);
+    await expect(queue.enqueue("cccccccccccc", spec, limits)).resolves.toMatchObject({ status: "queued" });
+  });
+
+  it.skipIf(!available)(
+    "keys take turns: another key's job runs before the rest of a long queue",
+    async () => {
+      let tick = Date.parse("2026-11-23T12:00:00Z");
+      const { queue } = await setup(backend, () => new Date((tick += 1000)));
+      const spec = validateSolveRequest(JAM_FOLD);
+      const a = [];
+      for (let i = 0; i < 3; i++) a.push(await queue.enqueue("aaaaaaaaaaaa", spec, 60));
+      const b = await queue.enqueue("bbbbbbbbbbbb", spec, 60);
+      expect((await queue.claim("w1"))?.id).toBe(a[0]!.id);
+      // A delivery of a's second job (pg-boss) is a turn for the fairest job: b's, whose key runs nothing.
+      expect((await queue.claimById(a[1]!.id, "w2"))?.id).toBe(b.id);
+      expect((await queue.claim("w3"))?.id).toBe(a[1]!.id);
+      // b's own delivery, once b runs, still takes a job: none is left without a turn.
+      expect((await queue.claimById(b.id, "w4"))?.id).toBe(a[2]!.id);
+      expect(await queue.claim("w5")).toBeNull();
     },
   );
 });

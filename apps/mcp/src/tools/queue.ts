@@ -6,7 +6,7 @@
  */
 
 import { GAME_IDS, RangesError } from "@ranges/core";
-import { checkPlan, JOB_STATUSES, limitsOf, type SolveJob, validateSolveRequest } from "@ranges/queue";
+import { checkPlan, JOB_STATUSES, limitsOf, type SolveJob } from "@ranges/queue";
 import { z } from "zod";
 import type { SolveDeps, ToolContext } from "../context.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
@@ -191,9 +191,9 @@ export const enqueueSolve = defineTool({
     } else {
       request = { game: args.game, stack: args.stack, ...(args.changes ? { changes: args.changes } : {}) };
     }
-    const spec = validateSolveRequest(request);
+    const spec = await queue.size(keyId, request);
     checkPlan(spec, plan);
-    const job = await queue.enqueue(keyId, spec, limitsOf(plan).seconds);
+    const job = await queue.enqueue(keyId, spec, limitsOf(plan));
     worker?.wake();
     return { schema: OneJobSchema, value: { schemaVersion: 1, solve: view(job) } };
   },

@@ -1,0 +1,117 @@
+/**
+ * Response compression with node:zlib: brotli or gzip as the request's `Accept-Encoding` prefers (brotli on
+ * a tie), for compressible types (JSON, JavaScript, CSS, HTML, SVG, text) of at least 1 KiB. Compression runs
+ * on libuv's thread pool, never on the event loop. Answers that will be sent again (those with an ETag, and
+ * any body of 16 KiB or more, keyed by its hash) are compressed once and kept in a bounded cache, so the
+ * cached GETs stay cheap. The ETag stays the same for every encoding (If-None-Match is compared weakly, and
+ * a 304 cannot know which encoding the client holds), and `Vary: Accept-Encoding` keeps caches apart.
+ * A request without `Accept-Encoding` costs one header read.
+ */
+
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import type Koa from "koa";
+import type { RequestState } from "../services.js";
+
+const brotli = promisify(brotliCompress);
+const gz = promisify(gzip);
+
+const COMPRESSIBLE = /^(application\/(json|javascript|manifest\+json)|text\/|image\/svg\+xml)/i;
+const MIN_BYTES = 1024;
+const HASHED_FROM = 16 * 1024;
+
+type Encoding = "br" | "gzip";
+
+/** The encoding `Accept-Encoding` asks for: brotli, else gzip, else none (q=0 refuses one). */
+export function chooseEncoding(header: string | undefined): Encoding | null {
+  if (!header) return null;
+  let br = -1;
+  let gzipQ = -1;
+  let star = -1;
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    let q = 1;
+    for (const p of params) {
+      const m = /^\s*q=([0-9.]+)\s*$/.exec(p);
+      if (m) q = Number(m[1]);
+    }
+    if (name === "br") br = q;
+    else if (name === "gzip" || name === "x-gzip") gzipQ = q;
+    else if (name === "*") star = q;
+  }
+  if (br < 0) br = star;
+  if (gzipQ < 0) gzipQ = star;
+  if (br > 0 && br >= gzipQ) return "br";
+  if (gzipQ > 0) return "gzip";
+  return null;
+}
+
+/** Compressed bodies by encoding and identity, least recently used first out, at most `maxBytes` in all. */
+class CompressedCache {
+  private readonly entries = new Map<string, Buffer>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  constructor(maxBytes: number) {
+    this.maxBytes = maxBytes;
+  }
+  get(key: string): Buffer | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, value: Buffer): void {
+    if (value.length > this.maxBytes / 4) return;
+    this.entries.set(key, value);
+    this.bytes += value.length;
+    while (this.bytes > this.maxBytes) {
+      const [oldest, buf] = this.entries.entries().next().value as [string, Buffer];
+      this.entries.delete(oldest);
+      this.bytes -= buf.length;
+    }
+  }
+}
+
+export function compression(o: { cacheBytes?: number } = {}): Koa.Middleware<RequestState> {
+  const cache = new CompressedCache(o.cacheBytes ?? 16 * 1024 * 1024);
+  return async (ctx, next) => {
+    const accept = ctx.req.headers["accept-encoding"];
+    await next();
+    const body = ctx.body;
+    if (ctx.respond === false || body === null || body === undefined) return;
+    if (typeof body !== "string" && !Buffer.isBuffer(body)) return;
+    if (ctx.status === 204 || ctx.status === 304 || ctx.response.get("Content-Encoding")) return;
+    const type = ctx.response.get("Content-Type");
+    if (!COMPRESSIBLE.test(type)) return;
+    const bytes = typeof body === "string" ? Buffer.from(body) : body;
+    if (bytes.length < MIN_BYTES) return;
+    ctx.vary("Accept-Encoding");
+    const encoding = chooseEncoding(typeof accept === "string" ? accept : undefined);
+    if (encoding === null || /\bno-transform\b/i.test(ctx.response.get("Cache-Control"))) return;
+    const etag = ctx.response.get("ETag");
+    const identity = etag
+      ? `${etag}:${bytes.length}`
+      : bytes.length >= HASHED_FROM
+        ? createHash("sha256").update(bytes).digest("base64url")
+        : null;
+    const key = identity === null ? null : `${encoding}:${identity}`;
+    let packed = key === null ? undefined : cache.get(key);
+    if (!packed) {
+      packed =
+        encoding === "br"
+          ? await brotli(bytes, {
+              params: {
+                [constants.BROTLI_PARAM_QUALITY]: 5,
+                [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+              },
+            })
+          : await gz(bytes, { level: 6 });
+      if (key !== null) cache.set(key, packed);
+    }
+    ctx.set("Content-Encoding", encoding);
+    ctx.body = packed;
+  };
+}
