@@ -31,5 +31,5 @@ export type {
   Tournament,
   Uncalled,
 } from "./types.js";
-export { STREETS } from "./types.js";
+export { SITES, STREETS } from "./types.js";
 export { writeHandHistory } from "./write.js";

@@ -403,7 +403,7 @@ describe("errors in a file", () => {
     expect(gg.hands.map((h) => h.site)).toEqual(["ggpoker"]);
     expect(gg.errors[0]!.message).toBe("a PokerStars hand, but the site asked for is GGPoker");
     expect(parseHandHistories(file, { site: "auto" }).hands).toHaveLength(2);
-    expect(() => parseHandHistories(file, { site: "partypoker" as never })).toThrow(TypeError);
+    expect(() => parseHandHistories(file, { site: "fulltilt" as never })).toThrow(TypeError);
   });
 
   it("parseHandHistory reads one hand or throws HandHistoryError", () => {

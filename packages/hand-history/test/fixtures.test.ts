@@ -84,6 +84,8 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
           { player: "quietmouse", place: 41, prize: 14.2 },
           { player: "ace_of_base", place: 42, prize: 14.2 },
         ],
+        // $10+$10+$2 and "$10 bounty" on the seats: a bounty tournament.
+        knockout: true,
       });
       // Tournament chips: no currency; the ante comes from the posts.
       expect(a!.stakes).toEqual({ sb: 100, bb: 200, ante: 25, currency: null });
@@ -129,7 +131,13 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
       expect(b!.buttonSeat).toBe(6);
       expect(nets(b!)).toMatchObject({ hh_hero: 675, lucky7even: -475, "Mr Grinder": -125 });
       // A freeroll's final hand, heads-up, with the winner's line.
-      expect(c!.tournament).toMatchObject({ freeroll: true, buyIn: null, currency: null, level: "XV" });
+      expect(c!.tournament).toMatchObject({
+        freeroll: true,
+        buyIn: null,
+        currency: null,
+        level: "XV",
+        knockout: false,
+      });
       expect(c!.tournament!.finishes).toEqual([
         { player: "hh_hero", place: 2, prize: null },
         { player: "sun_tzu_88", place: 1, prize: 2 },
@@ -269,6 +277,8 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
         freeroll: false,
         level: "9",
         finishes: [],
+        // "Bounty Hunters" in the name.
+        knockout: true,
       });
       expect(a!.stakes).toEqual({ sb: 250, bb: 500, ante: 60, currency: null });
       expect(a!.maxSeats).toBe(8);
