@@ -6,9 +6,9 @@
 
 import { HeaderError, mayStartHand, START } from "./header.js";
 import { HandReader, LineError } from "./reader.js";
+import { BRACKET_DIALECTS } from "./sites/bracket.js";
 import type { Dialect } from "./sites/dialect.js";
 import { isIPokerXml, parseIPoker } from "./sites/ipoker.js";
-import { BRACKET_DIALECTS } from "./sites/bracket.js";
 import { WINAMAX } from "./sites/winamax.js";
 import type { Hand, HandParseError, ParseOptions, ParseResult, Site } from "./types.js";
 import { SITES } from "./types.js";

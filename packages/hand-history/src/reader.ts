@@ -332,6 +332,11 @@ export class HandReader {
     if (run === 0 && street > this.street) {
       if (this.street < 0) this.fail(`*** ${name} *** before *** HOLE CARDS ***`);
       this.street = street;
+      if (this.given?.totalWritten === false) {
+        // Sites that write no "Uncalled bet" line: a bet nobody matched (a call all-in for less) went back.
+        const unmatched = this.unmatchedBet();
+        if (unmatched) this.returnUncalled(unmatched.seat, unmatched.amount);
+      }
       for (const s of this.seats) s.live = 0;
     }
   }
@@ -529,7 +534,11 @@ export class HandReader {
     if (antes.length === 0) return false;
     const ante = Math.max(...antes.map((p) => p.amount));
     const times = Math.abs(difference) / ante;
-    return Math.abs(times - Math.round(times)) * ante <= EPSILON && Math.round(times) >= 1 && Math.round(times) <= antes.length;
+    return (
+      Math.abs(times - Math.round(times)) * ante <= EPSILON &&
+      Math.round(times) >= 1 &&
+      Math.round(times) <= antes.length
+    );
   }
 
   /** The largest bet of the street so far (the big blind before the flop). */

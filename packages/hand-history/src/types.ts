@@ -11,7 +11,14 @@
 export type Site = "pokerstars" | "ggpoker" | "888poker" | "winamax" | "partypoker" | "ipoker";
 
 /** Every `Site`, in the order the documentation lists them. */
-export const SITES: readonly Site[] = ["pokerstars", "ggpoker", "888poker", "winamax", "partypoker", "ipoker"];
+export const SITES: readonly Site[] = [
+  "pokerstars",
+  "ggpoker",
+  "888poker",
+  "winamax",
+  "partypoker",
+  "ipoker",
+];
 
 /** Which parser `parseHandHistories` uses: `auto` reads each hand's first line. */
 export type SiteOption = Site | "auto";

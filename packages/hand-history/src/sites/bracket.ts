@@ -103,7 +103,9 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       continue;
     }
     if (table === null && (line.startsWith("Table ") || line.startsWith("Tournament #"))) {
-      const t = /^(?:Tournament #(\d+) (.*?) - )?Table (.*?)(?: (\d+) Max)? \((?:Real|Play) Money\)/.exec(line);
+      const t = /^(?:Tournament #(\d+) (.*?) - )?Table (.*?)(?: (\d+) Max)? \((?:Real|Play) Money\)/.exec(
+        line,
+      );
       if (!t) lineError("unrecognised table line (Table Name 6 Max (Real Money))", k);
       table = t[3]!.replace(/^#/, "");
       maxSeats = t[4] === undefined ? null : Number(t[4]);
@@ -130,7 +132,9 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
         out[k] = "*** HOLE CARDS ***";
         continue;
       }
-      const cards = cardList(m[2] ?? "").split(" ").filter(Boolean);
+      const cards = cardList(m[2] ?? "")
+        .split(" ")
+        .filter(Boolean);
       const name = what.toUpperCase();
       out[k] =
         what === "flop"
@@ -142,7 +146,8 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     if (line === "** Summary **" || line.startsWith("** Dealing ")) continue;
     if (line.startsWith("Dealt to ")) {
       const b = line.indexOf("[");
-      out[k] = b < 0 ? line : `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
+      out[k] =
+        b < 0 ? line : `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
       continue;
     }
     const name = playerAt(line, names);
@@ -151,11 +156,17 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       continue;
     }
     // Table talk and notices: `X has joined the table`, `X is connected`, chat `X: hi`.
-    if (/ (?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|has been reconnected)\.?$/.test(line)) continue;
+    if (
+      / (?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|has been reconnected)\.?$/.test(
+        line,
+      )
+    )
+      continue;
     if (line.includes(": ")) continue;
     lineError("unrecognised line", k);
   }
-  if (p.header === null) lineError("no game line (the stakes, the game and the time) after the hand number", 0);
+  if (p.header === null)
+    lineError("no game line (the stakes, the game and the time) after the hand number", 0);
   if (tableK < 0) lineError("no 'Table ...' line", 0);
   return { header: p.header, lines: out, id: p.id };
 }
@@ -173,13 +184,16 @@ function playerLine(name: string, rest: string, k: number): string {
   };
   let m: RegExpExecArray | null;
   if ((m = /^posts (small blind|big blind|ante|dead blind|small and big blinds?) (.*)$/.exec(rest))) {
-    const kind = { "small blind": "small blind", "big blind": "big blind", ante: "the ante" }[m[1]!] ?? "small & big blinds";
+    const kind =
+      { "small blind": "small blind", "big blind": "big blind", ante: "the ante" }[m[1]!] ??
+      "small & big blinds";
     return `${name}: posts ${kind} ${amountOf(m[2]!)}`;
   }
   if (rest === "folds" || rest === "checks") return `${name}: ${rest}`;
   if ((m = /^(calls|bets) (\[.*)$/.exec(rest))) return `${name}: ${m[1]} ${amountOf(m[2]!)}`;
   if ((m = /^raises (\[.*)$/.exec(rest))) return `${name}: adds ${amountOf(m[1]!)}`;
-  if ((m = /^(?:is )?all-[Ii]n\s*(\[.*)$/.exec(rest))) return `${name}: adds ${amountOf(m[1]!)} and is all-in`;
+  if ((m = /^(?:is )?all-[Ii]n\s*(\[.*)$/.exec(rest)))
+    return `${name}: adds ${amountOf(m[1]!)} and is all-in`;
   if ((m = /^(shows|mucks|doesn't show) \[(.*?)\]/.exec(rest))) {
     const cards = cardList(m[2]!);
     return m[1] === "shows" ? `${name}: shows [${cards}]` : `${name}: mucks [${cards}]`;
@@ -195,14 +209,20 @@ function playerLine(name: string, rest: string, k: number): string {
     if (Number.isNaN(parseAmount(value))) lineError(`"${m[1]}" is not an amount`, k);
     return `${name} collected ${value} from ${pot}`;
   }
-  if (/^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned)\.?$/.test(rest)) return "";
+  if (
+    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned)\.?$/.test(
+      rest,
+    )
+  )
+    return "";
   lineError(`unrecognised action "${rest}"`, k);
 }
 
 /** 888poker: `$0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12`. */
 const GAME_888 = /^(\S+)\/(\S+) Blinds (.+?) - \*\*\* (\d{2}) (\d{2}) (\d{4}) (\d{1,2}:\d{2}:\d{2})$/;
 /** partypoker: `$0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024`. */
-const GAME_PARTY = /^(\S+)\/(\S+)(?: (USD|EUR|GBP))? (.+?) - \w+, (\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
+const GAME_PARTY =
+  /^(\S+)\/(\S+)(?: (USD|EUR|GBP))? (.+?) - \w+, (\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
 
 function headerOf(
   site: Site,
@@ -221,7 +241,11 @@ function headerOf(
   let code: string | undefined;
   if (site === "888poker") {
     const m = GAME_888.exec(line);
-    if (!m) lineError("unrecognised 888poker game line ($0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12)", k);
+    if (!m)
+      lineError(
+        "unrecognised 888poker game line ($0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12)",
+        k,
+      );
     [sbText, bbText, gameText] = [m[1]!, m[2]!, m[3]!];
     when = `${m[6]}/${m[5]}/${m[4]} ${m[7]}`;
   } else {
@@ -229,7 +253,11 @@ function headerOf(
       lineError("partypoker tournament hands are not read yet (cash games are)", k);
     }
     const m = GAME_PARTY.exec(line);
-    if (!m) lineError("unrecognised partypoker game line ($0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024)", k);
+    if (!m)
+      lineError(
+        "unrecognised partypoker game line ($0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024)",
+        k,
+      );
     const month = monthOf(m[5]!);
     if (month === 0) lineError(`"${m[5]}" is not a month`, k);
     [sbText, bbText, gameText, code] = [m[1]!, m[2]!, m[4]!, m[3]];

@@ -43,16 +43,19 @@ import type { Currency, Game, Hand, HandParseError, ParseResult, SiteOption } fr
 
 /** Whether a text is an iPoker XML session (rather than a text hand history). */
 export function isIPokerXml(text: string): boolean {
-  const head = text.slice(0, 400).replace(/^\uFEFF/, "").trimStart();
+  const head = text
+    .slice(0, 400)
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   return head.startsWith("<?xml") || head.startsWith("<session");
 }
 
 const attr = (tag: string, name: string): string | null => {
   const m = new RegExp(`\\b${name}="([^"]*)"`).exec(tag);
-  return m ? unescape(m[1]!) : null;
+  return m ? unescapeXml(m[1]!) : null;
 };
 
-function unescape(text: string): string {
+function unescapeXml(text: string): string {
   return text
     .replaceAll("&lt;", "<")
     .replaceAll("&gt;", ">")
@@ -78,6 +81,8 @@ function card(text: string): string | null | undefined {
 }
 
 interface Session {
+  /** The player who saved the file (`<nickname>`): the hero. */
+  hero: string | null;
   game: Game | string;
   sb: number;
   bb: number;
@@ -89,20 +94,35 @@ interface Session {
 
 function tag(text: string, name: string): string | null {
   const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(text);
-  return m ? unescape(m[1]!.trim()) : null;
+  return m ? unescapeXml(m[1]!.trim()) : null;
 }
 
 function sessionOf(general: string): Session {
   const gametype = tag(general, "gametype") ?? "";
   const t = gametype.toLowerCase();
   const omaha = t.includes("omaha");
-  const limit = /\bnl\b|no limit/.test(t) ? "nl" : /\bpl\b|pot limit/.test(t) ? "pl" : /\bfl\b|\blimit\b/.test(t) ? "fl" : null;
+  const limit = /\bnl\b|no limit/.test(t)
+    ? "nl"
+    : /\bpl\b|pot limit/.test(t)
+      ? "pl"
+      : /\bfl\b|\blimit\b/.test(t)
+        ? "fl"
+        : null;
   const code = tag(general, "tournamentcode");
   const format = code ? "tournament" : "cash";
   let game: Game | string;
-  if (!omaha && !t.includes("holdem") && !t.includes("hold'em")) game = `"${gametype}" is not hold'em or Omaha, the games read here`;
+  if (!omaha && !t.includes("holdem") && !t.includes("hold'em"))
+    game = `"${gametype}" is not hold'em or Omaha, the games read here`;
   else if (limit === null) game = `no betting limit (NL, PL, FL) in the game type "${gametype}"`;
-  else game = { variant: omaha ? "omaha" : "holdem", holeCards: omaha ? 4 : 2, hiLo: /hi-?lo/.test(t), limit, format, label: gametype };
+  else
+    game = {
+      variant: omaha ? "omaha" : "holdem",
+      holeCards: omaha ? 4 : 2,
+      hiLo: /hi-?lo/.test(t),
+      limit,
+      format,
+      label: gametype,
+    };
   const blinds = /(\S+)\/(\S+)\s*$/.exec(gametype);
   const currencyCode = tag(general, "currency");
   const currency =
@@ -112,6 +132,7 @@ function sessionOf(general: string): Session {
   const buyInText = tag(general, "buyin");
   const buyIn = buyInText === null ? null : buyInText.split("+").map((x) => amountOf(x));
   return {
+    hero: tag(general, "nickname"),
     game,
     sb: blinds ? amountOf(blinds[1]!) : Number.NaN,
     bb: blinds ? amountOf(blinds[2]!) : Number.NaN,
@@ -122,7 +143,7 @@ function sessionOf(general: string): Session {
       ? {
           id: code,
           name: tag(general, "tournamentname"),
-          buyIn: buyIn && buyIn.every((x) => !Number.isNaN(x)) ? buyIn : null,
+          buyIn: buyIn?.every((x) => !Number.isNaN(x)) ? buyIn : null,
           currency: currencyOfSymbol((buyInText ?? "").trim().charAt(0)),
         }
       : null,
@@ -166,7 +187,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const seat = attr(line, "seat");
       const name = attr(line, "name");
       const chips = amountOf(attr(line, "chips"));
-      if (!seat || !name || Number.isNaN(chips)) fail('unrecognised player (<player seat="1" name="..." chips="€10" .../>)', k);
+      if (!seat || !name || Number.isNaN(chips))
+        fail('unrecognised player (<player seat="1" name="..." chips="€10" .../>)', k);
       if (attr(line, "dealer") === "1") dealer = Number(seat);
       const win = amountOf(attr(line, "win") ?? "0");
       if (win > 0) wins.set(name!, win);
@@ -175,7 +197,7 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       continue;
     }
     if (line.startsWith("</players>")) {
-      if (dealer < 0) fail("no dealer among the players (dealer=\"1\")", k);
+      if (dealer < 0) fail('no dealer among the players (dealer="1")', k);
       out[k] = `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
       continue;
     }
@@ -195,14 +217,18 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       if (kind === "Pocket") {
         const player = attr(line, "player") ?? "";
         if (known.length === 0) continue;
-        out[k] = known.length === cards.length && round_ <= 1 && !out.some((l) => l.startsWith("Dealt to "))
-          ? `Dealt to ${player} [${known.join(" ")}]`
-          : `${player}: shows [${known.join(" ")}]`;
+        out[k] =
+          player === s.hero && known.length === cards.length
+            ? `Dealt to ${player} [${known.join(" ")}]`
+            : `${player}: shows [${known.join(" ")}]`;
         continue;
       }
       const name = kind === "Flop" ? "FLOP" : kind === "Turn" ? "TURN" : kind === "River" ? "RIVER" : null;
       if (name === null) fail(`unknown cards type "${kind}"`, k);
-      out[k] = board.length === 0 ? `*** FLOP *** [${known.join(" ")}]` : `*** ${name} *** [${board.join(" ")}] [${known.join(" ")}]`;
+      out[k] =
+        board.length === 0
+          ? `*** FLOP *** [${known.join(" ")}]`
+          : `*** ${name} *** [${board.join(" ")}] [${known.join(" ")}]`;
       board.push(...known);
       continue;
     }
@@ -210,7 +236,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const player = attr(line, "player");
       const type = attr(line, "type") ?? "";
       const sum = amountOf(attr(line, "sum") ?? "0");
-      if (!player || Number.isNaN(sum)) fail('unrecognised action (<action no="1" player="..." sum="€0.05" type="1"/>)', k);
+      if (!player || Number.isNaN(sum))
+        fail('unrecognised action (<action no="1" player="..." sum="€0.05" type="1"/>)', k);
       const simple = TYPES[type];
       if (simple) out[k] = `${player}: ${simple}`;
       else if (type === "1" || type === "2" || type === "15") {
@@ -226,7 +253,6 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       else if (type === "8" || type === "9") continue;
       else fail(`unknown action type ${type}`, k);
       if (type !== "15") streetBets.set(player!, round((streetBets.get(player!) ?? 0) + sum));
-      continue;
     }
   }
   if (seatsK < 0) fail("no players in the game", 0);
@@ -241,18 +267,36 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     if (unmatched > 0) {
       tail.push(`Uncalled bet (${unmatched}) returned to ${sorted[0]![0]}`);
       const won = wins.get(sorted[0]![0]) ?? 0;
-      if (won + 0.005 < unmatched) fail(`${sorted[0]![0]} wins ${won}, less than the ${unmatched} nobody called`, end - start - 1);
+      if (won + 0.005 < unmatched)
+        fail(`${sorted[0]![0]} wins ${won}, less than the ${unmatched} nobody called`, end - start - 1);
       wins.set(sorted[0]![0], round(won - unmatched));
     }
   }
   for (const [name, amount] of wins) if (amount > 0) tail.push(`${name} collected ${amount} from pot`);
   let tournament: Header["tournament"] = null;
   if (s.tournament) {
-    tournament = { ...s.tournament, freeroll: s.tournament.buyIn === null, level: null, finishes: [], knockout: false };
+    tournament = {
+      ...s.tournament,
+      freeroll: s.tournament.buyIn === null,
+      level: null,
+      finishes: [],
+      knockout: false,
+    };
     tournament.knockout = isKnockout(tournament);
   }
   if (Number.isNaN(sb) || Number.isNaN(bb)) fail("no blinds in the game type (Holdem NL €0.05/€0.10)", 0);
-  const header: Header = { site: "ipoker", id, game, sb, bb, ante, currency: s.currency, time: time!, tournament, totalWritten: false };
+  const header: Header = {
+    site: "ipoker",
+    id,
+    game,
+    sb,
+    bb,
+    ante,
+    currency: s.currency,
+    time: time!,
+    tournament,
+    totalWritten: false,
+  };
   return { lines: out, tail, header };
 }
 
@@ -264,7 +308,14 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
   const first = lines.findIndex((l) => l.trim().startsWith("<game "));
   const session = sessionOf(lines.slice(0, first < 0 ? lines.length : first).join("\n"));
   if (first < 0) {
-    errors.push({ handId: null, site: "ipoker", line: 1, handLine: 1, message: "an iPoker XML file without any <game> (hand)", text: (lines[0] ?? "").trim() });
+    errors.push({
+      handId: null,
+      site: "ipoker",
+      line: 1,
+      handLine: 1,
+      message: "an iPoker XML file without any <game> (hand)",
+      text: (lines[0] ?? "").trim(),
+    });
     return { hands, errors };
   }
   for (let i = first; i < lines.length; i++) {
@@ -274,7 +325,14 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
     while (end < lines.length && !lines[end]!.trim().startsWith("</game>")) end++;
     const id = attr(open, "gamecode");
     const report = (message: string, index: number): void => {
-      errors.push({ handId: id, site: "ipoker", line: index + 1, handLine: i + 1, message, text: (lines[index] ?? "").trim() });
+      errors.push({
+        handId: id,
+        site: "ipoker",
+        line: index + 1,
+        handLine: i + 1,
+        message,
+        text: (lines[index] ?? "").trim(),
+      });
     };
     if (site !== "auto" && site !== "ipoker") report(`an iPoker hand, but the site asked for is ${site}`, i);
     else if (id === null) report('a <game> without its gamecode="..."', i);

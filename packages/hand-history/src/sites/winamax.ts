@@ -41,7 +41,13 @@ function gameOf(text: string, format: Game["format"]): Game | string {
   const t = text.toLowerCase();
   const omaha = t.startsWith("omaha");
   if (!omaha && !t.startsWith("holdem")) return `"${text}" is not hold'em or Omaha, the games read here`;
-  const limit = t.includes("no limit") ? "nl" : t.includes("pot limit") ? "pl" : t.includes("limit") ? "fl" : null;
+  const limit = t.includes("no limit")
+    ? "nl"
+    : t.includes("pot limit")
+      ? "pl"
+      : t.includes("limit")
+        ? "fl"
+        : null;
   if (limit === null) return `no betting limit in "${text}"`;
   const five = /omaha ?5/.test(t);
   return {
@@ -56,12 +62,17 @@ function gameOf(text: string, format: Game["format"]): Game | string {
 
 function headerOf(line: string): Header {
   const m = FIRST.exec(line);
-  if (!m) lineError("unrecognised Winamax first line (Winamax Poker - CashGame - HandId: #... - Holdem no limit (0.05€/0.10€) - 2024/03/16 18:25:12 UTC)", 0);
+  if (!m)
+    lineError(
+      "unrecognised Winamax first line (Winamax Poker - CashGame - HandId: #... - Holdem no limit (0.05€/0.10€) - 2024/03/16 18:25:12 UTC)",
+      0,
+    );
   const cash = m[1] === "CashGame" || m[2] === undefined;
   const game = gameOf(m[6]!, cash ? "cash" : "tournament");
   if (typeof game === "string") lineError(game, 0);
   const blinds = m[7]!.split("/").map((x) => money(x));
-  if (blinds.length < 2 || blinds.length > 3) lineError(`"(${m[7]})" are not blinds (0.05€/0.10€, or ante/small/big)`, 0);
+  if (blinds.length < 2 || blinds.length > 3)
+    lineError(`"(${m[7]})" are not blinds (0.05€/0.10€, or ante/small/big)`, 0);
   const [anteText, sbText, bbText] = blinds.length === 3 ? blinds : ["0", blinds[0]!, blinds[1]!];
   const [ante, sb, bb] = [anteText!, sbText!, bbText!].map(parseAmount);
   if ([ante, sb, bb].some((x) => Number.isNaN(x))) lineError(`"(${m[7]})" are not blinds`, 0);
@@ -127,23 +138,35 @@ function translate(lines: readonly string[], start: number, end: number): Transl
     }
     if (line.startsWith("Dealt to ")) {
       const b = line.lastIndexOf("[");
-      out[k] = b < 0 ? line : `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
+      out[k] =
+        b < 0 ? line : `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
       continue;
     }
     const name = playerAt(line, names);
     if (name !== null) {
-      const rest = line.slice(name.length + 1).trim().replace(/(\d[\d.,]*)€/g, "€$1");
+      const rest = line
+        .slice(name.length + 1)
+        .trim()
+        .replace(/(\d[\d.,]*)€/g, "€$1");
       if ((m = /^collected (\S+) from (pot|main pot|side pot ?#?(\d+))$/.exec(rest))) {
         out[k] = `${name} collected ${m[1]} from ${m[3] ? `side pot-${m[3]}` : m[2]}`;
       } else if ((m = /^posts (ante|small blind|big blind) (\S+)/.exec(rest))) {
-        out[k] = `${name}: posts ${m[1] === "ante" ? "the ante" : m[1]} ${m[2]}${rest.endsWith(" and is all-in") ? " and is all-in" : ""}`;
-      } else if (/^(?:shows|mucks|folds|checks|calls|bets|raises|doesn't show)/.test(rest)) out[k] = `${name}: ${rest}`;
-      else if (/^(?:wins .* bounty|is sitting out|sits out|has returned|joins the table|leaves the table)/.test(rest)) {
+        out[k] =
+          `${name}: posts ${m[1] === "ante" ? "the ante" : m[1]} ${m[2]}${rest.endsWith(" and is all-in") ? " and is all-in" : ""}`;
+      } else if (/^(?:shows|mucks|folds|checks|calls|bets|raises|doesn't show)/.test(rest))
+        out[k] = `${name}: ${rest}`;
+      else if (
+        /^(?:wins .* bounty|is sitting out|sits out|has returned|joins the table|leaves the table)/.test(rest)
+      ) {
         if (rest.includes("bounty") && header.tournament) header.tournament.knockout = true;
       } else lineError(`unrecognised action "${rest}"`, k);
       continue;
     }
-    if (/ (?:joins the table|leaves the table|is disconnected|is connected)$/.test(line) || line.includes(": ")) continue;
+    if (
+      / (?:joins the table|leaves the table|is disconnected|is connected)$/.test(line) ||
+      line.includes(": ")
+    )
+      continue;
     if (line.startsWith("Uncalled bet (")) {
       out[k] = line.replace(/(\d[\d.,]*)€/g, "€$1");
       continue;
