@@ -235,6 +235,27 @@ describe("POST /api/v1/uploads/{token}", () => {
     expect(get.headers.get("allow")).toMatch(/POST/);
   });
 
+  it("reads files in Windows-1252 and UTF-16, and warns about a hero found in no hand", async () => {
+    // The ten hands as an older client saves them (no character above 0x7F here: the same bytes as
+    // Latin-1), as UTF-16 with a byte order mark, with a screen name written in the wrong case.
+    const text = TEN.subarray(3).toString("utf8");
+    const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]);
+    const res = await post(await link(bob, "RiverTilt"), utf16);
+    expect(res.status).toBe(201);
+    const { upload } = HandUploadSchema.parse(await res.json());
+    expect(upload).toMatchObject({ hands: 10, errors: 0, withHero: 0 });
+    expect(upload.warnings).toEqual([
+      expect.stringMatching(/hero "RiverTilt" is not a player in any of the 10 hands read.*"rivertilt"/),
+    ]);
+    // A euro table in Windows-1252: "€" is byte 0x80.
+    const euros = Buffer.from(
+      text.replaceAll("$", "\u20ac").replaceAll("USD", "EUR").replaceAll("25100000", "25900000"),
+      "latin1",
+    ).map((b) => (b === 0xac ? 0x80 : b));
+    const cp1252 = HandUploadSchema.parse(await (await post(await link(bob), euros)).json());
+    expect(cp1252.upload).toMatchObject({ hands: 10, stored: 10, errors: 0, warnings: [] });
+  });
+
   it("is in the OpenAPI document", async () => {
     const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as {
       paths: Record<string, { post?: { responses: Record<string, unknown> } }>;

@@ -136,7 +136,7 @@ describe("uploads inline", () => {
         hero: "rivertilt",
       }),
     );
-    expect(observed.upload).toMatchObject({ hands: 10, stored: 10, errors: 0, withHero: 4 });
+    expect(observed.upload).toMatchObject({ hands: 10, stored: 10, errors: 0, withHero: 4, warnings: [] });
   });
 
   it("reads the good hands of a text and reports the bad ones by line", async () => {

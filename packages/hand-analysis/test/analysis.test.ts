@@ -396,6 +396,25 @@ describe("the equilibrium walk", () => {
     expect(compareHand(plo[0]!.s, cache)).toMatchObject({ status: "not_comparable" });
   });
 
+  it("a bounty (PKO) tournament hand is not compared with the chip-EV nlmtt8, and says why", () => {
+    // The same 8-max hands with a bounty on every seat, or a bounty in the tournament's name.
+    const text = fixture("hero-8max-tournament.txt");
+    const withBounties = text.replace(/ \((\d+) in chips\)/g, " ($1 in chips, $$2.50 bounty)");
+    const named = text.replaceAll("$5+$0.50 USD Hold'em", "$5+$0.50 USD PKO Turbo Hold'em");
+    for (const pko of [loaded(withBounties), loaded(named)]) {
+      expect(pko[1]!.s.tournament?.knockout).toBe(true);
+      expect(compareHand(pko[1]!.s, cache)).toEqual({
+        status: "not_comparable",
+        reason: expect.stringMatching(/bounty \(PKO, knockout\) tournament.*nlmtt8 is chip EV only/),
+      });
+    }
+    expect(mtt[1]!.s.tournament?.knockout).toBe(false);
+    expect(compareHand(mtt[1]!.s, cache).status).toBe("compared");
+    expect(parseUpload(withBounties, null).warnings).toEqual([
+      expect.stringMatching(/^2 hands are from bounty \(PKO, knockout\) tournaments: stored/),
+    ]);
+  });
+
   it("an 8-max tournament hand with antes of 1bb in all maps onto nlmtt8 at the nearest stack", () => {
     const c = compareHand(mtt[1]!.s, cache);
     expect(c).toMatchObject({ status: "compared", game: "nlmtt8", stack: 40 });
@@ -453,7 +472,7 @@ describe("inputs", () => {
     expect(() => handQueryOf({ from: "2024-03-02", to: "2024-03-01" })).toThrow(/before/);
   });
 
-  it("uploads are text: UTF-8 with or without BOM, UTF-16 with BOM; binary is refused", () => {
+  it("uploads are text: UTF-8 with or without BOM, UTF-16, Windows-1252; binary is refused", () => {
     // TextDecoder drops the byte order mark.
     expect(decodeUploadText(Buffer.from("\uFEFFPokerStars Hand", "utf8"))).toBe("PokerStars Hand");
     expect(
@@ -463,6 +482,24 @@ describe("inputs", () => {
       decodeUploadText(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00])),
     ).toThrow(/not text/);
     expect(() => decodeUploadText(Buffer.from("abc\u0000def"))).toThrow(/NUL/);
+    // Windows-1252 (older clients): "€" is 0x80, "é" 0xE9; UTF-16 without a byte order mark.
+    expect(decodeUploadText(Buffer.from([0x80, 0x35, 0x20, 0x52, 0xe9, 0x6d, 0x79]))).toBe("€5 Rémy");
+    expect(decodeUploadText(Buffer.from("Poker Hand", "utf16le"))).toBe("Poker Hand");
+    expect(() => decodeUploadText(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41]))).toThrow(/not text.*UTF-16/);
+  });
+
+  it("warns when the hero named with an upload is in none of its hands", () => {
+    const text = fixture("observed-6max-cash.txt");
+    expect(parseUpload(text, "rivertilt").warnings).toEqual([]);
+    expect(parseUpload(text, "RiverTilt").warnings).toEqual([
+      expect.stringMatching(
+        /hero "RiverTilt" is not a player in any of the 10 hands read.*did you mean "rivertilt"/,
+      ),
+    ]);
+    expect(parseUpload(text, "somebody_else").warnings).toEqual([
+      expect.stringMatching(/hero "somebody_else" is not a player.*exactly as the histories write it/),
+    ]);
+    expect(parseUpload(text, null).warnings).toEqual([]);
   });
 });
 

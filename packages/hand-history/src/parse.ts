@@ -60,7 +60,7 @@ export function splitLines(text: string): string[] {
  */
 export function parseHandHistories(text: string, options: ParseOptions = {}): ParseResult {
   const site = options.site ?? "auto";
-  if (site !== "auto" && !SITES.includes(site)) {
+  if (site !== "auto" && !(SITES as readonly string[]).includes(site)) {
     throw new TypeError(`site must be "auto" or one of ${SITES.join(", ")}, not ${JSON.stringify(site)}`);
   }
   if (isIPokerXml(text)) return parseIPoker(text, site);

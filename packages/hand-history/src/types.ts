@@ -7,18 +7,11 @@
  * screen names, exactly as written (GGPoker writes the hero as `Hero` and everybody else as a hex id).
  */
 
-/** The sites whose hand histories the parsers read. */
-export type Site = "pokerstars" | "ggpoker" | "888poker" | "winamax" | "partypoker" | "ipoker";
+/** The sites whose hand histories the parsers read, in the order the documentation lists them. */
+export const SITES = ["pokerstars", "ggpoker", "888poker", "winamax", "partypoker", "ipoker"] as const;
 
-/** Every `Site`, in the order the documentation lists them. */
-export const SITES: readonly Site[] = [
-  "pokerstars",
-  "ggpoker",
-  "888poker",
-  "winamax",
-  "partypoker",
-  "ipoker",
-];
+/** One of `SITES`. */
+export type Site = (typeof SITES)[number];
 
 /** Which parser `parseHandHistories` uses: `auto` reads each hand's first line. */
 export type SiteOption = Site | "auto";
