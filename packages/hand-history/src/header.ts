@@ -43,9 +43,9 @@ export class HeaderError extends Error {}
 
 const GAME =
   /(Hold'em|Holdem|(?:([56]) Card )?Omaha(?: (Hi\/Lo))?|PLO(?:-?([56]))?(?: (Hi\/Lo))?)(?: (No Limit|Pot Limit|Fixed Limit|Limit))?/;
-/** `($0.05/$0.10 USD)`, `(10/20)`, and capped no limit `($1/$2 - $40 Cap - USD)`. */
+/** `($0.05/$0.10 USD)`, `(10/20)`, and capped no limit `($1/$2 - $40 Cap -  USD)` (two spaces, as written). */
 const STAKES =
-  /^\s*\(([^/()\s]+)\/([^/()\s]+)(?:\/[^/()\s]+)?(?: - [^()\s]+ Cap)?(?: -)?(?: (USD|EUR|GBP))?\)/;
+  /^\s*\(([^/()\s]+)\/([^/()\s]+)(?:\/[^/()\s]+)?(?: - [^()\s]+ Cap)?(?: -)?(?:\s+(USD|EUR|GBP))?\)/;
 const LEVEL = /Level\s*([A-Za-z0-9]+)\s*\(([\d.,]+)\/([\d.,]+)(?:\(([\d.,]+)\))?\)/;
 const BUY_IN = /^([$€£]?[\d.,]+(?:\+[$€£]?[\d.,]+)*)(?:\s+(USD|EUR|GBP|FPP|SC))?(?:\s+(.*))?$/;
 

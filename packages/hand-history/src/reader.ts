@@ -166,7 +166,7 @@ export class HandReader {
       let put = 0;
       for (const s of this.seats) put += s.player.invested;
       this.totalPot = round(put);
-      this.totalPotIndex = this.index;
+      if (this.totalPotIndex < 0) this.totalPotIndex = this.index;
     }
     if (!this.inSummary && this.totalPot === null) {
       this.fail("the hand ends before its *** SUMMARY *** (cut off?)");
@@ -374,6 +374,15 @@ export class HandReader {
       this.act(seat, street, "bet", amount, null, allIn);
       return;
     }
+    if (rest.startsWith("raises to ")) {
+      // Translated hands of sites that give the raise-to total only (iPoker).
+      const total = this.amount(rest.slice(10));
+      const facing = this.largestBet();
+      if (total < seat.live - EPSILON) this.fail(`raises to ${total}, less than the ${seat.live} already in`);
+      this.put(seat, round(total - seat.live));
+      this.act(seat, street, "raise", round(total - facing), total, allIn);
+      return;
+    }
     if (rest.startsWith("raises ")) {
       const to = rest.indexOf(" to ", 7);
       if (to < 0) this.fail('a raise without " to "');
@@ -541,6 +550,14 @@ export class HandReader {
     );
   }
 
+  /** Whether a shortfall is at most the forced bets (antes and blinds) of a hand with antes. */
+  private forcedExplain(difference: number): boolean {
+    if (difference <= EPSILON || !this.posts.some((p) => p.type === "ante")) return false;
+    let forced = 0;
+    for (const p of this.posts) forced += p.amount;
+    return difference <= forced + EPSILON;
+  }
+
   /** The largest bet of the street so far (the big blind before the flop). */
   private largestBet(): number {
     let most = 0;
@@ -683,9 +700,51 @@ export class HandReader {
           `the summary's total pot of ${total} is not what was put in (${put}): it is off by ${round(Math.abs(put - total))} of antes; the collections and the rake add up to ${put}, so the pot is read as ${put}`,
         );
         total = put;
+      } else if (this.forcedExplain(put - total) && Math.abs(collected + fees - total) <= EPSILON) {
+        // An ante table where the summary and the collections leave out part of the forced bets (seen on
+        // PokerStars' "Ante" tables): the results are the history's, the chips it lost track of are counted
+        // as withheld, and the note says how much.
+        const missing = round(put - total);
+        this.fees.push({ kind: "unaccounted", amount: missing });
+        fees = round(fees + missing);
+        this.notes.push(
+          `the summary's total pot of ${total} leaves out ${missing} of the antes and blinds that were put in (${put}); the winnings are as the history gives them, and the ${missing} is counted as withheld`,
+        );
+        total = put;
       } else {
         this.fail(
           `the actions put ${put} in the pot, but the summary's total pot is ${total}`,
+          this.totalPotIndex,
+        );
+      }
+    }
+    if (this.given?.totalWritten === false && collected + fees > total + EPSILON) {
+      // Sites that count a returned bet in the collection ("wins $5.18" with the $2.14 nobody called): the
+      // return is already in `uncalled`, so it comes off that player's collection.
+      for (const u of this.uncalled) {
+        const c = this.collected.findLast((x) => x.player === u.player);
+        if (!c || c.amount < u.amount - EPSILON) continue;
+        c.amount = round(c.amount - u.amount);
+        const player = this.byName.get(u.player)!.player;
+        player.won = round(player.won - u.amount);
+        collected = round(collected - u.amount);
+      }
+      if (collected + fees > total + EPSILON) {
+        this.fail(`${collected} collected, more than the ${total} put in`, this.totalPotIndex);
+      }
+    }
+    if (this.given?.totalWritten === false && this.fees.length === 0) {
+      // Without a rake line the rake is what was not collected: more than any site takes (a tenth of the
+      // pot, and half a big blind for rounding) means the collections are wrong.
+      const withheld = round(total - collected);
+      if (collected === 0 && total > 0) {
+        this.fail(
+          `nobody collects the pot of ${total}: the hand is cut off, or its winner's line is missing`,
+        );
+      }
+      if (withheld > total * 0.1 + header.bb / 2 + EPSILON) {
+        this.fail(
+          `${collected} collected of a ${total} pot: the ${withheld} left would be rake, more than any site takes`,
           this.totalPotIndex,
         );
       }

@@ -243,7 +243,13 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     name: "888poker: more collected than was put in",
     text: swap(HAND_888, "Hero collected [ $8.85 ]", "Hero collected [ $9.85 ]"),
     at: "Hero collected [ $9.85 ]",
-    message: /collected/,
+    message: /5.85 collected of a 9.3 pot: the 3.45 left would be rake, more than any site takes/,
+  },
+  {
+    name: "888poker: less collected than a rake would leave",
+    text: swap(HAND_888, "Hero collected [ $8.85 ]", "Hero collected [ $5.85 ]"),
+    at: "Hero collected [ $5.85 ]",
+    message: /5.85 collected of a 9.3 pot/,
   },
   {
     name: "partypoker: a tournament hand",
@@ -276,10 +282,10 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     message: /unrecognised line/,
   },
   {
-    name: "Winamax: a total pot the actions do not make",
-    text: swap(HAND_WINAMAX, "Total pot 3.55€", "Total pot 4.55€"),
-    at: "Total pot 4.55€",
-    message: /put 3.55 in the pot, but the summary's total pot is 4.55/,
+    name: "Winamax: more collected than was put in",
+    text: swap(HAND_WINAMAX, "Hero collected 3.44€ from pot", "Hero collected 4.44€ from pot"),
+    at: "Total pot 3.44€",
+    message: /4.44 collected, more than the 3.55 put in/,
   },
   {
     name: "iPoker: an unknown action type",

@@ -47,15 +47,22 @@ import type { Currency, Game, Site, Tournament } from "../types.js";
 import { cardList, type Dialect, lineError, monthOf, playerAt, type Translation } from "./dialect.js";
 
 const GAME_NO = /^#Game No\s*:\s*(\d+)/;
-const HISTORY = /^\*{5} (888poker |Cassava |888 )?Hand History [Ff]or Game (\d+) \*{5}/;
+/** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
+const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\d+) \*{5}/;
 const SEAT = /^Seat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
 const BUTTON = /^Seat (\d+) is the button$/;
 const DEALING = /^\*\* Dealing (down cards|[Ff]lop|[Tt]urn|[Rr]iver) \*\*\s*(?:\[(.*)\])?$/;
 
-/** `$0.05 USD`, `€1,250`, `12,400`: an amount, its currency dropped. */
+/** `$0.05 USD`, `€1,250`, `12,400`, `25 $`: an amount with its symbol first, the currency code dropped. */
 function bare(text: string): string {
-  return text.replace(/\s*(USD|EUR|GBP)\s*$/, "").trim();
+  return text
+    .replace(/\s*(USD|EUR|GBP)\s*$/, "")
+    .trim()
+    .replace(/^([\d.,]+) ?([$€£])$/, "$2$1");
 }
+
+/** Amounts written after their number (`25 $/50 $`) as the reader writes them (`$25/$50`). */
+const symbolFirst = (line: string): string => line.replace(/(\d[\d.,]*) ([$€£])/g, "$2$1");
 
 function gameOf(text: string, format: Game["format"]): Game {
   const t = text.toLowerCase();
@@ -99,7 +106,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       continue;
     }
     if (p.header === null) {
-      p.header = headerOf(site, line, lines, start + k, p.id, k);
+      p.header = headerOf(site, symbolFirst(line), lines, start + k, p.id, k);
       continue;
     }
     if (table === null && (line.startsWith("Table ") || line.startsWith("Tournament #"))) {
@@ -153,9 +160,15 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     const name = playerAt(line, names);
     if (name !== null) {
       out[k] = playerLine(name, line.slice(name.length + 1).trim(), k);
+      // partypoker's header may give the table's buy-in instead of the blinds: the posts say them.
+      const post = /: posts (small blind|big blind) (\S+)$/.exec(out[k]!);
+      if (post && Number.isNaN(p.header.bb) && post[1] === "big blind") p.header.bb = parseAmount(post[2]!);
+      if (post && Number.isNaN(p.header.sb) && post[1] === "small blind") p.header.sb = parseAmount(post[2]!);
       continue;
     }
-    // Table talk and notices: `X has joined the table`, `X is connected`, chat `X: hi`.
+    // Table talk and notices: `X has joined the table`, `X is connected`, chat `X: hi`, partypoker's
+    // `Game #N starts.` (the next hand's) and time-bank reminders.
+    if (/^Game #\d+ starts\.$|^Your time bank will be activated/.test(line)) continue;
     if (
       / (?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|has been reconnected)\.?$/.test(
         line,
@@ -168,6 +181,9 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
   if (p.header === null)
     lineError("no game line (the stakes, the game and the time) after the hand number", 0);
   if (tableK < 0) lineError("no 'Table ...' line", 0);
+  if (Number.isNaN(p.header.bb))
+    lineError("no blinds: neither the game line nor a big blind post gives them", 0);
+  if (Number.isNaN(p.header.sb)) p.header.sb = p.header.bb / 2;
   return { header: p.header, lines: out, id: p.id };
 }
 
@@ -183,10 +199,21 @@ function playerLine(name: string, rest: string, k: number): string {
     return value;
   };
   let m: RegExpExecArray | null;
-  if ((m = /^posts (small blind|big blind|ante|dead blind|small and big blinds?) (.*)$/.exec(rest))) {
+  if (
+    (m = /^posts (small blind|big blind \+ dead|big blind|ante|dead blind|small and big blinds?) (.*)$/.exec(
+      rest,
+    ))
+  ) {
     const kind =
       { "small blind": "small blind", "big blind": "big blind", ante: "the ante" }[m[1]!] ??
       "small & big blinds";
+    // A dead blind of both parts: `[$1 + $2]`.
+    const parts = m[2]!.replace(/^\[|\]\.?$/g, "").split("+");
+    if (parts.length > 1) {
+      const sum = parts.reduce((t, x) => t + parseAmount(bare(x)), 0);
+      if (Number.isNaN(sum)) lineError(`"${m[2]}" is not an amount`, k);
+      return `${name}: posts ${kind} ${Math.round(sum * 100) / 100}`;
+    }
     return `${name}: posts ${kind} ${amountOf(m[2]!)}`;
   }
   if (rest === "folds" || rest === "checks") return `${name}: ${rest}`;
@@ -202,15 +229,21 @@ function playerLine(name: string, rest: string, k: number): string {
     return `${name}: mucks hand`;
   }
   if ((m = /^collected \[\s*(.+?)\s*\]$/.exec(rest))) return `${name} collected ${bare(m[1]!)} from pot`;
-  if ((m = /^wins (.+?) from the (main pot|side pot(?: #?\d+)?)/.exec(rest))) {
-    const side = /(\d+)$/.exec(m[2]!);
-    const pot = m[2] === "main pot" ? "main pot" : `side pot-${side ? side[1] : 1}`;
+  if (
+    (m =
+      /^wins (?:(?:Hi|Lo) \()?([^\s()]+(?: (?:USD|EUR|GBP))?)\)?(?: from the (main pot|side pot(?: #?\d+)?).*)?\.?$/.exec(
+        rest,
+      ))
+  ) {
+    const side = m[2] === undefined ? null : /(\d+)$/.exec(m[2]);
+    const pot =
+      m[2] === undefined ? "pot" : m[2] === "main pot" ? "main pot" : `side pot-${side ? side[1] : 1}`;
     const value = bare(m[1]!);
     if (Number.isNaN(parseAmount(value))) lineError(`"${m[1]}" is not an amount`, k);
     return `${name} collected ${value} from ${pot}`;
   }
   if (
-    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned)\.?$/.test(
+    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|has been reconnected)\.?$/.test(
       rest,
     )
   )
@@ -221,8 +254,9 @@ function playerLine(name: string, rest: string, k: number): string {
 /** 888poker: `$0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12`. */
 const GAME_888 = /^(\S+)\/(\S+) Blinds (.+?) - \*\*\* (\d{2}) (\d{2}) (\d{4}) (\d{1,2}:\d{2}:\d{2})$/;
 /** partypoker: `$0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024`. */
+// Older files give the table's buy-in (`$50 USD PL Texas Hold'em - ...`): the blinds then come from the posts.
 const GAME_PARTY =
-  /^(\S+)\/(\S+)(?: (USD|EUR|GBP))? (.+?) - \w+, (\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
+  /^(\S+?)(?:\/(\S+))?(?: (USD|EUR|GBP))? (.+?) - \w+, (\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
 
 function headerOf(
   site: Site,
@@ -260,15 +294,18 @@ function headerOf(
       );
     const month = monthOf(m[5]!);
     if (month === 0) lineError(`"${m[5]}" is not a month`, k);
-    [sbText, bbText, gameText, code] = [m[1]!, m[2]!, m[4]!, m[3]];
+    // Only one amount: the table's buy-in; the blinds come from the posts.
+    [sbText, bbText, gameText, code] =
+      m[2] === undefined ? ["", "", m[4]!, m[3]] : [m[1]!, m[2], m[4]!, m[3]];
     when = `${m[9]}/${month}/${m[6]} ${m[7]}${m[8] ? ` ${m[8]}` : ""}`;
   }
   const sb = parseAmount(sbText);
   const bb = parseAmount(bbText);
-  if (Number.isNaN(sb) || Number.isNaN(bb)) lineError(`"${sbText}/${bbText}" are not blinds`, k);
+  if (bbText !== "" && (Number.isNaN(sb) || Number.isNaN(bb)))
+    lineError(`"${sbText}/${bbText}" are not blinds`, k);
   const time = parseHandTime(when);
   if (time === null) lineError(`"${when}" is not a date and time`, k);
-  const currency = tournament ? null : ((code as Currency | undefined) ?? currencyOfSymbol(sbText.charAt(0)));
+  const currency = tournament ? null : ((code as Currency | undefined) ?? currencyOfSymbol(line.charAt(0)));
   let game: Game;
   try {
     game = gameOf(gameText, tournament ? "tournament" : "cash");
@@ -330,6 +367,6 @@ function dialect(site: Site, isOurs: (historyLine: string) => boolean): Dialect 
 }
 
 export const BRACKET_DIALECTS: readonly Dialect[] = [
-  dialect("888poker", (l) => /^\*{5} (?:888poker|Cassava|888) Hand History/.test(l)),
+  dialect("888poker", (l) => /^\*{5} \S.*? Hand History [Ff]or Game/.test(l)),
   dialect("partypoker", (l) => /^\*{5} Hand History [Ff]or Game/.test(l)),
 ];

@@ -30,8 +30,12 @@
  *       </game>
  *     </session>
  *
- * Action types: 0 fold, 1 small blind, 2 big blind, 3 call, 4 check, 5 bet, 6 and 23 raise, 7 all-in,
- * 15 ante; 8 (sitting out) and 9 (sits in) say nothing about the play. Tournament sessions carry
+ * Action types: 0 fold, 1 small blind, 2 big blind, 3 call, 4 check, 5 bet, 23 raise (`sum` is the raise-to
+ * total of the street, not the chips added), 6 raise (chips added), 7 all-in (chips added), 15 ante; 8 (sitting
+ * out) and 9 (sits in) say nothing about the play. Actions are played in the order of their `no`, which is not
+ * always the order of the lines (a player's cards and actions may be grouped). A file written on one line is
+ * read tag by tag (its errors then name the tag's line in that reading). Game types: `Holdem NL`, `Omaha PL`,
+ * `Holdem L` (fixed limit). Tournament sessions carry
  * `<tournamentcode>`, `<tournamentname>` and `<buyin>`; their blinds are read from each hand's posts.
  */
 
@@ -105,7 +109,7 @@ function sessionOf(general: string): Session {
     ? "nl"
     : /\bpl\b|pot limit/.test(t)
       ? "pl"
-      : /\bfl\b|\blimit\b/.test(t)
+      : /\bfl\b|\bl\b|\blimit\b/.test(t)
         ? "fl"
         : null;
   const code = tag(general, "tournamentcode");
@@ -168,7 +172,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   const game = s.game as Game;
   let date: string | null = null;
   const wins = new Map<string, number>();
-  const streetBets = new Map<string, number>();
+  /** Action lines per round: their line, their `no`, their reader text. */
+  const rounds = new Map<number, { k: number; no: number; text: string }[]>();
   let round_ = -1;
   let dealer = -1;
   let seatsK = -1;
@@ -204,7 +209,6 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     const r = /^<round no="(\d+)"/.exec(line);
     if (r) {
       round_ = Number(r[1]);
-      if (round_ >= 2) streetBets.clear();
       if (round_ === 1) out[k] = "*** HOLE CARDS ***";
       continue;
     }
@@ -248,30 +252,30 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
         out[k] = `${player}: posts ${what} ${sum}`;
       } else if (type === "3") out[k] = `${player}: calls ${sum}`;
       else if (type === "5") out[k] = `${player}: bets ${sum}`;
-      else if (type === "6" || type === "23") out[k] = `${player}: adds ${sum}`;
+      else if (type === "23") out[k] = `${player}: raises to ${sum}`;
+      else if (type === "6") out[k] = `${player}: adds ${sum}`;
       else if (type === "7") out[k] = `${player}: adds ${sum} and is all-in`;
       else if (type === "8" || type === "9") continue;
       else fail(`unknown action type ${type}`, k);
-      if (type !== "15") streetBets.set(player!, round((streetBets.get(player!) ?? 0) + sum));
+      const no = Number(attr(line, "no"));
+      let slots = rounds.get(round_);
+      if (!slots) rounds.set(round_, (slots = []));
+      slots.push({ k, no: Number.isNaN(no) ? k : no, text: out[k]! });
     }
   }
   if (seatsK < 0) fail("no players in the game", 0);
   if (date === null) fail("no <startdate> in the game", 0);
   const time = parseHandTime(date!.replaceAll("-", "/"));
   if (time === null) fail(`"${date}" is not a date and time`, 0);
-  // The bet nobody called comes back: it is part of the better's win, not of the pot.
-  const tail: string[] = [];
-  const sorted = [...streetBets.entries()].sort((a, b) => b[1] - a[1]);
-  if (sorted.length > 0) {
-    const unmatched = round(sorted[0]![1] - (sorted[1]?.[1] ?? 0));
-    if (unmatched > 0) {
-      tail.push(`Uncalled bet (${unmatched}) returned to ${sorted[0]![0]}`);
-      const won = wins.get(sorted[0]![0]) ?? 0;
-      if (won + 0.005 < unmatched)
-        fail(`${sorted[0]![0]} wins ${won}, less than the ${unmatched} nobody called`, end - start - 1);
-      wins.set(sorted[0]![0], round(won - unmatched));
-    }
+  // Actions in the order of their numbers, in the lines of their round.
+  for (const slots of rounds.values()) {
+    const texts = [...slots].sort((a, b) => a.no - b.no).map((x) => x.text);
+    slots.forEach((slot, i) => {
+      out[slot.k] = texts[i]!;
+    });
   }
+  // A player's win is all they took back, a bet nobody called included: the reader takes that part off.
+  const tail: string[] = [];
   for (const [name, amount] of wins) if (amount > 0) tail.push(`${name} collected ${amount} from pot`);
   let tournament: Header["tournament"] = null;
   if (s.tournament) {
@@ -302,7 +306,14 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
 
 /** Parses an iPoker XML session: every `<game>` a hand. */
 export function parseIPoker(text: string, site: SiteOption): ParseResult {
-  const lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
+  let lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
+  // A session written without line breaks: one tag a line.
+  if (lines.some((l) => (l.match(/<action /g)?.length ?? 0) > 1)) {
+    lines = text
+      .replace(/^\uFEFF/, "")
+      .replace(/>\s*</g, ">\n<")
+      .split("\n");
+  }
   const hands: Hand[] = [];
   const errors: HandParseError[] = [];
   const first = lines.findIndex((l) => l.trim().startsWith("<game "));

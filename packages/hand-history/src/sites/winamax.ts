@@ -17,7 +17,8 @@
  *
  * Tournaments: `Winamax Poker - Tournament "Monster Stack" buyIn: 4.50€ + 0.50€ level: 7 - HandId: #... -
  * Holdem no limit (25/100/200) - ...` (ante/small blind/big blind), seats `(15230)` or `(15230, 2.25€ bounty)`,
- * `Total pot 1150 | No rake`.
+ * `Total pot 1150 | No rake`. The total pot line gives what was collected, a bet nobody called included (Winamax
+ * writes no "Uncalled bet" line), and the rake apart: `Total pot 19.82€ | Rake 0.98€` after 20.80€ went in.
  */
 
 import { currencyOfSymbol, parseAmount } from "../amounts.js";
@@ -97,7 +98,20 @@ function headerOf(line: string): Header {
     };
     tournament.knockout = isKnockout(tournament);
   }
-  return { site: "winamax", id: m[5]!, game, sb: sb!, bb: bb!, ante: ante!, currency, time, tournament };
+  // "Total pot" is what was collected (a bet nobody called included), the rake apart: the pot is read from
+  // the actions, the rake from that line.
+  return {
+    site: "winamax",
+    id: m[5]!,
+    game,
+    sb: sb!,
+    bb: bb!,
+    ante: ante!,
+    currency,
+    time,
+    tournament,
+    totalWritten: false,
+  };
 }
 
 function translate(lines: readonly string[], start: number, end: number): Translation {
