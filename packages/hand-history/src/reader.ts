@@ -575,6 +575,8 @@ export class HandReader {
         top = s;
       } else second = Math.max(second, s.live);
     }
+    // A player who folded leaves dead money (a dead small blind), never a bet nobody called.
+    if (top?.folded) return null;
     const amount = top === null ? 0 : round(top.live - second);
     return top !== null && amount > EPSILON ? { seat: top, amount } : null;
   }

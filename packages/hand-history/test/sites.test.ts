@@ -21,8 +21,8 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
   {
     file: "888poker/cash-and-tournament.txt",
     site: "888poker",
-    hands: 3,
-    check: ([a, b, c]) => {
+    hands: 4,
+    check: ([a, b, c, d]) => {
       expect(a!.id).toBe("1047283914");
       expect(a!.game).toMatchObject({ variant: "holdem", limit: "nl", format: "cash" });
       expect(a!.stakes).toEqual({ sb: 0.05, bb: 0.1, ante: 0, currency: "USD" });
@@ -78,13 +78,18 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
       });
       expect(c!.stakes).toEqual({ sb: 100, bb: 200, ante: 25, currency: null });
       expect(nets(c!)).toEqual({ Lotte_K: -25, Hero: 625, grizzly_b: -125, nemo_fish: -475 });
+      // A skin of the network ("LuckyAcePoker.com Hand History"), a dead blind of both parts, and a walk whose
+      // collection counts the big blind's own chips.
+      expect(d!.posts[2]).toEqual({ player: "hollow_leg", type: "sb+bb", amount: 0.15, allIn: false });
+      expect([d!.totalPot, d!.rake, d!.uncalled]).toEqual([0.3, 0, []]);
+      expect(nets(d!)).toEqual({ Zorro77: 0.2, hollow_leg: -0.15, Hero: 0, MrsPotts: 0, Kalimero: -0.05 });
     },
   },
   {
     file: "partypoker/cash-holdem.txt",
     site: "partypoker",
-    hands: 2,
-    check: ([a, b]) => {
+    hands: 3,
+    check: ([a, b, c]) => {
       expect(a!.stakes).toEqual({ sb: 0.05, bb: 0.1, ante: 0, currency: "USD" });
       // 21:05:47 CET in March is 20:05:47 UTC.
       expect([a!.date, a!.timeZone]).toEqual(["2024-03-16T20:05:47.000Z", "CET"]);
@@ -105,19 +110,30 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
       expect(nets(a!)).toEqual({ kraken_rider: -10, pinto_bean: 0, Hero: 9.3, "velvet.glove": -0.05 });
       expect(b!.wentToShowdown).toBe(false);
       expect(nets(b!)).toEqual({ kraken_rider: -0.05, pinto_bean: -0.1, Hero: 0.15, "velvet.glove": 0 });
+      // An older header with the table's buy-in ($20): the blinds come from the posts. "wins $3.33 USD" counts
+      // the $1.20 nobody called; time-bank and "Game #... starts." lines say nothing.
+      expect(c!.stakes).toEqual({ sb: 0.05, bb: 0.1, ante: 0, currency: "USD" });
+      expect(c!.uncalled).toEqual([{ player: "Hero", amount: 1.2 }]);
+      expect(c!.collected).toEqual([{ player: "Hero", amount: 2.13, pot: 0, board: 0 }]);
+      expect([c!.totalPot, c!.rake]).toEqual([2.25, 0.12]);
+      expect(nets(c!)).toEqual({ kraken_rider: 0, pinto_bean: -0.05, Hero: 1.03, "velvet.glove": -1.1 });
     },
   },
   {
     file: "winamax/cash-and-knockout.txt",
     site: "winamax",
-    hands: 2,
-    check: ([a, b]) => {
+    hands: 3,
+    check: ([a, x, b]) => {
       expect(a!.id).toBe("21876543-321-1710613512");
       expect(a!.stakes).toEqual({ sb: 0.05, bb: 0.1, ante: 0, currency: "EUR" });
       expect([a!.date, a!.timeZone]).toEqual(["2024-03-16T18:25:12.000Z", "UTC"]);
       expect(a!.boards).toEqual([["7s", "4h", "2d", "Jc", "9h"]]);
       expect([a!.totalPot, a!.rake, a!.wentToShowdown]).toEqual([3.55, 0.11, true]);
       expect(nets(a!)).toEqual({ kiki_la_malice: -1.75, Hero: 1.69, "Jean-Mi": 0, la_truffe: -0.05 });
+      // Winamax's total pot is what was collected, a bet nobody called included, and the rake apart.
+      expect(x!.uncalled).toEqual([{ player: "Jean-Mi", amount: 0.4 }]);
+      expect([x!.totalPot, x!.rake, x!.collected[0]!.amount]).toEqual([0.65, 0.02, 0.63]);
+      expect(nets(x!)).toEqual({ kiki_la_malice: -0.05, Hero: -0.3, "Jean-Mi": 0.33, la_truffe: 0 });
       // A knockout tournament: bounties on the seats, a bounty part in the buy-in.
       expect(b!.tournament).toMatchObject({
         id: "712345678",
@@ -135,8 +151,8 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
   {
     file: "ipoker/cash-holdem.xml",
     site: "ipoker",
-    hands: 2,
-    check: ([a, b]) => {
+    hands: 3,
+    check: ([a, b, c]) => {
       expect(a!.id).toBe("8001234567");
       expect([a!.table, a!.maxSeats, a!.buttonSeat, a!.line]).toEqual(["Montmartre", 6, 1, 18]);
       expect(a!.stakes).toEqual({ sb: 0.05, bb: 0.1, ante: 0, currency: "EUR" });
@@ -152,6 +168,20 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
       expect(b!.shows).toEqual([{ player: "Sternchen", cards: ["As", "Ad"], description: null }]);
       expect([b!.totalPot, b!.rake, b!.wentToShowdown]).toEqual([4.25, 0.2, true]);
       expect(nets(b!)).toEqual({ Hero: 1.95, Sternchen: -2.1, "bluff&stuff": -0.05 });
+      // Actions grouped by player in the XML, played in the order of their numbers; type 23 raises to its sum.
+      expect(c!.actions.preflop).toEqual([
+        { player: "bluff&stuff", type: "fold", amount: 0, to: null, allIn: false },
+        { player: "Hero", type: "raise", amount: 0.2, to: 0.3, allIn: false },
+        { player: "Sternchen", type: "raise", amount: 0.7, to: 1, allIn: false },
+        { player: "Hero", type: "call", amount: 0.7, to: null, allIn: false },
+      ]);
+      expect(c!.actions.flop.map((x) => `${x.player} ${x.type}`)).toEqual([
+        "Hero check",
+        "Sternchen bet",
+        "Hero fold",
+      ]);
+      expect([c!.totalPot, c!.rake]).toEqual([2, 0.05]);
+      expect(nets(c!)).toEqual({ Hero: -1, Sternchen: 0.95, "bluff&stuff": 0 });
     },
   },
 ];
@@ -197,6 +227,7 @@ describe("other sites", () => {
     expect(errors).toEqual([]);
     expect(hands.map((h) => h.site)).toEqual(files.flatMap((c) => Array(c.hands).fill(c.site)));
     expect(parseHandHistories(all, { site: "winamax" }).hands.map((h) => h.site)).toEqual([
+      "winamax",
       "winamax",
       "winamax",
     ]);

@@ -39,7 +39,7 @@
  * `<tournamentcode>`, `<tournamentname>` and `<buyin>`; their blinds are read from each hand's posts.
  */
 
-import { currencyOfSymbol, parseAmount, round } from "../amounts.js";
+import { currencyOfSymbol, parseAmount } from "../amounts.js";
 import { parseHandTime } from "../dates.js";
 import { type Header, HeaderError, isKnockout } from "../header.js";
 import { HandReader, LineError } from "../reader.js";
