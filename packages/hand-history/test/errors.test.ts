@@ -134,9 +134,15 @@ const BAD: Bad[] = [
   },
   {
     name: "an unrecognised line",
+    text: swap(GOOD, "mila.v: folds", "mila.v: folds\nThe dealer spills the chips"),
+    at: "The dealer spills the chips",
+    message: /unrecognised line/,
+  },
+  {
+    name: "a hand the site cancelled",
     text: swap(GOOD, "mila.v: folds", "mila.v: folds\nHand cancelled"),
     at: "Hand cancelled",
-    message: /unrecognised line/,
+    message: /the site cancelled this hand: nothing in it was played for real/,
   },
   {
     name: "a GGPoker cash drop (not supported)",
