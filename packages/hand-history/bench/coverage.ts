@@ -38,7 +38,8 @@ function listFiles(dir: string): string[] {
 
 const args = process.argv.slice(2);
 const shared = resolve(here, "..", "..", "..", "..", "shared", "hand-histories");
-const dirs = args.length > 0 ? args : [join(here, "..", "test", "fixtures"), ...(existsSync(shared) ? [shared] : [])];
+const dirs =
+  args.length > 0 ? args : [join(here, "..", "test", "fixtures"), ...(existsSync(shared) ? [shared] : [])];
 const perSite = new Map<string, { parsed: number; refused: number; reasons: Map<string, number> }>();
 const entry = (site: string) => {
   let e = perSite.get(site);
@@ -75,9 +76,13 @@ for (const [site, e] of [...perSite.entries()].sort()) {
   const n = e.parsed + e.refused;
   parsed += e.parsed;
   total += n;
-  process.stdout.write(`  ${site.padEnd(11)} ${e.parsed}/${n} hands parse (${((100 * e.parsed) / n).toFixed(1)}%)\n`);
+  process.stdout.write(
+    `  ${site.padEnd(11)} ${e.parsed}/${n} hands parse (${((100 * e.parsed) / n).toFixed(1)}%)\n`,
+  );
   for (const [reason, count] of [...e.reasons.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5)) {
     process.stdout.write(`      ${count} × ${reason}\n`);
   }
 }
-process.stdout.write(`  all         ${parsed}/${total} hands parse (${((100 * parsed) / total).toFixed(1)}%)\n`);
+process.stdout.write(
+  `  all         ${parsed}/${total} hands parse (${((100 * parsed) / total).toFixed(1)}%)\n`,
+);

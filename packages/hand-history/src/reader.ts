@@ -237,7 +237,8 @@ export class HandReader {
       if (rest === "sits out" || rest === "is sitting out" || rest === "has returned") return;
       this.fail(`"${line.slice(0, colon)}" is not seated at this table`);
     }
-    if (line === "Hand cancelled") this.fail("the site cancelled this hand: nothing in it was played for real");
+    if (line === "Hand cancelled")
+      this.fail("the site cancelled this hand: nothing in it was played for real");
     this.fail("unrecognised line");
   }
 
