@@ -338,6 +338,33 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
   },
 ];
 
+describe("888poker variants", () => {
+  it("European amounts, the symbol after them (`10,40 $`, `0,05 $`), read as the same hand", () => {
+    const european = HAND_888.replace(/\$(\d+)\.(\d\d)/g, "$1,$2 $").replace(/\$(\d+)/g, "$1 $");
+    expect(european).toContain("Seat 1: Zorro77 ( 10,40 $ )");
+    expect(european).toContain("0,05 $/0,10 $ Blinds");
+    const { hands, errors } = parseHandHistories(european);
+    expect(errors).toEqual([]);
+    expect(hands[0]).toEqual(parseHandHistories(HAND_888).hands[0]);
+  });
+});
+
+describe("iPoker variants", () => {
+  it("a session written on one line reads the same hands", () => {
+    const oneLine = XML.replace(/>\s*\n\s*</g, "><");
+    expect(oneLine.trim().split("\n")).toHaveLength(1);
+    const { hands, errors } = parseHandHistories(oneLine);
+    expect(errors).toEqual([]);
+    const expected = parseHandHistories(XML).hands;
+    expect(hands.map((h) => ({ ...h, line: 0 }))).toEqual(expected.map((h) => ({ ...h, line: 0 })));
+  });
+
+  it('"Holdem L" is fixed limit', () => {
+    const { hands } = parseHandHistories(XML.replace("Holdem NL €0.05/€0.10", "Holdem L €0.05/€0.10"));
+    expect(hands.map((h) => h.game.limit)).toEqual(["fl", "fl", "fl"]);
+  });
+});
+
 describe("inputs that must fail", () => {
   it.each(MUST_FAIL)("$name", ({ text, at, message }) => {
     const { hands, errors } = parseHandHistories(text);

@@ -58,11 +58,19 @@ function bare(text: string): string {
   return text
     .replace(/\s*(USD|EUR|GBP)\s*$/, "")
     .trim()
+    .replace(/^(\d{1,3}(?:(?:\u00a0|Â\u00a0| )\d{3})*)(?:,(\d{1,2}))? ?([$€£])$/, european)
     .replace(/^([\d.,]+) ?([$€£])$/, "$2$1");
 }
 
+/** A European amount, the symbol after it (`3 023,50 $`, space or no-break space between thousands, some
+ * files with the no-break space garbled as `Â `): as `$3023.50`. */
+function european(_: string, whole: string, decimals: string | undefined, symbol: string): string {
+  return `${symbol}${whole.replace(/\D/g, "")}${decimals === undefined ? "" : `.${decimals}`}`;
+}
+
 /** Amounts written after their number (`25 $/50 $`) as the reader writes them (`$25/$50`). */
-const symbolFirst = (line: string): string => line.replace(/(\d[\d.,]*) ([$€£])/g, "$2$1");
+const symbolFirst = (line: string): string =>
+  line.replace(/\d[\d.,]*(?:(?:\u00a0|Â\u00a0| )\d{3})*(?:,\d{1,2})? [$€£]/g, (amount) => bare(amount));
 
 function gameOf(text: string, format: Game["format"]): Game {
   const t = text.toLowerCase();
