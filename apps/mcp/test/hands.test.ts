@@ -1,6 +1,6 @@
 /**
- * The hand tools through the MCP SDK's own client against a real server: uploads inline (real PokerStars
- * samples and histories written for the tests), dedup, one key holder never seeing another's hands, every
+ * The hand tools through the MCP SDK's own client against a real server: uploads inline (histories
+ * written for the tests: observed hands and hands with a hero), dedup, one key holder never seeing another's hands, every
  * analysis tool, pagination, 401 without a key, and bad input answered with clear errors (never a 500).
  * The upload link over real HTTP is tested in apps/api (test/uploads.test.ts), where its endpoint lives.
  */
@@ -19,8 +19,6 @@ import { call, connect, fails, ok } from "./helpers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../../..");
-const shared = (name: string) =>
-  readFileSync(join(root, "../shared/hand-histories/pokerstars", name), "utf8");
 const fixture = (name: string) =>
   readFileSync(join(root, "packages/hand-analysis/test/fixtures", name), "utf8");
 
@@ -131,27 +129,30 @@ describe("uploads inline", () => {
       await ok(alice, "upload_hand_history", { text: fixture("hero-8max-tournament.txt") }),
     );
     expect(mtt.upload).toMatchObject({ stored: 2, totalHands: 7 });
-    // A real sample without a hero line, with the uploader's screen name.
+    // Observed hands without a hero line, with the uploader's screen name (in hands 1-4 of the 10).
     const observed = HandUploadSchema.parse(
       await ok(bob, "upload_hand_history", {
-        text: shared("cash-MultipleHandsTests-10MultipleHands.txt"),
-        hero: "jimmyhoo",
+        text: fixture("observed-6max-cash.txt"),
+        hero: "rivertilt",
       }),
     );
-    expect(observed.upload).toMatchObject({ hands: 10, stored: 10, errors: 0 });
-    expect(observed.upload.withHero).toBeGreaterThan(0);
+    expect(observed.upload).toMatchObject({ hands: 10, stored: 10, errors: 0, withHero: 4, warnings: [] });
   });
 
   it("reads the good hands of a text and reports the bad ones by line", async () => {
-    const good = shared("cash-GeneralHands-GeneralHand.txt");
-    const bad = shared("cash-HandActionTests-3BetHand.txt").replace(/: raises/, ": dances");
+    const good = fixture("observed-flop-allin.txt");
+    const bad = fixture("observed-plo-ante.txt").replace(/: raises/, ": dances");
     const r = HandUploadSchema.parse(await ok(bob, "upload_hand_history", { text: `${bad}\n\n\n${good}` }));
     expect(r.upload).toMatchObject({ hands: 1, stored: 1, errors: 1 });
-    expect(r.upload.errorSamples[0]).toMatchObject({ handId: "109681406367", message: expect.any(String) });
+    expect(r.upload.errorSamples[0]).toMatchObject({
+      handId: "251000000201",
+      line: 10,
+      message: expect.stringMatching(/dances/),
+    });
     expect(r.upload.errorSamples[0]!.line).toBeGreaterThan(1);
     // The good hand is stored; the bad one is not.
     const stored = await env<{ hands: HandRow[] }>(bob, "find_hands", { uploadId: r.upload.uploadId });
-    expect(stored.result.hands.map((h) => h.handId)).toEqual(["109681313810"]);
+    expect(stored.result.hands.map((h) => h.handId)).toEqual(["251000000101"]);
   });
 
   it("refuses what is not a hand history with a clear message", async () => {
@@ -257,10 +258,11 @@ describe("find_hands", () => {
       "SB fold",
       "BB call",
     ]);
-    // An observed hand of a 9-max table with seven players: not comparable, and why.
-    const bobs = await env<{ hands: HandRow[] }>(bob, "find_hands", { to: "2014-12-31", limit: 1 });
+    // An observed hand (no hero named; July 2024, the only one of bob's that month): not comparable, and why.
+    const bobs = await env<{ hands: HandRow[] }>(bob, "find_hands", { from: "2024-07-01", limit: 1 });
+    expect(bobs.result.hands.map((h) => h.handId)).toEqual(["251000000101"]);
     expect(bobs.result.hands[0]!.vsEquilibrium.status).toBe("not_comparable");
-    expect(bobs.result.hands[0]!.vsEquilibrium.reason).toEqual(expect.any(String));
+    expect(bobs.result.hands[0]!.vsEquilibrium.reason).toMatch(/no hero/);
   });
 
   it("answers bad filters with 400s that name them", async () => {

@@ -94,6 +94,12 @@ export function gameFor(s: HandSummary, store: RangeStore): { game: GameId } | {
       };
     }
   } else if (s.game === "nlhe" && s.format === "tournament") {
+    if (s.tournament?.knockout) {
+      return {
+        reason:
+          "A bounty (PKO, knockout) tournament: bounties change which calls and shoves pay, and no bounty equilibrium is published (the tournament set nlmtt8 is chip EV only), so this hand is not compared.",
+      };
+    }
     if (s.dealt !== 8) {
       return {
         reason: `${s.dealt} players were dealt in; the published tournament game is 8-max (nlmtt8) with every seat dealt in.`,

@@ -1,3 +1,4 @@
+export { SITE_NAMES, SITES, type Site } from "@ranges/hand-history";
 export { canonicalCards, classOfCards, expandClassFilter, parseHoleCards } from "./cards.js";
 export type { ActionKind, Comparison, Decision, Situation } from "./equilibrium.js";
 export {

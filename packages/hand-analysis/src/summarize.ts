@@ -209,6 +209,7 @@ export function summarizeHand(hand: Hand, o: SummarizeOptions = {}): HandSummary
           currency: t.currency,
           freeroll: t.freeroll,
           level: t.level,
+          knockout: t.knockout,
           heroFinish: heroFinish ? { place: heroFinish.place, prize: heroFinish.prize } : null,
         }
       : null,

@@ -111,6 +111,11 @@ export interface TournamentSummary {
   currency: string | null;
   freeroll: boolean;
   level: string | null;
+  /**
+   * A bounty (PKO, knockout) tournament. Absent in summaries stored before it was read: treat as false.
+   * Not compared with the chip-EV `nlmtt8` equilibrium: bounties are not published (see `compareHand`).
+   */
+  knockout?: boolean;
   /** The hero's finish when this hand shows it. */
   heroFinish: { place: number; prize: number | null } | null;
 }

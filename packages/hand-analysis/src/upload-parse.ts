@@ -6,7 +6,7 @@
  */
 
 import type { HandRow } from "@ranges/access";
-import { type HandParseError, parseHandHistories } from "@ranges/hand-history";
+import { type Hand, type HandParseError, parseHandHistories } from "@ranges/hand-history";
 import { allInAdjustment } from "./equity.js";
 import { heroOf, rowOf, summarizeHand } from "./summarize.js";
 
@@ -21,6 +21,8 @@ export interface ParsedUpload {
   errors: number;
   /** The first errors, with their line in the text. */
   errorSamples: HandParseError[];
+  /** What the uploader should know: a `hero` found in no hand, bounty tournaments not compared. */
+  warnings: string[];
   /** Milliseconds the parse and the equity work took. */
   parseMs: number;
   equityMs: number;
@@ -60,9 +62,37 @@ export function parseUpload(
     rows,
     hands: hands.length,
     withHero,
+    warnings: uploadWarnings(hands, hero),
     errors: errors.length,
     errorSamples: errors.slice(0, MAX_ERRORS_KEPT),
     parseMs: Math.round(t1 - t0),
     equityMs: Math.round(equityMs),
   };
+}
+
+/** Warnings for the uploader, in words a player understands. */
+export function uploadWarnings(hands: readonly Hand[], hero: string | null): string[] {
+  const warnings: string[] = [];
+  if (hero !== null && hands.length > 0) {
+    const names = new Set<string>();
+    for (const h of hands) for (const p of h.players) names.add(p.name);
+    if (!names.has(hero)) {
+      const lower = hero.toLowerCase();
+      const near = [...names].find((n) => n.toLowerCase() === lower);
+      warnings.push(
+        `hero "${hero}" is not a player in any of the ${hands.length} hands read, so it named no hero` +
+          (near
+            ? `; did you mean "${near}" (names are case-sensitive)?`
+            : ": give your screen name exactly as the histories write it.") +
+          ' Hands with a "Dealt to" line still have theirs.',
+      );
+    }
+  }
+  const knockout = hands.filter((h) => h.tournament?.knockout).length;
+  if (knockout > 0) {
+    warnings.push(
+      `${knockout} ${knockout === 1 ? "hand is" : "hands are"} from bounty (PKO, knockout) tournaments: stored and counted in your results, but not compared with an equilibrium (only the chip-EV tournament set nlmtt8 is published; bounties change the ranges).`,
+    );
+  }
+  return warnings;
 }

@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { HandStore } from "@ranges/access";
 import { RangesError } from "@ranges/core";
+import { decodeHandHistory } from "@ranges/hand-history";
 import type { HandParser } from "./parser.js";
 
 /** Largest file a link takes (bytes). */
@@ -28,6 +29,8 @@ export interface UploadReport {
   refused: number;
   /** Hands whose hero is known (the history's `Dealt to`, or the `hero` named with the upload). */
   withHero: number;
+  /** What the uploader should know (an unknown `hero`, bounty tournaments), in words a player understands. */
+  warnings: string[];
   /** Hands that could not be read, and the first of them. */
   errors: number;
   errorSamples: { handId: string | null; line: number; message: string; text: string }[];
@@ -45,21 +48,18 @@ export interface UploadReport {
 const clip = (s: string, n = 80): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /**
- * The text of an uploaded file: UTF-8 (with or without a byte order mark) or UTF-16 with its byte order
- * mark. Anything else, or a NUL byte, is not a hand-history text: a 415 that says so.
+ * The text of an uploaded file: UTF-8 (with or without a byte order mark), UTF-16 (with a byte order mark,
+ * or recognised by its zero bytes), or else the Windows code page 1252 of older poker clients
+ * (`decodeHandHistory`). Broken UTF-16, or a NUL byte, is not a hand-history text: a 415 that says so.
  */
 export function decodeUploadText(bytes: Uint8Array): string {
   let text: string;
   try {
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-      text = new TextDecoder("utf-16le", { fatal: true }).decode(bytes);
-    else if (bytes[0] === 0xfe && bytes[1] === 0xff)
-      text = new TextDecoder("utf-16be", { fatal: true }).decode(bytes);
-    else text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
+    text = decodeHandHistory(bytes).text;
+  } catch (error) {
     throw new RangesError(
       "unsupported_media_type",
-      "The file is not text: hand histories are UTF-8 (or UTF-16 with a byte order mark) text files as the poker sites export them.",
+      `The file is not text: ${(error as Error).message}. Hand histories are the text (.txt, or iPoker .xml) files the poker sites export.`,
     );
   }
   const nul = text.indexOf("\u0000");
@@ -135,7 +135,7 @@ export class HandUploads {
         "invalid_parameter",
         first
           ? `No hand could be read (${parsed.errors} ${parsed.errors === 1 ? "hand" : "hands"} failed). First: line ${first.line}: ${first.message} (${clip(first.text, 60)}).`
-          : "No hand history found: the text has no PokerStars (`PokerStars Hand #...`) or GGPoker (`Poker Hand #...`) hand.",
+          : "No hand history found: the text has no hand of a supported site (PokerStars, GGPoker, 888poker, Winamax, partypoker, iPoker).",
         {
           errors: parsed.errorSamples.map((e) => ({ line: e.line, handId: e.handId, message: e.message })),
         },
@@ -160,6 +160,7 @@ export class HandUploads {
       duplicates: result.duplicates,
       refused: result.refused,
       withHero: parsed.withHero,
+      warnings: parsed.warnings,
       errors: parsed.errors,
       errorSamples: parsed.errorSamples.map((e) => ({
         handId: e.handId,

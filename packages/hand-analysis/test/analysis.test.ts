@@ -1,6 +1,6 @@
 /**
- * The analysis library on real PokerStars files (the shared samples) and on histories written for these
- * tests (`fixtures/`): summaries, lines, preflop flags, all-in adjustments against a direct enumeration,
+ * The analysis library on histories written for these tests (`fixtures/`: observed hands without a hero,
+ * hands with one, a tournament): summaries, lines, preflop flags, all-in adjustments against a direct enumeration,
  * results, sessions, tournaments, opponents, and the equilibrium walk against the committed packs.
  */
 
@@ -26,7 +26,6 @@ import { decodeUploadText } from "../src/uploads.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "../../..");
-const shared = join(root, "../shared/hand-histories/pokerstars");
 const read = (path: string) => readFileSync(path, "utf8");
 const fixture = (name: string) => read(join(here, "fixtures", name));
 
@@ -118,13 +117,14 @@ describe("summaries", () => {
     });
   });
 
-  it("reads the shared PokerStars samples (observed hands: no hero unless named)", () => {
-    const ten = loaded(read(join(shared, "cash-MultipleHandsTests-10MultipleHands.txt")));
+  it("reads observed PokerStars hands (no hero unless named)", () => {
+    const ten = loaded(fixture("observed-6max-cash.txt"));
     expect(ten).toHaveLength(10);
     expect(ten.every((h) => h.hero === null && h.position === null)).toBe(true);
-    const named = loaded(read(join(shared, "cash-MultipleHandsTests-10MultipleHands.txt")), "ADZ124");
-    expect(named.filter((h) => h.hero === "ADZ124").length).toBeGreaterThan(0);
-    const plo = loaded(read(join(shared, "cash-GameTypeTests-PotLimitOmaha.txt")));
+    // Seats 1 and 6 play hands 1-4 only: rivertilt is in 4 of the 10 hands.
+    const named = loaded(fixture("observed-6max-cash.txt"), "rivertilt");
+    expect(named.filter((h) => h.hero === "rivertilt")).toHaveLength(4);
+    const plo = loaded(fixture("observed-plo-ante.txt"));
     expect(plo[0]).toMatchObject({ game: "plo", format: "cash" });
   });
 });
@@ -143,20 +143,20 @@ describe("all-in adjusted results", () => {
     expect(adjustment!.adjustedNet).toBeCloseTo(eq * 197.5 - 99.5, 3);
   });
 
-  it("a flop all-in (shared sample): equal to a brute-force enumeration of the turn and river", () => {
-    const hand = parseHandHistories(read(join(shared, "cash-HandActionTests-AllInHandWithShowdown.txt")))
-      .hands[0]!;
-    const { adjustment } = allInAdjustment(hand, "numbush");
+  it("a flop all-in: equal to a brute-force enumeration of the turn and river", () => {
+    const hand = parseHandHistories(fixture("observed-flop-allin.txt")).hands[0]!;
+    const { adjustment } = allInAdjustment(hand, "Otto (AT)");
     expect(adjustment).toMatchObject({ street: "flop", players: 2, method: "exact", runouts: 990 });
     const eq = bruteForceEquity(
       [
-        ["Ah", "Ks"],
-        ["8h", "8c"],
+        ["Kc", "Kd"],
+        ["Jh", "Ts"],
       ],
-      ["5c", "4c", "4h"],
+      ["Jd", "6s", "6c"],
     );
     expect(adjustment!.equity).toBeCloseTo(eq, 6);
-    expect(adjustment!.adjustedNet).toBeCloseTo(eq * 23.57 - 12.26, 3);
+    // The pot less the rake ($25.64 - $1.28), less the $12.60 Otto put in (his ante included).
+    expect(adjustment!.adjustedNet).toBeCloseTo(eq * 24.36 - 12.6, 3);
     // The observed hand without a hero: nothing to adjust.
     expect(allInAdjustment(hand, null)).toEqual({ adjustment: null, note: null });
   });
@@ -387,13 +387,32 @@ describe("the equilibrium walk", () => {
     const limped = compareHand(cash[2]!.s, cache);
     expect(limped).toMatchObject({ status: "compared", decisions: [] });
     if (limped.status === "compared") expect(limped.stoppedAt).toMatch(/Calling is not an action at UTG/);
-    const ante = loaded(read(join(shared, "cash-HandActionTests-AllInHandWithShowdown.txt")), "numbush");
+    const ante = loaded(fixture("observed-flop-allin.txt"), "Otto (AT)");
     expect(compareHand(ante[0]!.s, cache)).toMatchObject({
       status: "not_comparable",
       reason: expect.stringMatching(/5 players were dealt in/),
     });
-    const plo = loaded(read(join(shared, "cash-GameTypeTests-PotLimitOmaha.txt")), null);
+    const plo = loaded(fixture("observed-plo-ante.txt"), null);
     expect(compareHand(plo[0]!.s, cache)).toMatchObject({ status: "not_comparable" });
+  });
+
+  it("a bounty (PKO) tournament hand is not compared with the chip-EV nlmtt8, and says why", () => {
+    // The same 8-max hands with a bounty on every seat, or a bounty in the tournament's name.
+    const text = fixture("hero-8max-tournament.txt");
+    const withBounties = text.replace(/ \((\d+) in chips\)/g, " ($1 in chips, $$2.50 bounty)");
+    const named = text.replaceAll("$5+$0.50 USD Hold'em", "$5+$0.50 USD PKO Turbo Hold'em");
+    for (const pko of [loaded(withBounties), loaded(named)]) {
+      expect(pko[1]!.s.tournament?.knockout).toBe(true);
+      expect(compareHand(pko[1]!.s, cache)).toEqual({
+        status: "not_comparable",
+        reason: expect.stringMatching(/bounty \(PKO, knockout\) tournament.*nlmtt8 is chip EV only/),
+      });
+    }
+    expect(mtt[1]!.s.tournament?.knockout).toBe(false);
+    expect(compareHand(mtt[1]!.s, cache).status).toBe("compared");
+    expect(parseUpload(withBounties, null).warnings).toEqual([
+      expect.stringMatching(/^2 hands are from bounty \(PKO, knockout\) tournaments: stored/),
+    ]);
   });
 
   it("an 8-max tournament hand with antes of 1bb in all maps onto nlmtt8 at the nearest stack", () => {
@@ -453,7 +472,7 @@ describe("inputs", () => {
     expect(() => handQueryOf({ from: "2024-03-02", to: "2024-03-01" })).toThrow(/before/);
   });
 
-  it("uploads are text: UTF-8 with or without BOM, UTF-16 with BOM; binary is refused", () => {
+  it("uploads are text: UTF-8 with or without BOM, UTF-16, Windows-1252; binary is refused", () => {
     // TextDecoder drops the byte order mark.
     expect(decodeUploadText(Buffer.from("\uFEFFPokerStars Hand", "utf8"))).toBe("PokerStars Hand");
     expect(
@@ -463,6 +482,24 @@ describe("inputs", () => {
       decodeUploadText(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00])),
     ).toThrow(/not text/);
     expect(() => decodeUploadText(Buffer.from("abc\u0000def"))).toThrow(/NUL/);
+    // Windows-1252 (older clients): "€" is 0x80, "é" 0xE9; UTF-16 without a byte order mark.
+    expect(decodeUploadText(Buffer.from([0x80, 0x35, 0x20, 0x52, 0xe9, 0x6d, 0x79]))).toBe("€5 Rémy");
+    expect(decodeUploadText(Buffer.from("Poker Hand", "utf16le"))).toBe("Poker Hand");
+    expect(() => decodeUploadText(Buffer.from([0xff, 0xfe, 0x00, 0xd8, 0x41]))).toThrow(/not text.*UTF-16/);
+  });
+
+  it("warns when the hero named with an upload is in none of its hands", () => {
+    const text = fixture("observed-6max-cash.txt");
+    expect(parseUpload(text, "rivertilt").warnings).toEqual([]);
+    expect(parseUpload(text, "RiverTilt").warnings).toEqual([
+      expect.stringMatching(
+        /hero "RiverTilt" is not a player in any of the 10 hands read.*did you mean "rivertilt"/,
+      ),
+    ]);
+    expect(parseUpload(text, "somebody_else").warnings).toEqual([
+      expect.stringMatching(/hero "somebody_else" is not a player.*exactly as the histories write it/),
+    ]);
+    expect(parseUpload(text, null).warnings).toEqual([]);
   });
 });
 

@@ -4,20 +4,20 @@
  *
  * `ET`, `CT`, `MT`, `PT` and `AKT`/`HT` are US zones that follow the US daylight-saving rules (from 2007:
  * second Sunday of March to first Sunday of November, 02:00 local; before: first Sunday of April to last
- * Sunday of October). Other abbreviations have a fixed offset. In the hour repeated when daylight saving
- * ends, a US local time is read as daylight time (the first of the two).
+ * Sunday of October). `CET`, `WET` and `EET` follow the European Union's rules (last Sunday of March to last
+ * Sunday of October, 01:00 UTC): PokerStars writes `CET` all year, also in summer when the clocks in Paris
+ * show CEST (`2021/07/10 21:14:05 CET [2021/07/10 15:14:05 ET]` is 19:14:05 UTC). Other abbreviations
+ * (`CEST`, `BST`, `EST`, ...) have a fixed offset. In the hour repeated when daylight saving ends, a local
+ * time is read as daylight time (the first of the two).
  */
 
 /** Fixed offsets, in minutes east of UTC. */
 const FIXED: Record<string, number> = {
   UTC: 0,
   GMT: 0,
-  WET: 0,
   WEST: 60,
   BST: 60,
-  CET: 60,
   CEST: 120,
-  EET: 120,
   EEST: 180,
   MSK: 180,
   EST: -300,
@@ -47,8 +47,16 @@ const FIXED: Record<string, number> = {
 /** US zones with daylight saving: standard offset in minutes. */
 const US: Record<string, number> = { ET: -300, CT: -360, MT: -420, PT: -480, AKT: -540 };
 
+/** European zones with the EU's daylight saving (one hour more in summer): standard offset in minutes. */
+const EU: Record<string, number> = { WET: 0, CET: 60, EET: 120 };
+
 /** Whether a zone abbreviation is one this module converts. */
-export const knownZone = (zone: string): boolean => zone in FIXED || zone in US;
+export const knownZone = (zone: string): boolean => zone in FIXED || zone in US || zone in EU;
+
+/** The EU's summer time of a year in UTC milliseconds: [start, end), 01:00 UTC on the last Sundays of March and October. */
+function euDaylight(year: number): [number, number] {
+  return [Date.UTC(year, 2, sunday(year, 3, 0), 1), Date.UTC(year, 9, sunday(year, 10, 0), 1)];
+}
 
 /** Day of month of the n-th (1-based; 0 = last) Sunday of a month (1-based month), UTC calendar. */
 function sunday(year: number, month: number, n: number): number {
@@ -82,6 +90,13 @@ function usDaylight(year: number): [number, number] {
 function offsetOfLocal(zone: string, wall: number, year: number): number | null {
   const fixed = FIXED[zone];
   if (fixed !== undefined) return fixed;
+  const eu = EU[zone];
+  if (eu !== undefined) {
+    const [start, end] = euDaylight(year);
+    // As wall-clock times: summer starts at start + standard offset and ends at end + summer offset; the
+    // repeated hour before that end reads as summer time.
+    return wall >= start + eu * 60_000 && wall < end + (eu + 60) * 60_000 ? eu + 60 : eu;
+  }
   const standard = US[zone];
   if (standard === undefined) return null;
   const [start, end] = usDaylight(year);
@@ -93,6 +108,11 @@ function offsetOfLocal(zone: string, wall: number, year: number): number | null 
 export function offsetAtInstant(zone: string, instant: number): number | null {
   const fixed = FIXED[zone];
   if (fixed !== undefined) return fixed;
+  const eu = EU[zone];
+  if (eu !== undefined) {
+    const [start, end] = euDaylight(new Date(instant).getUTCFullYear());
+    return instant >= start && instant < end ? eu + 60 : eu;
+  }
   const standard = US[zone];
   if (standard === undefined) return null;
   const year = new Date(instant + standard * 60_000).getUTCFullYear();

@@ -6,6 +6,7 @@
  *   `PokerStars Game #109663597247:  Omaha Pot Limit ($0.05/$0.10 USD) - 2014/01/05 19:05:34 ET`
  *   `PokerStars Hand #105024000105: Tournament #797469411, $3.19+$0.31 USD Hold'em No Limit - Level I (10/20) - 2013/10/04 13:53:27 ET`
  *   `PokerStars Zoom Hand #...`, play money `(10/20)`, freerolls `Tournament #1, Freeroll  Hold'em No Limit`
+ *   capped no limit `PokerStars Hand #1:  Hold'em No Limit ($1/$2 - $40 Cap - USD) - 2014/01/06 7:21:05 ET`
  * GGPoker:
  *   `Poker Hand #RC1234567890: Hold'em No Limit ($0.02/$0.05) - 2024/03/15 10:20:30`
  *   `Poker Hand #OM1234567: PLO ($0.05/$0.1) - 2024/03/15 10:20:30`
@@ -34,13 +35,17 @@ export interface Header {
   currency: Currency | null;
   time: HandTime;
   tournament: Tournament | null;
+  /** False for sites without a summary `Total pot` line (888poker, partypoker, iPoker). */
+  totalWritten?: boolean;
 }
 
 export class HeaderError extends Error {}
 
 const GAME =
   /(Hold'em|Holdem|(?:([56]) Card )?Omaha(?: (Hi\/Lo))?|PLO(?:-?([56]))?(?: (Hi\/Lo))?)(?: (No Limit|Pot Limit|Fixed Limit|Limit))?/;
-const STAKES = /^\s*\(([^/()\s]+)\/([^/()\s]+)(?:\/[^/()\s]+)?(?: (USD|EUR|GBP))?\)/;
+/** `($0.05/$0.10 USD)`, `(10/20)`, and capped no limit `($1/$2 - $40 Cap -  USD)` (two spaces, as written). */
+const STAKES =
+  /^\s*\(([^/()\s]+)\/([^/()\s]+)(?:\/[^/()\s]+)?(?: - [^()\s]+ Cap)?(?: -)?(?:\s+(USD|EUR|GBP))?\)/;
 const LEVEL = /Level\s*([A-Za-z0-9]+)\s*\(([\d.,]+)\/([\d.,]+)(?:\(([\d.,]+)\))?\)/;
 const BUY_IN = /^([$€£]?[\d.,]+(?:\+[$€£]?[\d.,]+)*)(?:\s+(USD|EUR|GBP|FPP|SC))?(?:\s+(.*))?$/;
 
@@ -87,6 +92,14 @@ function tournamentPrefix(text: string): Pick<Tournament, "name" | "buyIn" | "cu
   };
 }
 
+/** Names of bounty tournaments: `Bounty Hunters`, `PKO`, `Progressive KO`, `Knockout`, `Mystery Bounty`. */
+const KNOCKOUT_NAME = /bounty|knock-?out|\bp?ko\b/i;
+
+/** A bounty tournament by its buy-in (prize pool + bounty + fee) or its name. */
+export function isKnockout(t: Pick<Tournament, "name" | "buyIn">): boolean {
+  return (t.buyIn !== null && t.buyIn.length === 3) || (t.name !== null && KNOCKOUT_NAME.test(t.name));
+}
+
 /** Reads a hand's first line; throws `HeaderError` with a reason. */
 export function parseHeader(line: string): Header {
   const start = START.exec(line);
@@ -113,11 +126,15 @@ export function parseHeader(line: string): Header {
       freeroll: false,
       level: null,
       finishes: [],
+      knockout: false,
     };
   }
   const g = GAME.exec(gameText);
   if (!g) throw new HeaderError("no game (Hold'em, Omaha, PLO) in the first line");
-  if (tournament) Object.assign(tournament, tournamentPrefix(gameText.slice(0, g.index)));
+  if (tournament) {
+    Object.assign(tournament, tournamentPrefix(gameText.slice(0, g.index)));
+    tournament.knockout = isKnockout(tournament);
+  }
   const game = gameOf(g, tournament ? "tournament" : "cash");
   const after = gameText.slice(g.index + g[0].length);
 

@@ -1,9 +1,11 @@
 export { formatAmount, parseAmount } from "./amounts.js";
 export { formatHandTime, parseHandTime } from "./dates.js";
+export { type DecodedHandHistory, decodeHandHistory, type HandHistoryEncoding } from "./decode.js";
 export {
   HandHistoryError,
   parseHandHistories,
   parseHandHistory,
+  SITE_NAMES,
   splitLines,
 } from "./parse.js";
 export { POSITIONS_BY_COUNT, positionsOf } from "./positions.js";
@@ -31,5 +33,5 @@ export type {
   Tournament,
   Uncalled,
 } from "./types.js";
-export { STREETS } from "./types.js";
+export { SITES, STREETS } from "./types.js";
 export { writeHandHistory } from "./write.js";

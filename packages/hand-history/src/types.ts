@@ -7,8 +7,11 @@
  * screen names, exactly as written (GGPoker writes the hero as `Hero` and everybody else as a hex id).
  */
 
-/** The sites whose hand histories the parsers read. */
-export type Site = "pokerstars" | "ggpoker";
+/** The sites whose hand histories the parsers read, in the order the documentation lists them. */
+export const SITES = ["pokerstars", "ggpoker", "888poker", "winamax", "partypoker", "ipoker"] as const;
+
+/** One of `SITES`. */
+export type Site = (typeof SITES)[number];
 
 /** Which parser `parseHandHistories` uses: `auto` reads each hand's first line. */
 export type SiteOption = Site | "auto";
@@ -90,9 +93,10 @@ export interface Stakes {
  *
  * @example
  * // PokerStars "Tournament #2900000000, $10+$1 USD Hold'em No Limit - Level IV (25/50)"
- * { id: "2900000000", name: null, buyIn: [10, 1], currency: "USD", freeroll: false, level: "IV", finishes: [] }
+ * { id: "2900000000", name: null, buyIn: [10, 1], currency: "USD", freeroll: false, level: "IV", finishes: [], knockout: false }
  * // GGPoker "Tournament #258198994, $25 Bounty Special Hold'em No Limit - Level12(200/400)"
- * { id: "258198994", name: "Bounty Special", buyIn: [25], currency: "USD", freeroll: false, level: "12", finishes: [] }
+ * { id: "258198994", name: "Bounty Special", buyIn: [25], currency: "USD", freeroll: false, level: "12", finishes: [],
+ *   knockout: true }
  */
 export interface Tournament {
   id: string;
@@ -107,6 +111,12 @@ export interface Tournament {
   level: string | null;
   /** Players who finished in this hand (`... finished the tournament in 3rd place and received $5.20.`). */
   finishes: Finish[];
+  /**
+   * A bounty (knockout, PKO) tournament: players carry bounties (`(1500 in chips, $5 bounty)`), the buy-in
+   * has a bounty part (`$4.40+$4.50+$1.10`), the name says so (`Bounty Hunters`, `PKO`, `Knockout`, `KO`),
+   * or a line pays a bounty. Chip-EV ranges do not apply to these (bounties change every call).
+   */
+  knockout: boolean;
 }
 
 export interface Finish {
@@ -312,7 +322,10 @@ export interface Hand {
    */
   boards: string[][];
   shows: Show[];
-  /** Whether the hand reached a showdown (`*** SHOW DOWN ***`, GGPoker `*** SHOWDOWN ***`). */
+  /**
+   * Whether the hand reached a showdown: two or more players still in at the end (their cards shown or
+   * mucked). Not the `*** SHOWDOWN ***` line, which GGPoker writes in every hand.
+   */
   wentToShowdown: boolean;
   uncalled: Uncalled[];
   pots: Pot[];
@@ -324,6 +337,14 @@ export interface Hand {
   fees: Fee[];
   cashouts: Cashout[];
   tournament: Tournament | null;
+  /**
+   * What the parser had to work out because the history did not say it right, in words a player
+   * understands; empty for most hands.
+   *
+   * @example
+   * ['no "Uncalled bet" line: the 1.75 that nits4life bet and nobody called is counted as returned']
+   */
+  notes: string[];
 }
 
 /**

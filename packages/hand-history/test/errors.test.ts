@@ -134,9 +134,15 @@ const BAD: Bad[] = [
   },
   {
     name: "an unrecognised line",
+    text: swap(GOOD, "mila.v: folds", "mila.v: folds\nThe dealer spills the chips"),
+    at: "The dealer spills the chips",
+    message: /unrecognised line/,
+  },
+  {
+    name: "a hand the site cancelled",
     text: swap(GOOD, "mila.v: folds", "mila.v: folds\nHand cancelled"),
     at: "Hand cancelled",
-    message: /unrecognised line/,
+    message: /the site cancelled this hand: nothing in it was played for real/,
   },
   {
     name: "a GGPoker cash drop (not supported)",
@@ -403,7 +409,7 @@ describe("errors in a file", () => {
     expect(gg.hands.map((h) => h.site)).toEqual(["ggpoker"]);
     expect(gg.errors[0]!.message).toBe("a PokerStars hand, but the site asked for is GGPoker");
     expect(parseHandHistories(file, { site: "auto" }).hands).toHaveLength(2);
-    expect(() => parseHandHistories(file, { site: "partypoker" as never })).toThrow(TypeError);
+    expect(() => parseHandHistories(file, { site: "fulltilt" as never })).toThrow(TypeError);
   });
 
   it("parseHandHistory reads one hand or throws HandHistoryError", () => {

@@ -416,6 +416,7 @@ export function generateHand(seed: number): Hand {
       currency,
       freeroll,
       level: pick(["I", "IV", "XII", "XXX", "7"]),
+      knockout: false,
       finishes: busted.map((s) => ({
         player: s.player.name,
         place: place++,
@@ -424,11 +425,20 @@ export function generateHand(seed: number): Hand {
     };
   }
 
+  // A bounty tournament: bounties on the players, or a bounty part in the buy-in.
+  if (tournament) {
+    tournament.knockout = tournament.buyIn?.length === 3 || players.some((p) => p.bounty !== null);
+  }
+
   // A time in 2008..2030, on whole seconds; US zones keep clear of the repeated hour in November.
   const zone = pick(ZONES);
   let instant = Date.UTC(2008, 0, 1) + int(0, 23 * 365) * 86_400_000 + int(0, 86_399) * 1000;
   if (zone === "ET" && new Date(instant).getUTCMonth() === 10 && new Date(instant).getUTCDate() <= 9) {
     instant += 10 * 86_400_000;
+  }
+  // CET keeps clear of the hour repeated at the end of EU summer time (last Sunday of October).
+  if (zone === "CET" && new Date(instant).getUTCMonth() === 9 && new Date(instant).getUTCDate() >= 25) {
+    instant -= 10 * 86_400_000;
   }
   const iso = new Date(instant).toISOString();
 
@@ -459,5 +469,6 @@ export function generateHand(seed: number): Hand {
     fees,
     cashouts: [],
     tournament,
+    notes: [],
   };
 }

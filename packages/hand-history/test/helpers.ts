@@ -11,8 +11,14 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (packages/hand-history/test -> ../../..). */
 export const REPO_ROOT = resolve(here, "..", "..", "..");
 
-/** `../shared/hand-histories` beside the repository: real PokerStars files (see its README.md). */
-export const SHARED_SAMPLES = resolve(REPO_ROOT, "..", "shared", "hand-histories");
+/**
+ * Optional real files for extra coverage: `../shared/hand-histories` beside the repository (see its
+ * README.md), or the folder `HAND_HISTORY_SAMPLES` names. Only `test/samples.test.ts` reads it, in the
+ * uncached `test:samples` task; no other test may depend on it (a clone has no `../shared`).
+ */
+export const SHARED_SAMPLES = process.env.HAND_HISTORY_SAMPLES
+  ? resolve(process.env.HAND_HISTORY_SAMPLES)
+  : resolve(REPO_ROOT, "..", "shared", "hand-histories");
 
 export const FIXTURES = join(here, "fixtures");
 

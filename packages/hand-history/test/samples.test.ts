@@ -1,6 +1,8 @@
 /**
- * The real PokerStars files in `../shared/hand-histories` (beside the repository; see its README.md).
- * Skipped, with the reason printed, only when that folder is absent.
+ * Extra coverage, optional: the real PokerStars files in `../shared/hand-histories` (beside the repository;
+ * see its README.md), or in the folder `HAND_HISTORY_SAMPLES` names. Skipped, with the reason printed, when
+ * the folder is absent, as in every clone. It runs in the `test:samples` task (vitest.samples.config.ts),
+ * which turbo never caches; the package's own fixtures (test/fixtures) are what `test` requires.
  */
 
 import { existsSync, readFileSync } from "node:fs";
@@ -13,7 +15,7 @@ const present = existsSync(SHARED_SAMPLES);
 if (!present) {
   console.warn(
     `[hand-history] SKIPPING the sample-file tests: ${SHARED_SAMPLES} does not exist ` +
-      "(the shared PokerStars samples live in ../shared/hand-histories beside the repository).",
+      "(optional extra coverage: ../shared/hand-histories beside the repository, or HAND_HISTORY_SAMPLES).",
   );
 }
 

@@ -322,6 +322,11 @@ export const HandUploadReportSchema = z.object({
     .number()
     .int()
     .describe("Hands whose hero is known (a `Dealt to` line, or the hero named with the upload)."),
+  warnings: z
+    .array(z.string())
+    .describe(
+      "What to know: a hero named with the upload found in no hand, bounty tournaments not compared.",
+    ),
   errors: z.number().int().describe("Hands that could not be read."),
   errorSamples: z
     .array(

@@ -33,6 +33,8 @@ import {
   opponentStats,
   PREFLOP_LINES,
   parseSessionId,
+  SITES,
+  type Site,
   sessionHands,
   shownHands,
   timeOf,
@@ -66,7 +68,7 @@ const filterFields = {
       "First day (2024-05-01) or time (2024-05-01T18:00), inclusive. Times are UTC for PokerStars, the local time as written for GGPoker.",
     ),
   to: z.string().max(32).optional().describe("Last day (2024-05-31, inclusive) or a time (exclusive)."),
-  site: z.enum(["pokerstars", "ggpoker"]).optional().describe("Only hands of this site."),
+  site: z.enum(SITES).optional().describe("Only hands of this site."),
   game: z
     .string()
     .max(16)
@@ -118,7 +120,7 @@ const filterFields = {
 type FilterArgs = {
   from?: string | undefined;
   to?: string | undefined;
-  site?: "pokerstars" | "ggpoker" | undefined;
+  site?: Site | undefined;
   game?: string | undefined;
   format?: "cash" | "tournament" | undefined;
   stakes?: string | undefined;
@@ -643,7 +645,7 @@ export const findHands = defineTool({
     let total: number;
     if (args.handId !== undefined) {
       // One hand by its number: the other filters do not apply.
-      const sites = args.site ? [args.site] : ["pokerstars", "ggpoker"];
+      const sites = args.site ? [args.site] : SITES;
       const found = await Promise.all(sites.map((site) => uploads.hands.get(keyId, site, args.handId!)));
       rows = found.filter((h): h is StoredHand => h !== null).slice(offset, offset + limit);
       total = found.filter((h) => h !== null).length;
@@ -1217,10 +1219,7 @@ export const listMyOpponents = defineTool({
 
 const playerFields = {
   player: z.string().min(1).max(60).describe("The player's screen name exactly as the histories write it."),
-  site: z
-    .enum(["pokerstars", "ggpoker"])
-    .optional()
-    .describe("The player's site, when names repeat across sites."),
+  site: z.enum(SITES).optional().describe("The player's site, when names repeat across sites."),
 };
 
 const ShownHandSchema = z.object({

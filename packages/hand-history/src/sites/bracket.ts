@@ -1,0 +1,380 @@
+/**
+ * 888poker and partypoker: both write amounts in brackets, a `#Game No : N` line, a `***** ... Hand History
+ * for Game N *****` line, the table and the button on their own lines, no colon after player names, and no
+ * `Total pot` line. Amounts in brackets are the chips the action adds: `raises [$0.30]` puts $0.30 more in
+ * (a raise to $0.30 for a first raise before the flop, to $0.35 for the small blind who had $0.05 in).
+ *
+ * 888poker (cash; tournaments, with `Tournament #N $10 + $1 - Table #4 9 Max (Real Money)` as table line):
+ *
+ *     #Game No : 1047283914
+ *     ***** 888poker Hand History for Game 1047283914 *****
+ *     $0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12
+ *     Table Sochi 6 Max (Real Money)
+ *     Seat 2 is the button
+ *     Total number of players : 5
+ *     Seat 1: Zorro77 ( $10.40 )
+ *     Hero posts small blind [$0.05]
+ *     MrsPotts posts big blind [$0.10]
+ *     ** Dealing down cards **
+ *     Dealt to Hero [ Ah, Qd ]
+ *     Kalimero raises [$0.30]
+ *     ** Dealing flop ** [ Qs, 8c, 3d ]
+ *     ** Summary **
+ *     Hero shows [ Ah, Qd ]
+ *     Hero collected [ $8.55 ]
+ *
+ * The time has no zone (kept as written, like GGPoker's). partypoker (cash games):
+ *
+ *     #Game No : 23011482215
+ *     ***** Hand History for Game 23011482215 *****
+ *     $0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024
+ *     Table Bordeaux (Real Money)
+ *     Seat 5 is the button
+ *     Total number of players : 6/6
+ *     Seat 1: kraken_rider ( $10.25 USD )
+ *     pinto_bean posts small blind [$0.05 USD].
+ *     Hero raises [$0.35 USD]
+ *     kraken_rider is all-In  [$10.25 USD]
+ *     ** Dealing Flop ** [ 9s, 4d, 2c ]
+ *     kraken_rider doesn't show [ Ad, Qd ] high card Ace.
+ *     Hero wins $4.75 USD from the main pot with a pair of Tens.
+ */
+
+import { currencyOfSymbol, parseAmount } from "../amounts.js";
+import { parseHandTime } from "../dates.js";
+import { type Header, HeaderError, isKnockout } from "../header.js";
+import type { Currency, Game, Site, Tournament } from "../types.js";
+import { cardList, type Dialect, lineError, monthOf, playerAt, type Translation } from "./dialect.js";
+
+const GAME_NO = /^#Game No\s*:\s*(\d+)/;
+/** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
+const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\d+) \*{5}/;
+const SEAT = /^Seat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
+const BUTTON = /^Seat (\d+) is the button$/;
+const DEALING = /^\*\* Dealing (down cards|[Ff]lop|[Tt]urn|[Rr]iver) \*\*\s*(?:\[(.*)\])?$/;
+
+/** `$0.05 USD`, `€1,250`, `12,400`, `25 $`: an amount with its symbol first, the currency code dropped. */
+function bare(text: string): string {
+  return text
+    .replace(/\s*(USD|EUR|GBP)\s*$/, "")
+    .trim()
+    .replace(/^(\d{1,3}(?:(?:\u00a0|Â\u00a0| )\d{3})*)(?:,(\d{1,2}))? ?([$€£])$/, european)
+    .replace(/^([\d.,]+) ?([$€£])$/, "$2$1");
+}
+
+/** A European amount, the symbol after it (`3 023,50 $`, space or no-break space between thousands, some
+ * files with the no-break space garbled as `Â `): as `$3023.50`. */
+function european(_: string, whole: string, decimals: string | undefined, symbol: string): string {
+  return `${symbol}${whole.replace(/\D/g, "")}${decimals === undefined ? "" : `.${decimals}`}`;
+}
+
+/** Amounts written after their number (`25 $/50 $`) as the reader writes them (`$25/$50`). */
+const symbolFirst = (line: string): string =>
+  line.replace(/\d[\d.,]*(?:(?:\u00a0|Â\u00a0| )\d{3})*(?:,\d{1,2})? [$€£]/g, (amount) => bare(amount));
+
+function gameOf(text: string, format: Game["format"]): Game {
+  const t = text.toLowerCase();
+  const omaha = t.includes("omaha");
+  const hiLo = /hi\s*[/-]?\s*lo/.test(t);
+  let limit: Game["limit"];
+  if (/no limit|\bnl\b/.test(t)) limit = "nl";
+  else if (/pot limit|\bpl\b/.test(t)) limit = "pl";
+  else if (/fix(?:ed)? limit|\bfl\b|^limit|\blimit\b/.test(t)) limit = "fl";
+  else throw new HeaderError(`no betting limit (No Limit, Pot Limit, Fix Limit) in "${text}"`);
+  const holdem = /hold'?em/.test(t);
+  if (!omaha && !holdem) throw new HeaderError(`"${text}" is not hold'em or Omaha, the games read here`);
+  const cards = omaha ? (/\b5[ -]?card|omaha ?5/.test(t) ? 5 : 4) : 2;
+  return { variant: omaha ? "omaha" : "holdem", holeCards: cards, hiLo, limit, format, label: text.trim() };
+}
+
+interface Partial {
+  id: string | null;
+  header: Header | null;
+}
+
+/** Reads one hand of either site; `site` picks the header lines and the summary verbs. */
+function translate(site: Site, lines: readonly string[], start: number, end: number): Translation {
+  const out: string[] = new Array(end - start).fill("");
+  const p: Partial = { id: null, header: null };
+  const names: string[] = [];
+  let table: string | null = null;
+  let tableK = -1;
+  let maxSeats: number | null = null;
+  let board: string[] = [];
+  for (let k = 0; k < end - start; k++) {
+    const line = lines[start + k]!.trim();
+    if (line === "") continue;
+    let m: RegExpExecArray | null;
+    if ((m = GAME_NO.exec(line))) {
+      p.id = m[1]!;
+      continue;
+    }
+    if ((m = HISTORY.exec(line))) {
+      p.id ??= m[2]!;
+      continue;
+    }
+    if (p.header === null) {
+      p.header = headerOf(site, symbolFirst(line), lines, start + k, p.id, k);
+      continue;
+    }
+    if (table === null && (line.startsWith("Table ") || line.startsWith("Tournament #"))) {
+      const t = /^(?:Tournament #(\d+) (.*?) - )?Table (.*?)(?: (\d+) Max)? \((?:Real|Play) Money\)/.exec(
+        line,
+      );
+      if (!t) lineError("unrecognised table line (Table Name 6 Max (Real Money))", k);
+      table = t[3]!.replace(/^#/, "");
+      maxSeats = t[4] === undefined ? null : Number(t[4]);
+      tableK = k;
+      if (t[1] !== undefined) p.header = tournamentOf(p.header, t[1], t[2]!, k);
+      continue;
+    }
+    if ((m = BUTTON.exec(line))) {
+      if (table === null) lineError("the button line comes before the table line", k);
+      out[k] = `Table '${table}' ${maxSeats === null ? "" : `${maxSeats}-max `}Seat #${m[1]} is the button`;
+      continue;
+    }
+    if (line.startsWith("Total number of players")) continue;
+    if ((m = SEAT.exec(line))) {
+      const amount = bare(m[3]!);
+      if (Number.isNaN(parseAmount(amount))) lineError(`"${m[3]}" is not a stack`, k);
+      names.push(m[2]!);
+      out[k] = `Seat ${m[1]}: ${m[2]} (${amount} in chips)`;
+      continue;
+    }
+    if ((m = DEALING.exec(line))) {
+      const what = m[1]!.toLowerCase();
+      if (what === "down cards") {
+        out[k] = "*** HOLE CARDS ***";
+        continue;
+      }
+      const cards = cardList(m[2] ?? "")
+        .split(" ")
+        .filter(Boolean);
+      const name = what.toUpperCase();
+      out[k] =
+        what === "flop"
+          ? `*** FLOP *** [${cards.join(" ")}]`
+          : `*** ${name} *** [${board.join(" ")}] [${cards.join(" ")}]`;
+      board = what === "flop" ? cards : [...board, ...cards];
+      continue;
+    }
+    if (line === "** Summary **" || line.startsWith("** Dealing ")) continue;
+    if (line.startsWith("Dealt to ")) {
+      const b = line.indexOf("[");
+      out[k] =
+        b < 0 ? line : `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
+      continue;
+    }
+    const name = playerAt(line, names);
+    if (name !== null) {
+      out[k] = playerLine(name, line.slice(name.length + 1).trim(), k);
+      // partypoker's header may give the table's buy-in instead of the blinds: the posts say them.
+      const post = /: posts (small blind|big blind) (\S+)$/.exec(out[k]!);
+      if (post && Number.isNaN(p.header.bb) && post[1] === "big blind") p.header.bb = parseAmount(post[2]!);
+      if (post && Number.isNaN(p.header.sb) && post[1] === "small blind") p.header.sb = parseAmount(post[2]!);
+      continue;
+    }
+    // Table talk and notices: `X has joined the table`, `X is connected`, chat `X: hi`, partypoker's
+    // `Game #N starts.` (the next hand's) and time-bank reminders.
+    if (/^Game #\d+ starts\.$|^Your time bank will be activated/.test(line)) continue;
+    if (
+      / (?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|has been reconnected)\.?$/.test(
+        line,
+      )
+    )
+      continue;
+    if (line.includes(": ")) continue;
+    lineError("unrecognised line", k);
+  }
+  if (p.header === null)
+    lineError("no game line (the stakes, the game and the time) after the hand number", 0);
+  if (tableK < 0) lineError("no 'Table ...' line", 0);
+  if (Number.isNaN(p.header.bb))
+    lineError("no blinds: neither the game line nor a big blind post gives them", 0);
+  if (Number.isNaN(p.header.sb)) p.header.sb = p.header.bb / 2;
+  return { header: p.header, lines: out, id: p.id };
+}
+
+const AMOUNT_IN_BRACKETS = /^\[\s*([^\]]+?)\s*\]\.?$/;
+
+/** A player's line, `name` cut off: the reader's `name: ...` form. */
+function playerLine(name: string, rest: string, k: number): string {
+  const amountOf = (text: string): string => {
+    const m = AMOUNT_IN_BRACKETS.exec(text.trim());
+    if (!m) lineError(`no amount in brackets in "${text}"`, k);
+    const value = bare(m[1]!);
+    if (Number.isNaN(parseAmount(value))) lineError(`"${m[1]}" is not an amount`, k);
+    return value;
+  };
+  let m: RegExpExecArray | null;
+  if (
+    (m = /^posts (small blind|big blind \+ dead|big blind|ante|dead blind|small and big blinds?) (.*)$/.exec(
+      rest,
+    ))
+  ) {
+    const kind =
+      { "small blind": "small blind", "big blind": "big blind", ante: "the ante" }[m[1]!] ??
+      "small & big blinds";
+    // A dead blind of both parts: `[$1 + $2]`.
+    const parts = m[2]!.replace(/^\[|\]\.?$/g, "").split("+");
+    if (parts.length > 1) {
+      const sum = parts.reduce((t, x) => t + parseAmount(bare(x)), 0);
+      if (Number.isNaN(sum)) lineError(`"${m[2]}" is not an amount`, k);
+      return `${name}: posts ${kind} ${Math.round(sum * 100) / 100}`;
+    }
+    return `${name}: posts ${kind} ${amountOf(m[2]!)}`;
+  }
+  if (rest === "folds" || rest === "checks") return `${name}: ${rest}`;
+  if ((m = /^(calls|bets) (\[.*)$/.exec(rest))) return `${name}: ${m[1]} ${amountOf(m[2]!)}`;
+  if ((m = /^raises (\[.*)$/.exec(rest))) return `${name}: adds ${amountOf(m[1]!)}`;
+  if ((m = /^(?:is )?all-[Ii]n\s*(\[.*)$/.exec(rest)))
+    return `${name}: adds ${amountOf(m[1]!)} and is all-in`;
+  if ((m = /^(shows|mucks|doesn't show) \[(.*?)\]/.exec(rest))) {
+    const cards = cardList(m[2]!);
+    return m[1] === "shows" ? `${name}: shows [${cards}]` : `${name}: mucks [${cards}]`;
+  }
+  if (rest === "did not show his hand" || rest === "does not show cards." || rest === "mucks") {
+    return `${name}: mucks hand`;
+  }
+  if ((m = /^collected \[\s*(.+?)\s*\]$/.exec(rest))) return `${name} collected ${bare(m[1]!)} from pot`;
+  if (
+    (m =
+      /^wins (?:(?:Hi|Lo) \()?([^\s()]+(?: (?:USD|EUR|GBP))?)\)?(?: from the (main pot|side pot(?: #?\d+)?).*)?\.?$/.exec(
+        rest,
+      ))
+  ) {
+    const side = m[2] === undefined ? null : /(\d+)$/.exec(m[2]);
+    const pot =
+      m[2] === undefined ? "pot" : m[2] === "main pot" ? "main pot" : `side pot-${side ? side[1] : 1}`;
+    const value = bare(m[1]!);
+    if (Number.isNaN(parseAmount(value))) lineError(`"${m[1]}" is not an amount`, k);
+    return `${name} collected ${value} from ${pot}`;
+  }
+  if (
+    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|has been reconnected)\.?$/.test(
+      rest,
+    )
+  )
+    return "";
+  lineError(`unrecognised action "${rest}"`, k);
+}
+
+/** 888poker: `$0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12`. */
+const GAME_888 = /^(\S+)\/(\S+) Blinds (.+?) - \*\*\* (\d{2}) (\d{2}) (\d{4}) (\d{1,2}:\d{2}:\d{2})$/;
+/** partypoker: `$0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024`. */
+// Older files give the table's buy-in (`$50 USD PL Texas Hold'em - ...`): the blinds then come from the posts.
+const GAME_PARTY =
+  /^(\S+?)(?:\/(\S+))?(?: (USD|EUR|GBP))? (.+?) - \w+, (\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
+
+function headerOf(
+  site: Site,
+  line: string,
+  lines: readonly string[],
+  at: number,
+  id: string | null,
+  k: number,
+): Header {
+  if (id === null) lineError("no hand number ('#Game No : N') before the game line", k);
+  const tournament = lines.slice(at + 1, at + 3).some((l) => l.trim().startsWith("Tournament #"));
+  let sbText: string;
+  let bbText: string;
+  let gameText: string;
+  let when: string;
+  let code: string | undefined;
+  if (site === "888poker") {
+    const m = GAME_888.exec(line);
+    if (!m)
+      lineError(
+        "unrecognised 888poker game line ($0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12)",
+        k,
+      );
+    [sbText, bbText, gameText] = [m[1]!, m[2]!, m[3]!];
+    when = `${m[6]}/${m[5]}/${m[4]} ${m[7]}`;
+  } else {
+    if (line.startsWith("Tourney Hand") || / Tourney /.test(line)) {
+      lineError("partypoker tournament hands are not read yet (cash games are)", k);
+    }
+    const m = GAME_PARTY.exec(line);
+    if (!m)
+      lineError(
+        "unrecognised partypoker game line ($0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024)",
+        k,
+      );
+    const month = monthOf(m[5]!);
+    if (month === 0) lineError(`"${m[5]}" is not a month`, k);
+    // Only one amount: the table's buy-in; the blinds come from the posts.
+    [sbText, bbText, gameText, code] =
+      m[2] === undefined ? ["", "", m[4]!, m[3]] : [m[1]!, m[2], m[4]!, m[3]];
+    when = `${m[9]}/${month}/${m[6]} ${m[7]}${m[8] ? ` ${m[8]}` : ""}`;
+  }
+  const sb = parseAmount(sbText);
+  const bb = parseAmount(bbText);
+  if (bbText !== "" && (Number.isNaN(sb) || Number.isNaN(bb)))
+    lineError(`"${sbText}/${bbText}" are not blinds`, k);
+  const time = parseHandTime(when);
+  if (time === null) lineError(`"${when}" is not a date and time`, k);
+  const currency = tournament ? null : ((code as Currency | undefined) ?? currencyOfSymbol(line.charAt(0)));
+  let game: Game;
+  try {
+    game = gameOf(gameText, tournament ? "tournament" : "cash");
+  } catch (error) {
+    lineError((error as Error).message, k);
+  }
+  return { site, id, game, sb, bb, ante: 0, currency, time, tournament: null, totalWritten: false };
+}
+
+/** 888poker's tournament table line: `Tournament #215483921 $10 + $1 - Table #4 9 Max (Real Money)`. */
+function tournamentOf(header: Header, id: string, buyInText: string, k: number): Header {
+  const parts = buyInText.split("+").map((x) => x.trim());
+  const free = /^free/i.test(buyInText) || parts.every((x) => parseAmount(x) === 0);
+  const amounts = parts.map(parseAmount);
+  if (!free && amounts.some(Number.isNaN)) lineError(`"${buyInText}" is not a buy-in ($10 + $1)`, k);
+  const t: Tournament = {
+    id,
+    name: /bounty|knock|\bko\b/i.test(buyInText) ? buyInText : null,
+    buyIn: free ? null : amounts,
+    currency: free ? null : currencyOfSymbol(parts[0]!.charAt(0)),
+    freeroll: free,
+    level: null,
+    finishes: [],
+    knockout: false,
+  };
+  t.knockout = isKnockout(t);
+  return { ...header, game: { ...header.game, format: "tournament" }, currency: null, tournament: t };
+}
+
+function dialect(site: Site, isOurs: (historyLine: string) => boolean): Dialect {
+  return {
+    site,
+    startsAt(lines, i) {
+      const line = lines[i]!;
+      if (line.startsWith("#Game No")) {
+        for (let j = i + 1; j < lines.length && j < i + 3; j++) {
+          const next = lines[j]!.trim();
+          if (next !== "") return isOurs(next);
+        }
+        return false;
+      }
+      if (!line.startsWith("***** ") || !isOurs(line)) return false;
+      // The history line right after "#Game No" belongs to that hand.
+      for (let j = i - 1; j >= 0; j--) {
+        const before = lines[j]!.trim();
+        if (before !== "") return !before.startsWith("#Game No");
+      }
+      return true;
+    },
+    idOf(lines, start, end) {
+      for (let i = start; i < end && i < start + 3; i++) {
+        const m = GAME_NO.exec(lines[i]!.trim()) ?? HISTORY.exec(lines[i]!.trim());
+        if (m) return m[m.length - 1]!;
+      }
+      return null;
+    },
+    translate: (lines, start, end) => translate(site, lines, start, end),
+  };
+}
+
+export const BRACKET_DIALECTS: readonly Dialect[] = [
+  dialect("888poker", (l) => /^\*{5} \S.*? Hand History [Ff]or Game/.test(l)),
+  dialect("partypoker", (l) => /^\*{5} Hand History [Ff]or Game/.test(l)),
+];

@@ -1,0 +1,365 @@
+/**
+ * iPoker (the iPoker network's skins export XML): one `<session>` per file, its `<general>` naming the game
+ * and the table, then one `<game>` per hand. Every action gives the chips it adds (`sum`); a player's `win`
+ * is everything the player took back at the end, a bet nobody called included. Cards are suit then rank
+ * (`SK` is the king of spades, `H10` the ten of hearts, `X` a card not shown).
+ *
+ *     <session sessioncode="5551234">
+ *       <general>
+ *         <gametype>Holdem NL €0.05/€0.10</gametype>
+ *         <tablename>Montmartre</tablename>
+ *         <nickname>Hero</nickname>
+ *       </general>
+ *       <game gamecode="8001234567">
+ *         <general>
+ *           <startdate>2024-03-16 20:01:05</startdate>
+ *           <players>
+ *             <player seat="1" name="Hero" chips="€10" dealer="1" win="€0.25" bet="€0.30" />
+ *           </players>
+ *         </general>
+ *         <round no="0">
+ *           <action no="1" player="Villain" sum="€0.05" type="1" />
+ *         </round>
+ *         <round no="1">
+ *           <cards type="Pocket" player="Hero">SK HK</cards>
+ *           <action no="3" player="Hero" sum="€0.30" type="23" />
+ *         </round>
+ *         <round no="2">
+ *           <cards type="Flop">S7 H4 D2</cards>
+ *         </round>
+ *       </game>
+ *     </session>
+ *
+ * Action types: 0 fold, 1 small blind, 2 big blind, 3 call, 4 check, 5 bet, 23 raise (`sum` is the raise-to
+ * total of the street, not the chips added), 6 raise (chips added), 7 all-in (chips added), 15 ante; 8 (sitting
+ * out) and 9 (sits in) say nothing about the play. Actions are played in the order of their `no`, which is not
+ * always the order of the lines (a player's cards and actions may be grouped). A file written on one line is
+ * read tag by tag (its errors then name the tag's line in that reading). Game types: `Holdem NL`, `Omaha PL`,
+ * `Holdem L` (fixed limit). Tournament sessions carry
+ * `<tournamentcode>`, `<tournamentname>` and `<buyin>`; their blinds are read from each hand's posts.
+ */
+
+import { currencyOfSymbol, parseAmount } from "../amounts.js";
+import { parseHandTime } from "../dates.js";
+import { type Header, HeaderError, isKnockout } from "../header.js";
+import { HandReader, LineError } from "../reader.js";
+import type { Currency, Game, Hand, HandParseError, ParseResult, SiteOption } from "../types.js";
+
+/** Whether a text is an iPoker XML session (rather than a text hand history). */
+export function isIPokerXml(text: string): boolean {
+  const head = text
+    .slice(0, 400)
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  return head.startsWith("<?xml") || head.startsWith("<session");
+}
+
+const attr = (tag: string, name: string): string | null => {
+  const m = new RegExp(`\\b${name}="([^"]*)"`).exec(tag);
+  return m ? unescapeXml(m[1]!) : null;
+};
+
+function unescapeXml(text: string): string {
+  return text
+    .replaceAll("&lt;", "<")
+    .replaceAll("&gt;", ">")
+    .replaceAll("&quot;", '"')
+    .replaceAll("&apos;", "'")
+    .replaceAll("&amp;", "&");
+}
+
+/** `€0.05`, `$1,250.50`, `0,05 €` (some skins): as a plain amount. */
+function amountOf(text: string | null): number {
+  if (text === null) return Number.NaN;
+  const t = text.replace(/[€$£\s]/g, "");
+  return parseAmount(/^\d+,\d{1,2}$/.test(t) ? t.replace(",", ".") : t);
+}
+
+/** `SK` → `Ks`, `H10` → `Th`; null for a card not shown (`X`). */
+function card(text: string): string | null | undefined {
+  if (text === "X" || text === "x") return null;
+  const suit = text.charAt(0).toLowerCase();
+  const rank = text.slice(1) === "10" ? "T" : text.slice(1);
+  if (!"cdhs".includes(suit) || rank.length !== 1 || !"23456789TJQKA".includes(rank)) return undefined;
+  return `${rank}${suit}`;
+}
+
+interface Session {
+  /** The player who saved the file (`<nickname>`): the hero. */
+  hero: string | null;
+  game: Game | string;
+  sb: number;
+  bb: number;
+  currency: Currency | null;
+  table: string;
+  maxSeats: number | null;
+  tournament: { id: string; name: string | null; buyIn: number[] | null; currency: Currency | null } | null;
+}
+
+function tag(text: string, name: string): string | null {
+  const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(text);
+  return m ? unescapeXml(m[1]!.trim()) : null;
+}
+
+function sessionOf(general: string): Session {
+  const gametype = tag(general, "gametype") ?? "";
+  const t = gametype.toLowerCase();
+  const omaha = t.includes("omaha");
+  const limit = /\bnl\b|no limit/.test(t)
+    ? "nl"
+    : /\bpl\b|pot limit/.test(t)
+      ? "pl"
+      : /\bfl\b|\bl\b|\blimit\b/.test(t)
+        ? "fl"
+        : null;
+  const code = tag(general, "tournamentcode");
+  const format = code ? "tournament" : "cash";
+  let game: Game | string;
+  if (!omaha && !t.includes("holdem") && !t.includes("hold'em"))
+    game = `"${gametype}" is not hold'em or Omaha, the games read here`;
+  else if (limit === null) game = `no betting limit (NL, PL, FL) in the game type "${gametype}"`;
+  else
+    game = {
+      variant: omaha ? "omaha" : "holdem",
+      holeCards: omaha ? 4 : 2,
+      hiLo: /hi-?lo/.test(t),
+      limit,
+      format,
+      label: gametype,
+    };
+  const blinds = /(\S+)\/(\S+)\s*$/.exec(gametype);
+  const currencyCode = tag(general, "currency");
+  const currency =
+    currencyCode === "USD" || currencyCode === "EUR" || currencyCode === "GBP"
+      ? currencyCode
+      : currencyOfSymbol((blinds?.[1] ?? "").charAt(0));
+  const buyInText = tag(general, "buyin");
+  const buyIn = buyInText === null ? null : buyInText.split("+").map((x) => amountOf(x));
+  return {
+    hero: tag(general, "nickname"),
+    game,
+    sb: blinds ? amountOf(blinds[1]!) : Number.NaN,
+    bb: blinds ? amountOf(blinds[2]!) : Number.NaN,
+    currency: code ? null : currency,
+    table: tag(general, "tablename") ?? "",
+    maxSeats: Number(tag(general, "tablesize")) || null,
+    tournament: code
+      ? {
+          id: code,
+          name: tag(general, "tournamentname"),
+          buyIn: buyIn?.every((x) => !Number.isNaN(x)) ? buyIn : null,
+          currency: currencyOfSymbol((buyInText ?? "").trim().charAt(0)),
+        }
+      : null,
+  };
+}
+
+const TYPES: Record<string, string> = { "0": "folds", "4": "checks" };
+
+interface Game0 {
+  lines: string[];
+  tail: string[];
+  header: Header;
+}
+
+/** Translates one `<game>` (lines [start, end) of the file) into reader lines. */
+function translateGame(lines: readonly string[], start: number, end: number, s: Session, id: string): Game0 {
+  const out: string[] = new Array(end - start).fill("");
+  const fail = (message: string, k: number): never => {
+    throw new LineError(message, k);
+  };
+  if (typeof s.game === "string") fail(s.game, 0);
+  const game = s.game as Game;
+  let date: string | null = null;
+  const wins = new Map<string, number>();
+  /** Action lines per round: their line, their `no`, their reader text. */
+  const rounds = new Map<number, { k: number; no: number; text: string }[]>();
+  let round_ = -1;
+  let dealer = -1;
+  let seatsK = -1;
+  let sb = s.sb;
+  let bb = s.bb;
+  let ante = 0;
+  const board: string[] = [];
+  for (let k = 0; k < end - start; k++) {
+    const line = lines[start + k]!.trim();
+    if (line === "") continue;
+    if (line.startsWith("<startdate>")) {
+      date = tag(line, "startdate");
+      continue;
+    }
+    if (line.startsWith("<player ")) {
+      const seat = attr(line, "seat");
+      const name = attr(line, "name");
+      const chips = amountOf(attr(line, "chips"));
+      if (!seat || !name || Number.isNaN(chips))
+        fail('unrecognised player (<player seat="1" name="..." chips="€10" .../>)', k);
+      if (attr(line, "dealer") === "1") dealer = Number(seat);
+      const win = amountOf(attr(line, "win") ?? "0");
+      if (win > 0) wins.set(name!, win);
+      out[k] = `Seat ${seat}: ${name} (${chips} in chips)`;
+      seatsK = k;
+      continue;
+    }
+    if (line.startsWith("</players>")) {
+      if (dealer < 0) fail('no dealer among the players (dealer="1")', k);
+      out[k] = `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
+      continue;
+    }
+    const r = /^<round no="(\d+)"/.exec(line);
+    if (r) {
+      round_ = Number(r[1]);
+      if (round_ === 1) out[k] = "*** HOLE CARDS ***";
+      continue;
+    }
+    if (line.startsWith("<cards ")) {
+      const kind = attr(line, "type");
+      const text = (/>([^<]*)</.exec(line)?.[1] ?? "").trim();
+      const cards = text.split(/\s+/).filter(Boolean).map(card);
+      if (cards.some((c) => c === undefined)) fail(`"${text}" are not cards (SK HK, H10 DA)`, k);
+      const known = cards.filter((c): c is string => typeof c === "string");
+      if (kind === "Pocket") {
+        const player = attr(line, "player") ?? "";
+        if (known.length === 0) continue;
+        out[k] =
+          player === s.hero && known.length === cards.length
+            ? `Dealt to ${player} [${known.join(" ")}]`
+            : `${player}: shows [${known.join(" ")}]`;
+        continue;
+      }
+      const name = kind === "Flop" ? "FLOP" : kind === "Turn" ? "TURN" : kind === "River" ? "RIVER" : null;
+      if (name === null) fail(`unknown cards type "${kind}"`, k);
+      out[k] =
+        board.length === 0
+          ? `*** FLOP *** [${known.join(" ")}]`
+          : `*** ${name} *** [${board.join(" ")}] [${known.join(" ")}]`;
+      board.push(...known);
+      continue;
+    }
+    if (line.startsWith("<action ")) {
+      const player = attr(line, "player");
+      const type = attr(line, "type") ?? "";
+      const sum = amountOf(attr(line, "sum") ?? "0");
+      if (!player || Number.isNaN(sum))
+        fail('unrecognised action (<action no="1" player="..." sum="€0.05" type="1"/>)', k);
+      const simple = TYPES[type];
+      if (simple) out[k] = `${player}: ${simple}`;
+      else if (type === "1" || type === "2" || type === "15") {
+        const what = type === "1" ? "small blind" : type === "2" ? "big blind" : "the ante";
+        if (type === "1" && game.format === "tournament") sb = sum;
+        if (type === "2" && game.format === "tournament") bb = sum;
+        if (type === "15") ante = Math.max(ante, sum);
+        out[k] = `${player}: posts ${what} ${sum}`;
+      } else if (type === "3") out[k] = `${player}: calls ${sum}`;
+      else if (type === "5") out[k] = `${player}: bets ${sum}`;
+      else if (type === "23") out[k] = `${player}: raises to ${sum}`;
+      else if (type === "6") out[k] = `${player}: adds ${sum}`;
+      else if (type === "7") out[k] = `${player}: adds ${sum} and is all-in`;
+      else if (type === "8" || type === "9") continue;
+      else fail(`unknown action type ${type}`, k);
+      const no = Number(attr(line, "no"));
+      let slots = rounds.get(round_);
+      if (!slots) rounds.set(round_, (slots = []));
+      slots.push({ k, no: Number.isNaN(no) ? k : no, text: out[k]! });
+    }
+  }
+  if (seatsK < 0) fail("no players in the game", 0);
+  if (date === null) fail("no <startdate> in the game", 0);
+  const time = parseHandTime(date!.replaceAll("-", "/"));
+  if (time === null) fail(`"${date}" is not a date and time`, 0);
+  // Actions in the order of their numbers, in the lines of their round.
+  for (const slots of rounds.values()) {
+    const texts = [...slots].sort((a, b) => a.no - b.no).map((x) => x.text);
+    slots.forEach((slot, i) => {
+      out[slot.k] = texts[i]!;
+    });
+  }
+  // A player's win is all they took back, a bet nobody called included: the reader takes that part off.
+  const tail: string[] = [];
+  for (const [name, amount] of wins) if (amount > 0) tail.push(`${name} collected ${amount} from pot`);
+  let tournament: Header["tournament"] = null;
+  if (s.tournament) {
+    tournament = {
+      ...s.tournament,
+      freeroll: s.tournament.buyIn === null,
+      level: null,
+      finishes: [],
+      knockout: false,
+    };
+    tournament.knockout = isKnockout(tournament);
+  }
+  if (Number.isNaN(sb) || Number.isNaN(bb)) fail("no blinds in the game type (Holdem NL €0.05/€0.10)", 0);
+  const header: Header = {
+    site: "ipoker",
+    id,
+    game,
+    sb,
+    bb,
+    ante,
+    currency: s.currency,
+    time: time!,
+    tournament,
+    totalWritten: false,
+  };
+  return { lines: out, tail, header };
+}
+
+/** Parses an iPoker XML session: every `<game>` a hand. */
+export function parseIPoker(text: string, site: SiteOption): ParseResult {
+  let lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
+  // A session written without line breaks: one tag a line.
+  if (lines.some((l) => (l.match(/<action /g)?.length ?? 0) > 1)) {
+    lines = text
+      .replace(/^\uFEFF/, "")
+      .replace(/>\s*</g, ">\n<")
+      .split("\n");
+  }
+  const hands: Hand[] = [];
+  const errors: HandParseError[] = [];
+  const first = lines.findIndex((l) => l.trim().startsWith("<game "));
+  const session = sessionOf(lines.slice(0, first < 0 ? lines.length : first).join("\n"));
+  if (first < 0) {
+    errors.push({
+      handId: null,
+      site: "ipoker",
+      line: 1,
+      handLine: 1,
+      message: "an iPoker XML file without any <game> (hand)",
+      text: (lines[0] ?? "").trim(),
+    });
+    return { hands, errors };
+  }
+  for (let i = first; i < lines.length; i++) {
+    const open = lines[i]!.trim();
+    if (!open.startsWith("<game ")) continue;
+    let end = i + 1;
+    while (end < lines.length && !lines[end]!.trim().startsWith("</game>")) end++;
+    const id = attr(open, "gamecode");
+    const report = (message: string, index: number): void => {
+      errors.push({
+        handId: id,
+        site: "ipoker",
+        line: index + 1,
+        handLine: i + 1,
+        message,
+        text: (lines[index] ?? "").trim(),
+      });
+    };
+    if (site !== "auto" && site !== "ipoker") report(`an iPoker hand, but the site asked for is ${site}`, i);
+    else if (id === null) report('a <game> without its gamecode="..."', i);
+    else {
+      try {
+        const g = translateGame(lines, i, Math.min(end + 1, lines.length), session, id);
+        const hand = new HandReader(g.lines, 0, g.lines.length, g.header, g.tail).read();
+        hand.line = i + 1;
+        hands.push(hand);
+      } catch (error) {
+        if (error instanceof LineError) report(error.message, i + error.index);
+        else if (error instanceof HeaderError) report(error.message, i);
+        else throw error;
+      }
+    }
+    i = end;
+  }
+  return { hands, errors };
+}
