@@ -22,6 +22,12 @@ import { errorBody } from "./errors.js";
 import { clip, type Redactor, redactor, requestInputs } from "./redact.js";
 import { createMcpServer } from "./server.js";
 
+/**
+ * Most messages in one JSON-RPC batch. The messages of a batch are handled at once, so the bound keeps one
+ * POST from queueing many tool calls; an agent's client sends one message per POST.
+ */
+export const MAX_BATCH_MESSAGES = 10;
+
 /** Largest JSON-RPC body the standalone server reads. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -131,6 +137,17 @@ export function createMcpHttpHandler(
     if (body === undefined) {
       // The caller has read the request stream; an absent body means it was empty or not JSON.
       sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: PARSE_ERROR }, id: null });
+      return;
+    }
+    if (Array.isArray(body) && body.length > MAX_BATCH_MESSAGES) {
+      sendJson(res, 400, {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: `Invalid Request: a batch of ${body.length} messages; this server takes at most ${MAX_BATCH_MESSAGES} per POST. Send them in smaller batches or one at a time.`,
+        },
+        id: null,
+      });
       return;
     }
     const authorization = req.headers.authorization;

@@ -17,6 +17,7 @@ import {
   type ToolContext,
 } from "../context.js";
 import { invalidParameter, missingParameter } from "../errors.js";
+import { type PreflopProvenance, packProvenance } from "../provenance.js";
 import { reachWarnings } from "../reach.js";
 import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
@@ -63,6 +64,7 @@ interface Loaded {
   readonly stack: number;
   readonly node: Node;
   readonly hand?: string | undefined;
+  readonly provenance: PreflopProvenance;
 }
 
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;
@@ -103,21 +105,24 @@ function sideScope(name: "baseline" | "comparison", side: Side): { game: GameId 
   return verdict.kind === "ok" ? { game: verdict.game } : { gaps: verdict.gaps };
 }
 
-function load(
+async function load(
   ctx: ToolContext,
   name: "baseline" | "comparison",
   side: Side,
   game: GameId,
   hand: string | undefined,
-): Loaded {
+): Promise<Loaded> {
   try {
     if (side.stack === undefined) throw missingParameter(`${name}.stack`, "the stack depth in bb, e.g. 100");
     if (side.history === undefined || side.history.trim() === "") {
       throw missingParameter(`${name}.history`, "the node history ending in the seat to act, e.g. UTG");
     }
     const stack = parseStackParam(game, side.stack);
+    // node() is synchronous: a pack not in memory is read off the event loop first.
+    await ctx.store.prepare(game, stack);
     const node = ctx.store.node(game, stack, pathArg(side.history), {});
-    return { game, stack, node, hand };
+    const { header } = await ctx.store.packSummary(game, stack);
+    return { game, stack, node, hand, provenance: packProvenance(header) };
   } catch (error) {
     throw labelled(name, error);
   }
@@ -312,8 +317,8 @@ export const compareStrategies = defineTool({
       bHand = cHand;
       warnings.push(`hand ${cHand} was given for the comparison only and is used for both sides.`);
     }
-    const b = load(ctx, "baseline", args.baseline, bGame, bHand);
-    const c = load(ctx, "comparison", args.comparison, cGame, cHand);
+    const b = await load(ctx, "baseline", args.baseline, bGame, bHand);
+    const c = await load(ctx, "comparison", args.comparison, cGame, cHand);
     if (b.node.actor !== c.node.actor)
       warnings.push(`The seats to act differ: ${b.node.actor} (baseline) and ${c.node.actor} (comparison).`);
     if (b.node.evUnit === null || c.node.evUnit === null) {
@@ -334,6 +339,7 @@ export const compareStrategies = defineTool({
       evUnit: x.node.evUnit,
       evBaseline: x.node.evBaseline,
       reach: x.node.reach,
+      provenance: x.provenance,
     });
     const value = {
       schemaVersion: "1.0",

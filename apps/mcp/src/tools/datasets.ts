@@ -1,14 +1,6 @@
 /** Dataset documentation: list_datasets, get_tree_docs, get_range_metadata, get_exploitability. */
 
-import {
-  BettingOrder,
-  GAME_IDS,
-  GAMES,
-  type GameId,
-  isRangesError,
-  parseActionToken,
-  parsePath,
-} from "@ranges/core";
+import { BettingOrder, GAMES, type GameId, parseActionToken, parsePath } from "@ranges/core";
 import type { Node } from "@ranges/schema";
 import type { PackHeader, RangeStore } from "@ranges/store";
 import { PLO_ABSTRACTION_DOC, PLO_SIZING, parseGameParam, parseStackParam } from "@ranges/store";
@@ -73,44 +65,27 @@ export const listDatasets = defineTool({
   outputDescription: "Rows of packs, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
-    const games: readonly GameId[] = args.game === undefined ? GAME_IDS : [parseGameParam(args.game)];
-    const datasets: DatasetRow[] = [];
-    for (const game of games) {
-      for (const stack of ctx.store.liveStacks(game)) {
-        try {
-          const meta = ctx.store.packMeta(game, stack);
-          const p = meta.header.provenance;
-          const abstraction = abstractionOf(meta.header);
-          datasets.push({
-            game,
-            stack,
-            status: "ok",
-            source: p.source,
-            algorithm: p.algorithm,
-            iterations: p.iterations,
-            solveSeconds: p.solveSeconds,
-            createdAt: p.createdAt,
-            exploitability: exploitabilitySummary(meta.header),
-            nodeCount: meta.nodeCount,
-            ...(abstraction === undefined ? {} : { abstraction }),
-          });
-        } catch (error) {
-          datasets.push({
-            game,
-            stack,
-            status: "unavailable",
-            source: null,
-            algorithm: null,
-            iterations: null,
-            solveSeconds: null,
-            createdAt: null,
-            exploitability: null,
-            nodeCount: null,
-            error: isRangesError(error) ? error.message : "The pack cannot be read.",
-          });
-        }
-      }
-    }
+    // The store's resident index: no pack data is read (see RangeStore.packSummaries).
+    const packs = await ctx.store.packSummaries(
+      args.game === undefined ? undefined : parseGameParam(args.game),
+    );
+    const datasets: DatasetRow[] = packs.map(({ game, stack, header, nodeCount }) => {
+      const p = header.provenance;
+      const abstraction = abstractionOf(header);
+      return {
+        game,
+        stack,
+        status: "ok",
+        source: p.source,
+        algorithm: p.algorithm,
+        iterations: p.iterations,
+        solveSeconds: p.solveSeconds,
+        createdAt: p.createdAt,
+        exploitability: exploitabilitySummary(header),
+        nodeCount,
+        ...(abstraction === undefined ? {} : { abstraction }),
+      };
+    });
     return { schema: ListDatasetsSchema, value: { schemaVersion: 1, count: datasets.length, datasets } };
   },
 });
@@ -231,7 +206,7 @@ export const getTreeDocs = defineTool({
     let stack: number | null = null;
     if (args.stack !== undefined) {
       stack = parseStackParam(game, args.stack);
-      if (!stacks.includes(stack)) ctx.store.packMeta(game, stack); // throws 404 unknown_stack listing stacks
+      if (!stacks.includes(stack)) await ctx.store.packSummary(game, stack); // 404 unknown_stack listing stacks
     } else {
       stack = stacks.includes(100) ? 100 : (stacks[0] ?? null);
     }
@@ -244,7 +219,9 @@ export const getTreeDocs = defineTool({
         `No pack of ${game} is published yet, so there are no example paths, tree sizes or rake.`,
       );
     } else {
-      const meta = ctx.store.packMeta(game, stack);
+      // The examples are read from the pack: load it off the event loop first.
+      await ctx.store.prepare(game, stack);
+      const meta = await ctx.store.packSummary(game, stack);
       treeSizes = meta.header.config.treeSizes === null ? null : [...meta.header.config.treeSizes];
       rake = rakeDoc(meta.header.config);
       const found = examplesFrom(ctx.store, game, stack);
@@ -304,7 +281,7 @@ export const getRangeMetadata = defineTool({
     await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const stack = parseStackParam(game, args.stack);
-    const meta = ctx.store.packMeta(game, stack);
+    const meta = await ctx.store.packSummary(game, stack);
     const { header } = meta;
     const p = header.provenance;
     const rake = rakeDoc(header.config);
@@ -363,7 +340,7 @@ export const getExploitability = defineTool({
     await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const stack = parseStackParam(game, args.stack);
-    const { header } = ctx.store.packMeta(game, stack);
+    const { header } = await ctx.store.packSummary(game, stack);
     const p = header.provenance;
     const seats = p.exploitability ?? [];
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -5,7 +5,7 @@
  * pack read with get_node, get_range and list_spots by passing its id as `solution`.
  */
 
-import { GAME_IDS, RangesError } from "@ranges/core";
+import { RangesError } from "@ranges/core";
 import { checkPlan, JOB_STATUSES, limitsOf, type SolveJob, validateSolveRequest } from "@ranges/queue";
 import { z } from "zod";
 import type { SolveDeps, ToolContext } from "../context.js";
@@ -263,28 +263,21 @@ export const listLibrarySolutions = defineTool({
     } else {
       await ctx.authorize(true);
     }
-    const library = GAME_IDS.flatMap((game) =>
-      ctx.store.liveStacks(game).flatMap((stack) => {
-        try {
-          const p = ctx.store.packMeta(game, stack).header.provenance;
-          const seats = p.exploitability ?? null;
-          return [
-            {
-              game,
-              stack,
-              algorithm: p.algorithm,
-              iterations: p.iterations,
-              solveSeconds: p.solveSeconds,
-              createdAt: p.createdAt,
-              worstPctPot: seats && seats.length > 0 ? Math.max(...seats.map((s) => s.pctPot)) : null,
-              model: p.model ?? null,
-            },
-          ];
-        } catch {
-          return [];
-        }
-      }),
-    );
+    // The store's resident index: no pack data is read (see RangeStore.packSummaries).
+    const library = (await ctx.store.packSummaries()).map(({ game, stack, header }) => {
+      const p = header.provenance;
+      const seats = p.exploitability ?? null;
+      return {
+        game,
+        stack,
+        algorithm: p.algorithm,
+        iterations: p.iterations,
+        solveSeconds: p.solveSeconds,
+        createdAt: p.createdAt,
+        worstPctPot: seats && seats.length > 0 ? Math.max(...seats.map((s) => s.pctPot)) : null,
+        model: p.model ?? null,
+      };
+    });
     return { schema: LibrarySchema, value: { schemaVersion: 1, library, mine: mine.map(view) } };
   },
 });

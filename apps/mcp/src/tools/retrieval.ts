@@ -86,6 +86,7 @@ export const getConfig = defineTool({
     if ("outcome" in s) return s.outcome;
     await ctx.authorize(isKeyless(s.game, "config") || isKeyless(s.game, "node"));
     const stack = parseStackParam(s.game, args.stack);
+    await ctx.store.prepare(s.game, stack);
     return { schema: ConfigSchema, value: ctx.store.config(s.game, stack) };
   },
 });
@@ -312,6 +313,7 @@ async function sourceOf(
     if (!ctx.solves) throw new RangesError("not_found", "The solve queue is not enabled on this server.");
     const { keyId } = await ctx.keyed(`${tool} of a solve`);
     const open = await ctx.solves.solutions.get(keyId, args.solution);
+    await open.store.prepare(open.game, open.stack);
     return { store: open.store, game: open.game, stack: open.stack };
   }
   if (args.game === undefined || args.stack === undefined) {
@@ -324,7 +326,10 @@ async function sourceOf(
   const s = scoped(tool, args as SourceArgs & ScopeArgs, ctx);
   if ("outcome" in s) return s;
   await free(ctx, s.game);
-  return { store: ctx.store, game: s.game, stack: parseStackParam(s.game, args.stack) };
+  const stack = parseStackParam(s.game, args.stack);
+  // The queries that follow are synchronous: a pack not in memory is read off the event loop first.
+  await ctx.store.prepare(s.game, stack);
+  return { store: ctx.store, game: s.game, stack };
 }
 
 export const getNode = defineTool({
