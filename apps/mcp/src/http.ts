@@ -20,6 +20,7 @@ import { RangeStore } from "@ranges/store";
 import type { Caller, HandDeps, McpDeps, SolveDeps } from "./context.js";
 import { errorBody } from "./errors.js";
 import { clip, type Redactor, redactor, requestInputs } from "./redact.js";
+import { readableParamsError } from "./rpc-errors.js";
 import { createMcpServer } from "./server.js";
 
 /**
@@ -173,8 +174,23 @@ export function createMcpHttpHandler(
       compiled ??= redactor({ inputs: requestInputs(body), roots: [deps.store.packsDir] });
       return compiled(text);
     };
+    // The method of each request, to name it when its params fail the SDK's check (rpc-errors.ts).
+    const methods = new Map<string | number, string>();
+    for (const m of Array.isArray(body) ? body : [body]) {
+      const r = m as { id?: unknown; method?: unknown };
+      if ((typeof r?.id === "string" || typeof r?.id === "number") && typeof r.method === "string") {
+        methods.set(r.id, r.method);
+      }
+    }
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(redactMessage(message, redact), options);
+    transport.send = (message, options) =>
+      send(
+        redactMessage(
+          readableParamsError(message, (id) => methods.get(id)),
+          redact,
+        ),
+        options,
+      );
     res.on("close", () => {
       void transport.close();
       void server.close();
