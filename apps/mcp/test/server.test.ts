@@ -660,6 +660,22 @@ describe("compare_strategies", () => {
       (c.actions[1]!.weights.AKs ?? 0) - (b.actions[1]!.weights.AKs ?? 0),
       4,
     );
+    // Each side names the pack it was read from: solve time, iterations and exploitability.
+    for (const [side, stack] of [
+      ["baseline", 100],
+      ["comparison", 50],
+    ] as const) {
+      const p = store.packMeta("nl/v2", stack).header.provenance;
+      expect((env.context[side] as { provenance: unknown }).provenance).toEqual({
+        source: p.source,
+        algorithm: p.algorithm,
+        solvedAt: p.createdAt,
+        iterations: p.iterations,
+        solveSeconds: p.solveSeconds,
+        exploitabilityPct: Math.max(...p.exploitability!.map((s) => s.pctPot)),
+        exploitabilityNote: expect.stringMatching(/best-response gain/),
+      });
+    }
   });
 
   it("without a hand: the largest per-class changes, top N", async () => {

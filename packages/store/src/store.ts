@@ -899,9 +899,13 @@ export class RangeStore {
   }
 
   /** Every decision node of the pack with its betting depth and tokens; for games that serve /spots. */
-  spots(game: GameId, stack: number): Spots {
+  /**
+   * Every decision node of a pack. The public API serves spot lists for some games only (`GAMES[game].serves`);
+   * `anyGame` lifts that for a store of private packs (a finished solve of any game).
+   */
+  spots(game: GameId, stack: number, options: { readonly anyGame?: boolean } = {}): Spots {
     game = parseGameParam(game);
-    this.requireServed(game, "spots");
+    if (options.anyGame !== true) this.requireServed(game, "spots");
     stack = parseStackParam(game, stack);
     return spotsView(this.pack(game, stack).pack);
   }

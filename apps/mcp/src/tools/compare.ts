@@ -21,7 +21,7 @@ import { type PreflopProvenance, packProvenance } from "../provenance.js";
 import { reachWarnings } from "../reach.js";
 import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
-import { comparePostflop } from "./postflop.js";
+import { comparePostflop, postflopPublished } from "./postflop.js";
 
 export const COMPARE_DEFAULT_LIMIT = 10;
 export const COMPARE_MAX_LIMIT = 50;
@@ -250,7 +250,7 @@ export const compareStrategies = defineTool({
             "compare_strategies",
             request,
             gaps,
-            publishedOf(ctx.store),
+            postflopPublished(ctx.postflop),
             args.baseline.objective,
           ),
         };

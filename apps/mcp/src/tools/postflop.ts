@@ -148,18 +148,23 @@ function scopeGaps(args: {
   return gaps;
 }
 
+/** What postflop data is published: the `published` list of a postflop request's unsupported envelope. */
+export function postflopPublished(source: PostflopSource): string[] {
+  const ids = source ? source.ids() : [];
+  return [
+    ids.length > 0
+      ? `Heads-up cash postflop packs: ${ids.join(", ")} (flop decisions of their solved boards).`
+      : "No postflop pack is installed.",
+  ];
+}
+
 function unsupported(
   tool: string,
   request: Record<string, unknown>,
   gaps: Gap[],
   source: PostflopSource,
 ): ToolEnvelope {
-  const ids = source ? source.ids() : [];
-  return unsupportedEnvelope(tool, stripUndefined(request), gaps, [
-    ids.length > 0
-      ? `Heads-up cash postflop packs: ${ids.join(", ")} (flop decisions of their solved boards).`
-      : "No postflop pack is installed.",
-  ]);
+  return unsupportedEnvelope(tool, stripUndefined(request), gaps, postflopPublished(source));
 }
 
 interface Located {
@@ -717,6 +722,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
     return Object.entries(filters).every(([key, v]) => t[key] === v);
   });
   const rows: Record<string, unknown>[] = [];
+  const analyzedProvenance: BoardEntry["provenance"][] = [];
   const unavailable: { board: string; reason: string }[] = [];
   const sums = node.actions.map(() => 0);
   const evSums = node.actions.map(() => 0);
@@ -743,6 +749,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
         evCounts[i]!++;
       }
     });
+    analyzedProvenance.push(b.provenance);
     rows.push({
       board: b.board,
       texture: boardTexture(parseBoard(b.board)!),
@@ -786,6 +793,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
       weighting:
         "every analyzed board weighs equally; per board, the actor's frequencies are weighted by each combo's reach",
       units: POSTFLOP_UNITS,
+      provenance: reportProvenance(analyzedProvenance),
     },
     {
       counts: {
@@ -800,6 +808,24 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
     },
     warnings,
   );
+}
+
+/** The provenance of the boards a report analyzed: when they were solved, iterations, time, exploitability. */
+function reportProvenance(boards: readonly BoardEntry["provenance"][]): Record<string, unknown> | null {
+  if (boards.length === 0) return null;
+  const times = boards.map((p) => p.solvedAt).sort();
+  const iterations = boards.map((p) => p.iterations);
+  const seconds = boards.map((p) => p.seconds);
+  const ex = boards.map((p) => p.exploitabilityPct);
+  return {
+    boards: boards.length,
+    solvedAt: { first: times[0], last: times[times.length - 1] },
+    iterations: { min: Math.min(...iterations), max: Math.max(...iterations) },
+    solveSeconds: { total: r3(seconds.reduce((a, b) => a + b, 0)), max: Math.max(...seconds) },
+    exploitabilityPct: { max: Math.max(...ex), mean: r4(ex.reduce((a, b) => a + b, 0) / ex.length) },
+    exploitabilityNote:
+      "percent of the pot at the start of the street, per analyzed board, measured by an exact best response on the solved tree",
+  };
 }
 
 export interface CompareSide {

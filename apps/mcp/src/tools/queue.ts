@@ -127,7 +127,10 @@ function view(job: SolveJob) {
         : job.status === "failed"
           ? "Look at error; enqueue again with a smaller tree if it ran out of time."
           : "Cancelled: nothing to read.";
-  return { ...job, request: job.request as unknown as Record<string, unknown>, next };
+  // The worker's last progress report stays on a finished job; nothing is left to run once it ends.
+  const settled = job.status !== "queued" && job.status !== "running";
+  const progress = settled && job.progress !== null ? { ...job.progress, etaSeconds: 0 } : job.progress;
+  return { ...job, progress, request: job.request as unknown as Record<string, unknown>, next };
 }
 
 export const enqueueSolve = defineTool({

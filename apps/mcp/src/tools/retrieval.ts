@@ -164,7 +164,8 @@ export const listSpots = defineTool({
     const limit = args.limit ?? SPOTS_DEFAULT_LIMIT;
     const query = args.query?.trim() ?? "";
     const offset = args.cursor ? decodeCursor(args.cursor, game, stack, query) : 0;
-    const spots = store.spots(game, stack);
+    // A finished solve is the caller's own pack: its spots are listed whatever the game.
+    const spots = store.spots(game, stack, { anyGame: source.solution !== undefined });
     const rows = spots.spots.filter(spotMatcher(query));
     const page = rows.slice(offset, offset + limit);
     const paging = {
@@ -274,10 +275,39 @@ async function lineRequest(
   const { game, stack, store } = source;
   const minFreq = parseMinFreqParam(args.minFreq);
   const hand = resolveHand(game, args.hand, args.combo);
-  const path = requirePath(pathName, args[pathName] ?? "");
+  const path = withUndealtFolds(requirePath(pathName, args[pathName] ?? ""), source.undealt);
   if (args.detail === "full") requireBound(game, hand !== undefined, minFreq);
   const fullOptions = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
   return { store, game, stack, path, minFreq, hand, fullOptions };
+}
+
+/** Where a retrieval tool reads, and for a solve, its id and the seats it was not dealt. */
+interface Source {
+  readonly store: RangeStore;
+  readonly game: GameId;
+  readonly stack: number;
+  readonly solution?: string;
+  /** The seats a solve's `dealtIn` left out, in acting order: they fold first in. */
+  readonly undealt?: readonly string[];
+}
+
+/** The seats a solve request's `changes.dealtIn` leaves out (they fold first in), in acting order. */
+function undealtSeats(game: GameId, request: unknown): string[] {
+  const dealtIn = (request as { changes?: { dealtIn?: unknown } } | null)?.changes?.dealtIn;
+  if (!Array.isArray(dealtIn)) return [];
+  return GAMES[game].seats.filter((seat) => !dealtIn.includes(seat));
+}
+
+/**
+ * A path into a solve whose table left seats out: a path that starts at a dealt seat gets the folds of the
+ * seats not dealt in front of it ("SB_AI_BB" on a heads-up nl solve reads "UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_AI_BB"),
+ * so the caller writes only the seats that play. A path that already starts with the first seat is unchanged.
+ */
+export function withUndealtFolds(path: string, undealt: readonly string[] | undefined): string {
+  if (undealt === undefined || undealt.length === 0) return path;
+  const first = path.split("_", 1)[0]!;
+  if (first === undealt[0] || undealt.includes(first)) return path;
+  return `${undealt.map((seat) => `${seat}_Fold`).join("_")}_${path}`;
 }
 
 /**
@@ -288,7 +318,7 @@ async function sourceOf(
   tool: string,
   args: SourceArgs,
   ctx: ToolContext,
-): Promise<{ store: RangeStore; game: GameId; stack: number } | { outcome: Outcome }> {
+): Promise<Source | { outcome: Outcome }> {
   if (args.solution !== undefined) {
     if (args.game !== undefined || args.stack !== undefined) {
       throw invalidParameter(
@@ -297,9 +327,25 @@ async function sourceOf(
     }
     if (!ctx.solves) throw new RangesError("not_found", "The solve queue is not enabled on this server.");
     const { keyId } = await ctx.keyed(`${tool} of a solve`);
+    const job = await ctx.solves.queue.require(keyId, args.solution);
+    if (job.status === "cancelled" || job.status === "failed") {
+      throw new RangesError(
+        "invalid_parameter",
+        job.status === "cancelled"
+          ? `Solve ${job.id} was cancelled, so it has no strategies to read; enqueue_solve it again to solve it.`
+          : `Solve ${job.id} failed (${job.error ?? "no reason recorded"}), so it has no strategies to read; enqueue_solve a smaller tree to try again.`,
+        { parameter: "solution" },
+      );
+    }
     const open = await ctx.solves.solutions.get(keyId, args.solution);
     await open.store.prepare(open.game, open.stack);
-    return { store: open.store, game: open.game, stack: open.stack };
+    return {
+      store: open.store,
+      game: open.game,
+      stack: open.stack,
+      solution: args.solution,
+      undealt: undealtSeats(open.game, open.job.request),
+    };
   }
   if (args.game === undefined || args.stack === undefined) {
     throw new RangesError(
