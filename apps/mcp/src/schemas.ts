@@ -22,6 +22,7 @@ import {
   SpotsSchema,
 } from "@ranges/schema";
 import { z } from "zod";
+import { RaiseCodesSchema } from "./raise-codes.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Compact retrieval shapes.
@@ -304,6 +305,9 @@ export const TreeDocsSchema = z.object({
   pathRules: z.array(z.string()),
   examples: z.array(SpotExampleSchema),
   rangeExample: z.string().nullable(),
+  raiseCodes: RaiseCodesSchema.describe(
+    "Raise-size codes: how they read, and the library tree's at this stack (enqueue_solve changes take them).",
+  ),
   plo: PloGameDocSchema.optional(),
   warnings: z.array(z.string()),
 });

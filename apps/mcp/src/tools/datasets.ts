@@ -5,6 +5,7 @@ import type { Node } from "@ranges/schema";
 import type { PackHeader, RangeStore } from "@ranges/store";
 import { PLO_ABSTRACTION_DOC, PLO_SIZING, parseGameParam, parseStackParam } from "@ranges/store";
 import { gameField, stackField } from "../context.js";
+import { raiseCodesOf } from "../raise-codes.js";
 import { NO_PACK_RAKE, type RakeDoc, rakeDoc } from "../rake.js";
 import {
   type DatasetRow,
@@ -257,6 +258,7 @@ export const getTreeDocs = defineTool({
       ],
       examples,
       rangeExample,
+      raiseCodes: raiseCodesOf(game, stack),
       ...(plo === null ? {} : { plo }),
       warnings,
     };

@@ -137,7 +137,7 @@ export const enqueueSolve = defineTool({
   name: "enqueue_solve",
   title: "Queue a custom preflop solve",
   description:
-    'Use when the library lacks a spot: solves a preflop tree as your private pack, e.g. {"game": "nl", "stack": 10, "changes": {"dealtIn": ["SB", "BB"], "jamOrFold": true}}, {"game": "nlmtt8", "stack": 15, "changes": {"open": [40050]}}. Over-plan trees are refused with the estimate. Key; counted once.',
+    'Use when the library lacks a spot: solves a preflop tree as your private pack, e.g. {"game": "nl", "stack": 10, "changes": {"dealtIn": ["SB", "BB"], "jamOrFold": true}}, {"game": "nlmtt8", "stack": 20, "changes": {"open": [40050], "dealtIn": ["BTN", "SB", "BB"]}}. Over-plan trees are refused with the estimate. Key; counted once.',
   input: {
     game: z
       .enum(["nl", "nl/v2", "nl9", "nlmtt8"])
