@@ -252,6 +252,8 @@ const DEFAULT_REFRESH_MS = 2000;
 const RETRY_MS = 1000;
 const MAX_RETRY_MS = 60_000;
 const STACK_NAME = /^(\d+(?:\.\d+)?)\.pack$/;
+/** Pack heads `packSummaries` reads at once. */
+const HEAD_READS_AT_ONCE = 4;
 /** Bump when response bodies change for the same packs, so ETags change with them. */
 const BODY_VERSION = "store-json-3";
 
@@ -720,11 +722,11 @@ export class RangeStore {
           .filter((e) => this.live(e))
           .sort((a, b) => a.stack! - b.stack!),
       );
-    await Promise.all(
-      liveEntries()
-        .filter((e) => e.meta!.nodeCount === null)
-        .map((e) => this.indexHead(e)),
-    );
+    // A few heads at a time: each read inflates an index of up to a few MB.
+    const pending = liveEntries().filter((e) => e.meta!.nodeCount === null);
+    for (let i = 0; i < pending.length; i += HEAD_READS_AT_ONCE) {
+      await Promise.all(pending.slice(i, i + HEAD_READS_AT_ONCE).map((e) => this.indexHead(e)));
+    }
     return liveEntries().map((e) => this.summaryOf(e));
   }
 
