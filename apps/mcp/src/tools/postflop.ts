@@ -677,6 +677,30 @@ export interface ReportArgs {
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z]/g, "");
 
+/**
+ * Reads the boards of a report's pack one per turn of the event loop, so that `boardReport` (synchronous, as
+ * the HTTP API calls it) finds them decoded: a report reads up to every solved board of the pack, tens of
+ * milliseconds each, which would otherwise hold the event loop for all of them at once. Errors are left to
+ * `boardReport`, which reports them.
+ */
+async function readBoardsInTurns(source: PostflopSource, args: ReportArgs): Promise<void> {
+  if (!source || scopeGaps(args).length > 0) return;
+  let pack: PostflopPackFile;
+  try {
+    pack = source.get(args.pack);
+  } catch {
+    return;
+  }
+  for (const b of pack.header.boards) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      pack.board(b.board);
+    } catch {
+      // Listed as unavailable by the report.
+    }
+  }
+}
+
 export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvelope {
   const request = { ...args };
   const gaps = scopeGaps(args);
@@ -1141,6 +1165,7 @@ export const getBoardReportTool = defineTool({
   variants: [ToolEnvelopeSchema],
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
+    await readBoardsInTurns(ctx.postflop, args);
     return { schema: ToolEnvelopeSchema, value: boardReport(ctx.postflop, args) };
   },
 });
