@@ -225,7 +225,7 @@ export const compareStrategies = defineTool({
   name: "compare_strategies",
   title: "Compare two strategies",
   description:
-    "Use to compare a decision across stacks, seats, games or trees. Sides: preflop {game, stack, history, hand?}, postflop {pack, board, path, combo?}. With a hand: its frequency and EV per action; without: shares and largest changes. nl, nl/v2 free.",
+    "Use to compare a decision across stacks, seats, games or trees. Sides: preflop {game, stack, history, hand?}, postflop {pack, board, path, combo?}. With a hand: its play on both sides; without: the largest changes.",
   input: {
     domain: z.enum(["preflop", "postflop"]).describe("preflop or postflop: which fields the sides take."),
     baseline: baselineSchema,

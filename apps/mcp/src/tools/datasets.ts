@@ -60,7 +60,7 @@ export const listDatasets = defineTool({
   name: "list_datasets",
   title: "List the published packs",
   description:
-    "Use to see what data exists and how it was made: per pack, source, algorithm, iterations, solve seconds, date, exploitability and node count.",
+    "Use to see what data exists and how it was made: per pack, source, algorithm, iterations, solve time, exploitability, nodes.",
   input: { game: gameField.optional().describe("Optional: only this game's packs.") },
   variants: [ListDatasetsSchema],
   async run(args, ctx): Promise<Outcome> {
@@ -193,7 +193,7 @@ export const getTreeDocs = defineTool({
   name: "get_tree_docs",
   title: "Tree docs",
   description:
-    "Use before writing histories or enqueue_solve changes: seats, tokens, tree sizes, raise-size codes, rake, depths, path rules, example paths.",
+    "Use before writing histories or enqueue_solve changes: seats, tokens, sizes, raise-size codes, rake, path rules, examples.",
   input: { game: gameField, stack: stackField.optional() },
   variants: [TreeDocsSchema],
   async run(args, ctx): Promise<Outcome> {
@@ -273,7 +273,7 @@ export const getRangeMetadata = defineTool({
   name: "get_range_metadata",
   title: "Provenance of one pack",
   description:
-    "Use to cite a pack: provenance, exploitability per seat, checksum, node count, class set, EV unit, sizes and rake.",
+    "Use to cite a pack: provenance, exploitability per seat, checksum, node count, classes, EV unit, sizes, rake.",
   input: { game: gameField, stack: stackField },
   variants: [RangeMetadataSchema],
   async run(args, ctx): Promise<Outcome> {
@@ -331,7 +331,7 @@ export const getExploitability = defineTool({
   name: "get_exploitability",
   title: "Exploitability",
   description:
-    "Use to judge how close a pack is to equilibrium: best-response gain per seat (mbb/hand, % pot) with method and caveats.",
+    "Use to judge how close a pack is to equilibrium: best-response gain per seat, with method and caveats.",
   input: { game: gameField, stack: stackField },
   variants: [ExploitabilitySchema],
   async run(args, ctx): Promise<Outcome> {

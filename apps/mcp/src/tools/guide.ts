@@ -38,7 +38,7 @@ export const getStarted = defineTool({
   name: "get_started",
   title: "Start here",
   description:
-    "Call first: the data, the tool workflow, games and live stacks, free vs keyed access, the path grammar, units and what is not published.",
+    "Call first: the data, the workflow, games and stacks, access, path grammar, units, what is not published.",
   input: {},
   variants: [GetStartedSchema],
   async run(_args, ctx): Promise<Outcome> {
@@ -131,7 +131,7 @@ export const listGames = defineTool({
   name: "list_games",
   title: "Games and stacks",
   description:
-    "Use to choose a game and stack: each game's live stacks, seats, classes, token style, EV unit and keyless operations.",
+    "Use to choose a game and stack: each game's live stacks, seats, classes, tokens, EV unit, keyless operations.",
   input: {},
   variants: [ListGamesSchema],
   async run(_args, ctx): Promise<Outcome> {

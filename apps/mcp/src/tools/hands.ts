@@ -377,7 +377,7 @@ export const getUploadLink = defineTool({
   name: "get_upload_link",
   title: "Upload link",
   description:
-    "Use to upload a hand-history file (PokerStars or GGPoker, up to 8 MiB): a single-use URL for one POST of the file, valid 15 minutes. Key; free.",
+    "Use to upload a hand-history file (up to 8 MiB): a single-use URL for one POST of the file, valid 15 minutes. Key; free.",
   input: {
     hero: z
       .string()
@@ -595,7 +595,7 @@ export const findHands = defineTool({
   name: "find_hands",
   title: "Find your uploaded hands",
   description:
-    "Use to list your uploaded hands, newest first, by date, site, game, stakes, position, cards, line, result, table, tournament or upload, with your preflop decisions against our equilibrium. Paged. Key; free.",
+    "Use to list your uploaded hands, newest first, filtered (date, site, game, stakes, position, cards, line, result...), with your preflop decisions against our equilibrium. Paged. Key; free.",
   input: {
     ...filterFields,
     handId: z
@@ -721,7 +721,7 @@ export const getHandResults = defineTool({
   name: "get_hand_results",
   title: "Your results",
   description:
-    "Use for your results (filters as find_hands): net, bb/100 and all-in adjusted bb/100 by format, position and game, and decisions against our equilibrium. Key; free.",
+    "Use for your results (filters as find_hands): net, bb/100, all-in adjusted, by format, position and game, and decisions against our equilibrium. Key; free.",
   input: {
     ...sharedFilterFields,
     equilibrium: z.boolean().optional().describe("Compare with the equilibrium (default true)."),
@@ -814,7 +814,7 @@ export const listMySessions = defineTool({
   name: "list_my_sessions",
   title: "Your sessions",
   description:
-    "Use to list your sessions (split at pauses over gapMinutes) with tables, net and bb/100. Filters as find_hands; paged. Key; free.",
+    "Use to list your sessions (split at pauses over gapMinutes) with tables, net and bb/100. Filters as find_hands. Key; free.",
   input: { ...sharedFilterFields, gapMinutes: gapField, limit: limitField(100, 20), cursor: cursorField },
   variants: [SessionListSchema],
   async run(args, ctx): Promise<Outcome> {
@@ -882,7 +882,7 @@ export const getSessionSummary = defineTool({
   name: "get_session_summary",
   title: "One session in depth",
   description:
-    "Use after list_my_sessions: one session's tables, results by position, luck, biggest pots and decisions. Key; free.",
+    "Use after list_my_sessions: one session's tables, results by position, luck, biggest pots, decisions. Key; free.",
   input: {
     sessionId: z
       .string()
@@ -1041,7 +1041,7 @@ export const getTournamentResults = defineTool({
   name: "get_tournament_results",
   title: "Your tournament results",
   description:
-    "Use for your tournaments: buy-in, finish, prize, profit and ROI where known; `unknown` says what is not. Filters as find_hands; paged. Key; free.",
+    "Use for your tournaments: buy-in, finish, prize, profit, ROI where known; `unknown` says what is not. Filters as find_hands. Key; free.",
   input: { ...sharedFilterFields, limit: limitField(100, 20), cursor: cursorField },
   variants: [TournamentListSchema],
   async run(args, ctx): Promise<Outcome> {
@@ -1132,7 +1132,7 @@ export const listMyOpponents = defineTool({
   name: "list_my_opponents",
   title: "Your opponents",
   description:
-    "Use to list your opponents, most hands first: VPIP, PFR, 3-bet, fold to 3-bet, and their biggest departures from our equilibrium. Filters as find_hands; paged. Key; free.",
+    "Use to list your opponents, most hands first: VPIP, PFR, 3-bet, fold to 3-bet, departures from our equilibrium. Filters as find_hands. Key; free.",
   input: {
     ...sharedFilterFields,
     minHands: z
@@ -1265,7 +1265,7 @@ export const getOpponentNotes = defineTool({
   name: "get_opponent_notes",
   title: "Notes on one opponent",
   description:
-    "Use to study one opponent: statistics by position, preflop play against our equilibrium spot by spot, shown hands. Filters as find_hands. Key; free.",
+    "Use to study one opponent: stats by position, preflop play against our equilibrium, shown hands. Filters as find_hands. Key; free.",
   input: { ...sharedFilterFields, ...playerFields },
   variants: [OpponentNotesSchema],
   async run(args, ctx): Promise<Outcome> {
@@ -1319,7 +1319,7 @@ export const getOpponentLimpRange = defineTool({
   name: "get_opponent_limp_range",
   title: "An opponent's limps",
   description:
-    "Use to see how one opponent limps per position beside the equilibrium, and the classes shown after limping. Filters as find_hands. Key; free.",
+    "Use to see how one opponent limps per position beside the equilibrium, and hands shown after limping. Filters as find_hands. Key; free.",
   input: { ...sharedFilterFields, ...playerFields },
   variants: [LimpRangeSchema],
   async run(args, ctx): Promise<Outcome> {

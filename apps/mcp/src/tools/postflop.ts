@@ -1069,7 +1069,7 @@ export const listPostflopPacksTool = defineTool({
   name: "list_postflop_packs",
   title: "List the postflop packs",
   description:
-    "Use first for postflop: the heads-up packs (<pack> 75% pot tree, <pack>-flop33 33% flop bet) with line, stacks, pot, rake, boards, exploitability. Free.",
+    "Use first for postflop: the heads-up packs (<pack> 75% pot tree, <pack>-flop33) with line, stacks, pot, rake, boards. Free.",
   input: {},
   variants: [ToolEnvelopeSchema],
   async run(_args, ctx): Promise<Outcome> {
@@ -1082,7 +1082,7 @@ export const getPostflopNodeTool = defineTool({
   name: "get_postflop_node",
   title: "Postflop node",
   description:
-    "Use for the strategy at a solved board's decision: per action amount, compareKey, frequency and EV (bb); with combo its numbers. Turn and river solve on demand. Key.",
+    "Use for the strategy at a solved board's decision: per action amount, compareKey, frequency, EV (bb); combo for one hand. Turn and river solve on demand. Key.",
   input: {
     pack: packField,
     board: boardField,

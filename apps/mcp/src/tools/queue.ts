@@ -232,7 +232,7 @@ export const listLibrarySolutions = defineTool({
   name: "list_library_solutions",
   title: "Library and your solves",
   description:
-    "Use to see every solution you can read: published packs' provenance and, with a key, your finished solves.",
+    "Use to see every solution you can read: the packs' provenance and, with a key, your finished solves.",
   input: {},
   variants: [LibrarySchema],
   async run(_args, ctx): Promise<Outcome> {

@@ -75,7 +75,7 @@ export const getConfig = defineTool({
   name: "get_config",
   title: "nlmtt8 table config",
   description:
-    "Use before reading nlmtt8 strategies: one stack's seats, stacks, blinds, ante, sizes and rake; `unverified` names unknown fields.",
+    "Use before reading nlmtt8: one stack's seats, stacks, blinds, ante, sizes, rake; `unverified` names unknowns.",
   input: { game: gameField, stack: stackField, ...scopeFields },
   variants: [ConfigSchema, ToolEnvelopeSchema],
   async run(args, ctx) {
@@ -139,7 +139,7 @@ export const listSpots = defineTool({
   name: "list_spots",
   title: "Decision nodes",
   description:
-    "Use to find a node's exact history: one game and stack's decision nodes (history, actor, depth, tokens), paged; query e.g. \"depth:2 actor:BTN\". nl/v2 free; others need a key.",
+    "Use to find a node's exact history: a stack's decision nodes (history, actor, depth, tokens), paged; query e.g. \"depth:2 actor:BTN\". nl/v2 free.",
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
@@ -367,7 +367,7 @@ export const getNode = defineTool({
   name: "get_node",
   title: "Strategy at a decision node",
   description:
-    'Use for "what does the solver do here?": each action at `history` (every fold written out) with size, range, frequency and EV per class (sb vs folding), e.g. {"game": "nl/v2", "stack": 100, "history": "UTG_Fold_HJ"}. hand/combo: one class. nl, nl/v2 free.',
+    'Use for "what does the solver do here?": each action at `history` (folds written out) with size, range, frequency and EV per class, e.g. {"game": "nl/v2", "stack": 100, "history": "UTG_Fold_HJ"}. nl, nl/v2 free.',
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
@@ -403,7 +403,7 @@ export const getRange = defineTool({
   name: "get_range",
   title: "Range of one action",
   description:
-    'Use for "which hands take this action?": one action\'s range at `spot` (history plus token), e.g. {"game": "nl/v2", "stack": 100, "spot": "UTG_60%"}. nl, nl/v2 free.',
+    'Use for "which hands take this action?": one action\'s range at `spot`, e.g. {"game": "nl/v2", "stack": 100, "spot": "UTG_60%"}. nl, nl/v2 free.',
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
