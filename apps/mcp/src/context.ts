@@ -164,9 +164,7 @@ export function unknownGameMessage(input: unknown): string {
 
 export const gameField = z
   .enum(GAME_IDS, { error: (issue) => unknownGameMessage(issue.input) })
-  .describe(
-    "Game: nl and nl/v2 are 6-max NLHE cash (nl/v2 has EVs, free without a key), nl9 9-max NLHE cash, nlmtt8 the 8-max tournament chip-EV set (1bb BB ante), plo/plo9/plo5/plo6hu pot-limit Omaha. Only games with packs answer: list_games shows each game's live stacks.",
-  );
+  .describe("Game (list_games describes each).");
 
 const STACK_ERROR =
   'stack must be a positive number of big blinds up to 1000, e.g. 100 (or the same as a decimal string, "100")';
@@ -184,23 +182,19 @@ export const stackField = z
       .regex(/^\s*\d{1,4}(\.\d{1,4})?\s*$/, { error: STACK_ERROR })
       .describe('The stack as a decimal string, e.g. "100".'),
   ])
-  .describe(
-    "Stack depth in big blinds, e.g. 100. Cash games: 20, 30, 40, 50, 70, 100, 150, 200 where packs exist; nlmtt8: an integer among 10, 15, 20, 30, 40, 50, 75, 100, 200, 300. list_games shows the live stacks.",
-  );
+  .describe("Stack in bb, e.g. 100.");
 
 export const handField = z
   .string()
   .max(MAX_HAND_LENGTH)
   .optional()
-  .describe(
-    "Restrict the answer to one hand class: hold'em AA, AKs, AKo (or two cards AhKh); PLO suit-group notation (AK)QJ or four cards.",
-  );
+  .describe("One hand class: AA, AKs, AKo; PLO (AK)QJ.");
 
 export const comboField = z
   .string()
   .max(MAX_HAND_LENGTH)
   .optional()
-  .describe("Two concrete cards (hold'em, e.g. AhKh) or four (PLO): answers for the class they belong to.");
+  .describe("Cards, e.g. AhKh: answers for their class.");
 
 const MIN_FREQ_ERROR = "minFreq must be a frequency from 0 to 1, e.g. 0.05";
 
@@ -209,53 +203,22 @@ export const minFreqField = z
   .min(0, { error: MIN_FREQ_ERROR })
   .max(1, { error: MIN_FREQ_ERROR })
   .optional()
-  .describe(
-    "Drop classes at or below this frequency (0..1). Compact answers always drop classes at or below 0.005.",
-  );
+  .describe("Drop classes at or below this frequency.");
 
 export const detailField = z
   .enum(["compact", "full"])
   .optional()
-  .describe(
-    "compact (default): per action its size, share and the range in grouped range notation, a few EVs. full: the API's object with every class's frequency and EV (several KB to 100+ KB for PLO).",
-  );
+  .describe("compact (default) or full (every class).");
 
 /** An action path argument (`history` or `spot`). */
 export const pathField = (description: string) => z.string().max(MAX_PATH_LENGTH).describe(description);
 
 /** Scope fields: only what the data covers is answered; anything else gets `coverage.status: unsupported`. */
 export const scopeFields = {
-  objective: z
-    .string()
-    .max(MAX_WORD_LENGTH)
-    .optional()
-    .describe(
-      'Optional. "chip_ev" (nlmtt8 only). Anything else, e.g. "icm", is not published and answers with coverage.status "unsupported".',
-    ),
-  format: z
-    .string()
-    .max(MAX_WORD_LENGTH)
-    .optional()
-    .describe(
-      'Optional. "mtt" (nlmtt8 only) or "cash". "pko", "satellite" and other formats answer "unsupported".',
-    ),
-  ante: z
-    .number()
-    .min(0)
-    .max(100)
-    .optional()
-    .describe(
-      'Optional ante in bb (0 to 100). nlmtt8 has a 1bb big-blind ante, cash games none; any other value answers "unsupported".',
-    ),
-  players: z
-    .number()
-    .int()
-    .min(2)
-    .max(10)
-    .optional()
-    .describe(
-      'Optional table size, 2 to 10. Must match the game (nlmtt8: 8). A 9-max tournament answers "unsupported".',
-    ),
+  objective: z.string().max(MAX_WORD_LENGTH).optional().describe("chip_ev (nlmtt8)."),
+  format: z.string().max(MAX_WORD_LENGTH).optional().describe("mtt (nlmtt8) or cash."),
+  ante: z.number().min(0).max(100).optional().describe("Ante in bb."),
+  players: z.number().int().min(2).max(10).optional().describe("Table size."),
 };
 
 export interface ScopeArgs {

@@ -20,7 +20,14 @@ import { RangeStore } from "@ranges/store";
 import type { Caller, HandDeps, McpDeps, SolveDeps } from "./context.js";
 import { errorBody } from "./errors.js";
 import { clip, type Redactor, redactor, requestInputs } from "./redact.js";
+import { readableParamsError } from "./rpc-errors.js";
 import { createMcpServer } from "./server.js";
+
+/**
+ * Most messages in one JSON-RPC batch. The messages of a batch are handled at once, so the bound keeps one
+ * POST from queueing many tool calls; an agent's client sends one message per POST.
+ */
+export const MAX_BATCH_MESSAGES = 10;
 
 /** Largest JSON-RPC body the standalone server reads. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -133,6 +140,17 @@ export function createMcpHttpHandler(
       sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: PARSE_ERROR }, id: null });
       return;
     }
+    if (Array.isArray(body) && body.length > MAX_BATCH_MESSAGES) {
+      sendJson(res, 400, {
+        jsonrpc: "2.0",
+        error: {
+          code: -32600,
+          message: `Invalid Request: a batch of ${body.length} messages; this server takes at most ${MAX_BATCH_MESSAGES} per POST. Send them in smaller batches or one at a time.`,
+        },
+        id: null,
+      });
+      return;
+    }
     const authorization = req.headers.authorization;
     const caller: Caller = {
       ip: resolveIp(req),
@@ -156,8 +174,23 @@ export function createMcpHttpHandler(
       compiled ??= redactor({ inputs: requestInputs(body), roots: [deps.store.packsDir] });
       return compiled(text);
     };
+    // The method of each request, to name it when its params fail the SDK's check (rpc-errors.ts).
+    const methods = new Map<string | number, string>();
+    for (const m of Array.isArray(body) ? body : [body]) {
+      const r = m as { id?: unknown; method?: unknown };
+      if ((typeof r?.id === "string" || typeof r?.id === "number") && typeof r.method === "string") {
+        methods.set(r.id, r.method);
+      }
+    }
     const send = transport.send.bind(transport);
-    transport.send = (message, options) => send(redactMessage(message, redact), options);
+    transport.send = (message, options) =>
+      send(
+        redactMessage(
+          readableParamsError(message, (id) => methods.get(id)),
+          redact,
+        ),
+        options,
+      );
     res.on("close", () => {
       void transport.close();
       void server.close();

@@ -7,6 +7,7 @@ export {
   clientIp,
   clientIpResolver,
   createMcpHttpHandler,
+  MAX_BATCH_MESSAGES,
   MCP_PATHS,
   SECURITY_HEADERS,
   startMcpServer,

@@ -60,6 +60,8 @@ try {
 console.log(
   `MCP server listening on http://localhost:${running.port}/mcp (also /api/mcp); packs: ${packsDir}`,
 );
+// Builds the resident pack index (node counts) in the background, so the first list_datasets is warm too.
+void running.deps.store.packSummaries();
 
 let stopping = false;
 const stop = (signal: string) => {

@@ -1,18 +1,15 @@
 /**
  * Output schemas of the tools.
  *
- * A tool can answer with several shapes: `get_node` gives a compact node, the API's full Node object, an
- * `unsupported` envelope, or an error body (`isError: true`). MCP wants one object schema per tool, and the
- * SDK's client (1.x) validates `structuredContent` against it even on error results
- * (modelcontextprotocol/typescript-sdk#1943), so each tool advertises one merged object schema: every property
- * of every variant, each optional, plus an `anyOf` of the variants' required sets. Before returning, the
- * server validates the value strictly against the one variant it built (see `server.ts`).
+ * A tool can answer with several shapes (its `variants`): `get_node` gives a compact node, the API's full Node
+ * object or an `unsupported` envelope, and any tool an error body (`isError: true`). Before returning, the
+ * server validates the value strictly against the one variant it built (`runTool` in tool.ts). These schemas
+ * are not published in `tools/list` (listing.ts says why); tests check every answer against them.
  */
 
 import {
   ActionKindSchema,
   CatalogSchema,
-  ErrorBodySchema,
   EvBaselineSchema,
   EvUnitSchema,
   GameIdSchema,
@@ -25,45 +22,7 @@ import {
   SpotsSchema,
 } from "@ranges/schema";
 import { z } from "zod";
-
-type AnyObject = z.ZodObject<z.ZodRawShape>;
-
-/** Keys a variant requires (present and not optional on input). */
-function requiredKeys(schema: AnyObject): string[] {
-  return Object.entries(schema.shape)
-    .filter(([, field]) => !(field as z.ZodType).safeParse(undefined).success)
-    .map(([key]) => key);
-}
-
-const jsonOf = (schema: z.ZodType): string => JSON.stringify(z.toJSONSchema(schema, { io: "output" }));
-
-/**
- * One object schema that accepts every variant (and the error body): properties are the union of the
- * variants' properties, all optional; an `anyOf` of the variants' required sets restores what each variant
- * requires in the advertised JSON Schema.
- */
-export function advertisedSchema(variants: readonly AnyObject[], description: string): AnyObject {
-  const all = [...variants, ErrorBodySchema as unknown as AnyObject];
-  const byKey = new Map<string, z.ZodType[]>();
-  for (const variant of all) {
-    for (const [key, field] of Object.entries(variant.shape)) {
-      const list = byKey.get(key) ?? [];
-      const inner = field as z.ZodType;
-      const json = jsonOf(inner);
-      if (!list.some((s) => jsonOf(s) === json)) list.push(inner);
-      byKey.set(key, list);
-    }
-  }
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, list] of byKey) {
-    const merged = list.length === 1 ? list[0]! : z.union(list as [z.ZodType, z.ZodType, ...z.ZodType[]]);
-    shape[key] = merged.optional();
-  }
-  return z
-    .object(shape)
-    .describe(description)
-    .meta({ anyOf: all.map((variant) => ({ required: requiredKeys(variant) })) });
-}
+import { RaiseCodesSchema } from "./raise-codes.js";
 
 // ---------------------------------------------------------------------------------------------------------
 // Compact retrieval shapes.
@@ -346,6 +305,9 @@ export const TreeDocsSchema = z.object({
   pathRules: z.array(z.string()),
   examples: z.array(SpotExampleSchema),
   rangeExample: z.string().nullable(),
+  raiseCodes: RaiseCodesSchema.describe(
+    "Raise-size codes: how they read, and the library tree's at this stack (enqueue_solve changes take them).",
+  ),
   plo: PloGameDocSchema.optional(),
   warnings: z.array(z.string()),
 });

@@ -1,13 +1,11 @@
 /** The tool definition type and the wrapper that validates output and turns every failure into a result. */
 
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { READ_ONLY, type ToolContext } from "./context.js";
 import { errorBody } from "./errors.js";
-import { portableJsonSchema } from "./json-schema.js";
 import { clip, redactor, requestInputs } from "./redact.js";
-import { advertisedSchema } from "./schemas.js";
 
 /** A successful answer: the value and the one schema it must satisfy. */
 export interface Outcome {
@@ -22,7 +20,6 @@ export interface ToolSpec<S extends z.ZodRawShape> {
   readonly input: S;
   /** Every shape a successful answer can take (the error body is added automatically). */
   readonly variants: readonly z.ZodObject<z.ZodRawShape>[];
-  readonly outputDescription: string;
   readonly run: (args: z.infer<z.ZodObject<S>>, ctx: ToolContext) => Outcome | Promise<Outcome>;
   /** MCP tool annotations beyond the title; default read-only and closed-world (READ_ONLY). */
   readonly annotations?: {
@@ -101,17 +98,6 @@ export function inputSchemaOf(spec: ToolSpec<z.ZodRawShape>): z.ZodObject<z.ZodR
   return schema;
 }
 
-const advertisedCache = new Map<string, z.ZodObject<z.ZodRawShape>>();
-
-export function advertisedFor(spec: ToolSpec<z.ZodRawShape>): z.ZodObject<z.ZodRawShape> {
-  let schema = advertisedCache.get(spec.name);
-  if (!schema) {
-    schema = advertisedSchema(spec.variants, spec.outputDescription);
-    advertisedCache.set(spec.name, schema);
-  }
-  return schema;
-}
-
 /** Runs a tool and builds its result; never throws. */
 export async function runTool(
   spec: ToolSpec<z.ZodRawShape>,
@@ -150,7 +136,10 @@ export function errorResult(body: ReturnType<typeof errorBody>): CallToolResult 
   };
 }
 
-/** Registers a spec on a server with the shared annotations and the advertised output schema. */
+/**
+ * Registers a spec on a server with the shared annotations. No output schema is registered: `runTool` checks
+ * every answer against its own zod schema, and the published listing (listing.ts) is set apart.
+ */
 export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, ctx: ToolContext): void {
   server.registerTool(
     spec.name,
@@ -158,35 +147,8 @@ export function register(server: McpServer, spec: ToolSpec<z.ZodRawShape>, ctx: 
       title: spec.title,
       description: spec.description,
       inputSchema: inputSchemaOf(spec),
-      outputSchema: advertisedFor(spec),
       annotations: { title: spec.title, ...(spec.annotations ?? READ_ONLY) },
     },
     async (args: unknown) => runTool(spec, args, ctx),
   );
-}
-
-const listingCache = new Map<string, Tool>();
-
-/**
- * The `tools/list` entry of a spec: the JSON Schemas the SDK would publish for the same zod schemas (draft-07,
- * input side for the input, output side for the output), rewritten into their portable form (see
- * json-schema.ts). The SDK still validates arguments and results with the zod schemas themselves; the two
- * accept the same values.
- */
-export function toolListing(spec: ToolSpec<z.ZodRawShape>): Tool {
-  let tool = listingCache.get(spec.name);
-  if (!tool) {
-    const json = (schema: z.ZodType, io: "input" | "output") =>
-      portableJsonSchema(z.toJSONSchema(schema, { target: "draft-7", io }) as Record<string, unknown>);
-    tool = {
-      name: spec.name,
-      title: spec.title,
-      description: spec.description,
-      inputSchema: json(inputSchemaOf(spec), "input") as Tool["inputSchema"],
-      outputSchema: json(advertisedFor(spec), "output") as Tool["outputSchema"],
-      annotations: { title: spec.title, ...(spec.annotations ?? READ_ONLY) },
-    };
-    listingCache.set(spec.name, tool);
-  }
-  return tool;
 }

@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorBodySchema } from "@ranges/schema";
 import { expect } from "vitest";
+import { TOOL_SPECS } from "../src/server.js";
 
 /** A connected SDK client; with `key` every request carries `Authorization: Bearer <key>`. */
 export async function connect(url: string, key?: string): Promise<Client> {
@@ -12,17 +13,36 @@ export async function connect(url: string, key?: string): Promise<Client> {
     key === undefined ? {} : { requestInit: { headers: { Authorization: `Bearer ${key}` } } },
   );
   await client.connect(transport);
-  // Caches the output schemas, so every later callTool validates structuredContent against them.
+  // Caches the published output schemas (the analysis tools'), so callTool validates against them; `call`
+  // checks every answer against the tool's full zod schemas.
   await client.listTools();
   return client;
 }
 
+/**
+ * A tool call through the SDK client. Structured content must be one of the tool's answer shapes (its zod
+ * `variants`), or the error body on an error result; the SDK's text-only errors (input validation) carry none.
+ */
 export async function call(
   client: Client,
   name: string,
   args: Record<string, unknown> = {},
 ): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const content = result.structuredContent;
+  const spec = TOOL_SPECS.find((s) => s.name === name);
+  if (content !== undefined && spec !== undefined) {
+    if (result.isError) {
+      ErrorBodySchema.parse(content);
+    } else {
+      const fits = spec.variants.some((variant) => variant.safeParse(content).success);
+      expect(
+        fits,
+        `${name} answered a shape outside its schemas: ${JSON.stringify(content).slice(0, 300)}`,
+      ).toBe(true);
+    }
+  }
+  return result;
 }
 
 /** The structured content of a successful call, checked to match the text content. */

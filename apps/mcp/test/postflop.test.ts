@@ -320,6 +320,31 @@ describe("get_board_report", () => {
     });
     expect(bad.message).toMatch(/unpaired, paired, trips/);
   });
+
+  it("carries the provenance of the analyzed boards: solve times, iterations and exploitability", async () => {
+    const all = await env("get_board_report", { pack: "test-river", path: [] });
+    const solved = pack.header.boards.map((b) => b.provenance);
+    expect(all.context.provenance).toEqual({
+      boards: 3,
+      solvedAt: {
+        first: solved.map((p) => p.solvedAt).sort()[0],
+        last: solved.map((p) => p.solvedAt).sort()[2],
+      },
+      iterations: {
+        min: Math.min(...solved.map((p) => p.iterations)),
+        max: Math.max(...solved.map((p) => p.iterations)),
+      },
+      solveSeconds: {
+        total: Math.round(solved.reduce((s, p) => s + p.seconds, 0) * 1000) / 1000,
+        max: Math.max(...solved.map((p) => p.seconds)),
+      },
+      exploitabilityPct: {
+        max: Math.max(...solved.map((p) => p.exploitabilityPct)),
+        mean: Math.round((solved.reduce((s, p) => s + p.exploitabilityPct, 0) / 3) * 10000) / 10000,
+      },
+      exploitabilityNote: expect.stringMatching(/percent of the pot/),
+    });
+  });
 });
 
 describe("compare_strategies postflop", () => {
@@ -358,5 +383,10 @@ describe("compare_strategies postflop", () => {
       comparison: { pack: "test-river", board: "QsJh7d3c2h" },
     });
     expect((multi.structuredContent as Envelope).coverage.status).toBe("unsupported");
+    // What is published, for a postflop request: the postflop packs, not the preflop sets.
+    const published = (multi.structuredContent as Envelope).result.published as string[];
+    expect(published).toEqual([
+      "Heads-up cash postflop packs: test-river, test-river-flop33 (flop decisions of their solved boards).",
+    ]);
   });
 });

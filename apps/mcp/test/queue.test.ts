@@ -133,6 +133,19 @@ describe("the solve queue tools", () => {
     expect((sb.actions as { kind: string; freq: number }[]).find((a) => a.kind === "allin")!.freq).toBe(1);
     const utg = await ok(alice, "get_node", { solution: queued.id, history: "UTG", hand: "AA" });
     expect((utg.actions as { kind: string }[]).map((a) => a.kind)).toEqual(["fold"]);
+    // The seats not dealt in need not be written out: "SB" is the SB's decision after the four folds.
+    const short = await ok(alice, "get_node", { solution: queued.id, history: "SB", hand: "K5o" });
+    expect(short).toEqual(sb);
+    const jam = await ok(alice, "get_range", { solution: queued.id, spot: "SB_AI_BB_Call", hand: "AA" });
+    expect(jam).toMatchObject({ spot: `${history}_AI_BB_Call`, action: "Call" });
+    // The spot list of an nl solve (the public nl packs have none).
+    const spots = await ok(alice, "list_spots", { solution: queued.id });
+    expect((spots.spots as { history: string }[]).map((s) => s.history)).toContain(`${history}_AI_BB`);
+    // A finished job's progress says nothing is left to run.
+    const done = (await ok(alice, "get_queued_solve", { id: queued.id })).solve as Job & {
+      progress: { etaSeconds: number } | null;
+    };
+    if (done.progress !== null) expect(done.progress.etaSeconds).toBe(0);
     const bad = await fails(alice, "enqueue_solve", {
       game: "nl",
       stack: 10,
@@ -174,6 +187,9 @@ describe("the solve queue tools", () => {
       .solve as Job;
     const cancelled = (await ok(alice, "get_queued_solve", { id: second.id, cancel: true })).solve as Job;
     expect(cancelled.status).toBe("cancelled");
+    const read = await fails(alice, "get_node", { solution: second.id, history: "UTG" });
+    expect(read.message).toMatch(/was cancelled, so it has no strategies to read; enqueue_solve it again/);
+    expect(read.message).not.toMatch(/once it is done/);
     const stopped = (await ok(alice, "get_queued_solve", { id: first.id, cancel: true })).solve as Job;
     expect(["cancelled", "running", "done"]).toContain(stopped.status);
   });

@@ -3,7 +3,6 @@ import { ErrorBodySchema, NodeSchema, ToolEnvelopeSchema } from "@ranges/schema"
 import { parseGameParam } from "@ranges/store";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import {
   bucketOf,
   COMPACT_FLOOR,
@@ -14,7 +13,7 @@ import {
 import { pathArg } from "../src/context.js";
 import { errorBody, toolWording } from "../src/errors.js";
 import { reachWarnings, UNREACHED_WARNING } from "../src/reach.js";
-import { advertisedSchema, CompactNodeSchema } from "../src/schemas.js";
+import { CompactNodeSchema } from "../src/schemas.js";
 import { checkScope, unsupportedEnvelope } from "../src/scope.js";
 import { suggestArgument, unknownArgumentsMessage } from "../src/tool.js";
 import { decodeCursor, encodeCursor, spotMatcher } from "../src/tools/retrieval.js";
@@ -294,26 +293,6 @@ describe("errors and inputs", () => {
   it("decodes paths that arrive URL-encoded", () => {
     expect(pathArg("UTG_60%_HJ")).toBe("UTG_60%_HJ");
     expect(pathArg(" UTG_60%25_HJ ")).toBe("UTG_60%_HJ");
-  });
-});
-
-describe("advertised output schema", () => {
-  const schema = advertisedSchema([CompactNodeSchema, NodeSchema], "test");
-  const json = z.toJSONSchema(schema, { io: "output" }) as {
-    type: string;
-    anyOf: Array<{ required: string[] }>;
-  };
-
-  it("is one object schema whose anyOf keeps each variant's required keys", () => {
-    expect(json.type).toBe("object");
-    expect(json.anyOf).toHaveLength(3);
-    expect(json.anyOf[2]!.required).toEqual(["schemaVersion", "error"]);
-    expect(json.anyOf[0]!.required).toContain("detail");
-  });
-
-  it("accepts every variant and the error body", () => {
-    const error = { schemaVersion: 1, error: { status: 404, code: "unknown_game", message: "x" } };
-    expect(schema.safeParse(error).success).toBe(true);
   });
 });
 

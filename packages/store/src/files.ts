@@ -5,11 +5,14 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { inflateRaw } from "node:zlib";
 import type { GameId } from "@ranges/core";
 import {
   decodePack,
   decodePackHead,
   encodePack,
+  FLAG_INDEX_DEFLATED,
   PackFormatError,
   PREAMBLE_BYTES,
   readPreamble,
@@ -96,5 +99,82 @@ export function readPackHeadSync(path: string): {
     return { head: decodePackHead(head, fileBytes), fileBytes, signature: signatureOf(stat) };
   } finally {
     closeSync(fd);
+  }
+}
+
+const inflateRawAsync = promisify(inflateRaw);
+/** An inflated index beyond this is refused (as the full reader refuses it). */
+const MAX_INDEX_BYTES = 1 << 30;
+/** The key that only node objects of a pack index carry (actions have none). */
+const NODE_KEY = Buffer.from('"history":');
+
+/**
+ * The number of nodes in a pack's index JSON, counted without parsing it: the writer writes the index as
+ * canonical JSON where every node object carries the key `history` once and nothing else carries it, and a
+ * quote inside a JSON string is escaped, so the key's spelling with its quotes and colon occurs exactly once
+ * per node. (The store's tests compare the count with the decoded node table of every committed pack.)
+ */
+export function countIndexNodes(indexJson: Buffer): number {
+  let count = 0;
+  for (
+    let at = indexJson.indexOf(NODE_KEY);
+    at !== -1;
+    at = indexJson.indexOf(NODE_KEY, at + NODE_KEY.length)
+  ) {
+    count++;
+  }
+  return count;
+}
+
+/**
+ * `readPackHeadSync` without blocking the event loop, plus the node count of the index: the file is read
+ * with asynchronous I/O and the index inflated on libuv's thread pool; what runs on the calling thread is
+ * the checksum over the preamble, header and index, the header's JSON and a byte scan of the index.
+ */
+export async function readPackHead(path: string): Promise<{
+  head: { header: PackHeader; checksum: string };
+  nodeCount: number;
+  fileBytes: number;
+  signature: string;
+}> {
+  const handle = await open(path, "r");
+  try {
+    const stat = await handle.stat();
+    const fileBytes = stat.size;
+    const preamble = Buffer.alloc(Math.min(PREAMBLE_BYTES, fileBytes));
+    await readFully(handle, preamble, 0);
+    const pre = readPreamble(preamble, fileBytes);
+    const rest = Buffer.alloc(pre.dataOffset - PREAMBLE_BYTES);
+    await readFully(handle, rest, PREAMBLE_BYTES);
+    const bytes = Buffer.concat([preamble, rest]);
+    const head = decodePackHead(bytes, fileBytes);
+    const start = PREAMBLE_BYTES + pre.headerLength;
+    const stored = bytes.subarray(start, start + pre.indexLength);
+    let index: Buffer;
+    try {
+      index =
+        pre.flags & FLAG_INDEX_DEFLATED
+          ? await inflateRawAsync(stored, { maxOutputLength: MAX_INDEX_BYTES })
+          : stored;
+    } catch {
+      throw new PackFormatError("The pack's index cannot be inflated: the file is corrupt.");
+    }
+    return { head, nodeCount: countIndexNodes(index), fileBytes, signature: signatureOf(stat) };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readFully(
+  handle: Awaited<ReturnType<typeof open>>,
+  buf: Buffer,
+  position: number,
+): Promise<void> {
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesRead } = await handle.read(buf, done, buf.length - done, position + done);
+    if (bytesRead === 0)
+      throw new PackFormatError(`The file ends ${buf.length - done} bytes early (truncated).`);
+    done += bytesRead;
   }
 }

@@ -1,4 +1,4 @@
-export { packPath, readPackFile, writePack } from "./files.js";
+export { countIndexNodes, packPath, readPackFile, readPackHead, writePack } from "./files.js";
 export {
   decodePack,
   encodePack,
@@ -46,6 +46,7 @@ export type {
   NodeQueryOptions,
   PackMeta,
   PackStatus,
+  PackSummary,
   RangeQueryOptions,
   RangeStoreOptions,
   StoreQuery,

@@ -46,7 +46,7 @@ import {
   unitsFor,
 } from "@ranges/schema";
 import { type CompactPack, compactPack, PackLoader } from "./compact.js";
-import { readPackHeadSync } from "./files.js";
+import { readPackHead, readPackHeadSync } from "./files.js";
 import { bodyCost, MemoryBudget, type MemoryItem } from "./memory.js";
 import { gameDir, type PackHeader } from "./pack-types.js";
 import { closeBlocksFile, PackPrepareError, type PreparedPack, signatureOf } from "./pack-worker.js";
@@ -177,10 +177,22 @@ export interface PackMeta {
   readonly path: string;
 }
 
-/** What the store keeps of a pack file whether or not it is loaded: its verified header and checksum. */
+/** One live pack in the store's resident index (see `packSummaries`). */
+export interface PackSummary extends PackMeta {
+  readonly game: GameId;
+  readonly stack: number;
+  /** Whether the data section has been read and verified (the header and index always are). */
+  readonly dataLoaded: boolean;
+}
+
+/**
+ * What the store keeps of a pack file whether or not it is loaded: its verified header and checksum, and the
+ * node count of its index once known (at the first load, or read off the event loop by `packSummaries`).
+ */
 interface PackHead {
   readonly header: PackHeader;
   readonly checksum: string;
+  readonly nodeCount: number | null;
 }
 
 interface Entry {
@@ -198,6 +210,8 @@ interface Entry {
   /** The data of `meta`, when in memory. */
   loaded: CompactPack | null;
   loading: Promise<void> | null;
+  /** A read of the file's head for the resident index (`indexHead`), while one runs. */
+  indexing: Promise<void> | null;
   /** Signature of the file as last read or stat'ed for a load; a change means the file changed. */
   signature: string | null;
   /** A newer file failed while `loaded` keeps serving. */
@@ -238,6 +252,8 @@ const DEFAULT_REFRESH_MS = 2000;
 const RETRY_MS = 1000;
 const MAX_RETRY_MS = 60_000;
 const STACK_NAME = /^(\d+(?:\.\d+)?)\.pack$/;
+/** Pack heads `packSummaries` reads at once. */
+const HEAD_READS_AT_ONCE = 4;
 /** Bump when response bodies change for the same packs, so ETags change with them. */
 const BODY_VERSION = "store-json-3";
 
@@ -319,7 +335,7 @@ export class RangeStore {
       try {
         const { head, fileBytes, signature } = readPackHeadSync(entry.path);
         this.checkIdentity(entry, head.header);
-        entry.meta = head;
+        entry.meta = { ...head, nodeCount: null };
         entry.fileBytes = fileBytes;
         entry.signature = signature;
       } catch (error) {
@@ -357,6 +373,7 @@ export class RangeStore {
       error,
       loaded: null,
       loading: null,
+      indexing: null,
       signature: null,
       problem: null,
       failures: 0,
@@ -453,7 +470,11 @@ export class RangeStore {
     const { index } = prepared;
     if (entry.meta === null || entry.meta.checksum !== index.checksum)
       this.checkIdentity(entry, index.header);
-    const meta: PackHead = { header: index.header, checksum: index.checksum };
+    const meta: PackHead = {
+      header: index.header,
+      checksum: index.checksum,
+      nodeCount: index.nodes.length,
+    };
     entry.signature = prepared.signature;
     entry.failures = 0;
     entry.problem = null;
@@ -559,9 +580,11 @@ export class RangeStore {
       if (entry.loaded !== null) {
         await this.load(entry);
       } else {
-        // Not in memory: nothing to verify ahead of a query, but no cached body of the old file may serve.
+        // Not in memory: nothing to verify ahead of a query, but no cached body of the old file may serve,
+        // and the resident index takes the new file's header and node count.
         this.dropBodies(entry);
         entry.signature = signature;
+        await this.indexHead(entry);
       }
     }
   }
@@ -685,6 +708,87 @@ export class RangeStore {
     };
   }
 
+  /**
+   * The resident index of the live packs (of `game`, or of every game), in game order then by stack: header,
+   * checksum, node count and file size, without reading any pack's data. The node count of a pack not loaded
+   * yet is read once per file version, off the event loop (`readPackHead`); after that this answers from
+   * memory. Never rejects; a pack whose file turns out bad on that read leaves the list (as after a query).
+   */
+  async packSummaries(game?: GameId): Promise<PackSummary[]> {
+    const games = game === undefined ? GAME_IDS : [parseGameParam(game)];
+    const liveEntries = () =>
+      games.flatMap((g) =>
+        [...(this.byGame.get(g)?.values() ?? [])]
+          .filter((e) => this.live(e))
+          .sort((a, b) => a.stack! - b.stack!),
+      );
+    // A few heads at a time: each read inflates an index of up to a few MB.
+    const pending = liveEntries().filter((e) => e.meta!.nodeCount === null);
+    for (let i = 0; i < pending.length; i += HEAD_READS_AT_ONCE) {
+      await Promise.all(pending.slice(i, i + HEAD_READS_AT_ONCE).map((e) => this.indexHead(e)));
+    }
+    return liveEntries().map((e) => this.summaryOf(e));
+  }
+
+  /**
+   * `packMeta` from the resident index: throws as a query does for an unknown stack or an unavailable pack,
+   * but reads no pack data (only the head of a file whose node count is not known yet, off the event loop).
+   */
+  async packSummary(game: GameId, stack: number): Promise<PackSummary> {
+    game = parseGameParam(game);
+    const entry = this.entryFor(game, parseStackParam(game, stack));
+    if (this.live(entry) && entry.meta!.nodeCount === null) await this.indexHead(entry);
+    if (!this.live(entry)) throw this.unavailable(entry);
+    return this.summaryOf(entry);
+  }
+
+  private summaryOf(entry: Entry): PackSummary {
+    return {
+      game: entry.game,
+      stack: entry.stack!,
+      header: entry.meta!.header,
+      checksum: entry.meta!.checksum,
+      nodeCount: entry.meta!.nodeCount ?? entry.loaded?.nodes.length ?? 0,
+      fileBytes: entry.fileBytes,
+      path: entry.path,
+      dataLoaded: entry.loaded !== null,
+    };
+  }
+
+  /**
+   * Reads the head of the entry's file for the resident index. The same version: its node count is kept. A
+   * new version of a pack that is neither loaded nor loading replaces the head (as the scan at open would);
+   * a loaded pack switches only through a full load (`check`). A file that fails the read fails the entry
+   * unless a load owns it.
+   */
+  private indexHead(entry: Entry): Promise<void> {
+    if (entry.indexing !== null) return entry.indexing;
+    const indexing = readPackHead(entry.path)
+      .then(({ head, nodeCount, fileBytes, signature }) => {
+        if (this.closed || entry.removed || entry.meta === null) return;
+        if (head.checksum === entry.meta.checksum) {
+          entry.meta = { ...entry.meta, nodeCount };
+          return;
+        }
+        if (entry.loaded !== null || entry.loading !== null) return;
+        this.checkIdentity(entry, head.header);
+        entry.meta = { ...head, nodeCount };
+        entry.fileBytes = fileBytes;
+        entry.signature = signature;
+        this.liveFingerprintMemo = null;
+        this.dropBodies(entry);
+      })
+      .catch((error: unknown) => {
+        if (this.closed || entry.removed || entry.loaded !== null || entry.loading !== null) return;
+        this.fail(entry, error);
+      });
+    const tracked: Promise<void> = indexing.finally(() => {
+      if (entry.indexing === tracked) entry.indexing = null;
+    });
+    entry.indexing = tracked;
+    return tracked;
+  }
+
   /** Hash of every live pack's checksum: changes when a pack turns bad, so catalog ETags change too. */
   private liveFingerprint(): string {
     if (this.liveFingerprintMemo === null) {
@@ -797,9 +901,13 @@ export class RangeStore {
   }
 
   /** Every decision node of the pack with its betting depth and tokens; for games that serve /spots. */
-  spots(game: GameId, stack: number): Spots {
+  /**
+   * Every decision node of a pack. The public API serves spot lists for some games only (`GAMES[game].serves`);
+   * `anyGame` lifts that for a store of private packs (a finished solve of any game).
+   */
+  spots(game: GameId, stack: number, options: { readonly anyGame?: boolean } = {}): Spots {
     game = parseGameParam(game);
-    this.requireServed(game, "spots");
+    if (options.anyGame !== true) this.requireServed(game, "spots");
     stack = parseStackParam(game, stack);
     return spotsView(this.pack(game, stack).pack);
   }

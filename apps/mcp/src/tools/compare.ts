@@ -17,43 +17,35 @@ import {
   type ToolContext,
 } from "../context.js";
 import { invalidParameter, missingParameter } from "../errors.js";
+import { type PreflopProvenance, packProvenance } from "../provenance.js";
 import { reachWarnings } from "../reach.js";
 import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
-import { comparePostflop } from "./postflop.js";
+import { comparePostflop, postflopPublished } from "./postflop.js";
 
 export const COMPARE_DEFAULT_LIMIT = 10;
 export const COMPARE_MAX_LIMIT = 50;
 
 const sideFields = {
-  game: gameField.optional().describe("Preflop: the game, e.g. nl/v2 or nlmtt8."),
+  game: gameField.optional().describe("Preflop: the game."),
   stack: stackField.optional(),
-  history: pathField("Preflop: node history ending in the seat to act, e.g. UTG_Fold_HJ.").optional(),
+  history: pathField("Preflop: node history, e.g. UTG_Fold_HJ.").optional(),
   hand: handField,
   combo: comboField,
-  pack: z
-    .string()
-    .max(100)
-    .optional()
-    .describe("Postflop: pack id from list_postflop_packs, e.g. srp-btn-bb-100bb."),
+  pack: z.string().max(100).optional().describe("Postflop: pack id (list_postflop_packs)."),
   board: z.string().max(20).optional().describe("Postflop: the flop, e.g. QsJh2h."),
   path: z
-    .union([
-      z.string().max(MAX_PATH_LENGTH).describe("The actions joined into one string."),
-      z.array(z.string().max(32).describe("One action.")).max(64).describe("The actions in order."),
-    ])
+    .union([z.string().max(MAX_PATH_LENGTH), z.array(z.string().max(32)).max(64)])
     .optional()
-    .describe(
-      'Postflop: the actions from the start of the flop, e.g. ["check", "bet"] ([] is the first decision).',
-    ),
+    .describe('Postflop: actions from the flop\'s start, e.g. ["check", "bet"].'),
   ...scopeFields,
 };
 
 const baselineSchema = closedObject("compare_strategies baseline", sideFields).describe(
-  "The side compared from: { game, stack, history, hand? } for preflop, { pack, board, path, combo? } for postflop.",
+  "The side compared from.",
 );
 const comparisonSchema = closedObject("compare_strategies comparison", sideFields).describe(
-  "The side compared to: { game, stack, history, hand? } for preflop, { pack, board, path, combo? } for postflop.",
+  "The side compared to.",
 );
 
 type Side = z.infer<typeof baselineSchema>;
@@ -63,6 +55,7 @@ interface Loaded {
   readonly stack: number;
   readonly node: Node;
   readonly hand?: string | undefined;
+  readonly provenance: PreflopProvenance;
 }
 
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;
@@ -103,21 +96,24 @@ function sideScope(name: "baseline" | "comparison", side: Side): { game: GameId 
   return verdict.kind === "ok" ? { game: verdict.game } : { gaps: verdict.gaps };
 }
 
-function load(
+async function load(
   ctx: ToolContext,
   name: "baseline" | "comparison",
   side: Side,
   game: GameId,
   hand: string | undefined,
-): Loaded {
+): Promise<Loaded> {
   try {
     if (side.stack === undefined) throw missingParameter(`${name}.stack`, "the stack depth in bb, e.g. 100");
     if (side.history === undefined || side.history.trim() === "") {
       throw missingParameter(`${name}.history`, "the node history ending in the seat to act, e.g. UTG");
     }
     const stack = parseStackParam(game, side.stack);
+    // node() is synchronous: a pack not in memory is read off the event loop first.
+    await ctx.store.prepare(game, stack);
     const node = ctx.store.node(game, stack, pathArg(side.history), {});
-    return { game, stack, node, hand };
+    const { header } = await ctx.store.packSummary(game, stack);
+    return { game, stack, node, hand, provenance: packProvenance(header) };
   } catch (error) {
     throw labelled(name, error);
   }
@@ -227,15 +223,11 @@ function compare(b: Loaded, c: Loaded, limit: number, warnings: string[]): Recor
 
 export const compareStrategies = defineTool({
   name: "compare_strategies",
-  title: "Compare two strategies (preflop or postflop)",
+  title: "Compare two strategies",
   description:
-    'Use to see how a strategy changes between two spots (another stack depth, position, game or tree): each side is { game, stack, history, hand? }; actions are matched by token and kind. With `hand` (or combo): that class\'s frequency and EV (evSb, small blinds relative to folding) per action on both sides, with deltas. Without: each action\'s share on both sides and the largest per-class frequency changes (top `limit`, default 10, max 50). Answers in the analysis envelope { schemaVersion "1.0", coverage { status, dataClass, objective }, context, result, warnings }. domain "postflop": each side is { pack, board, path, combo? }; actions are matched by their pot-normalized compareKey; with a combo its frequency, amountBb and evBb per action on both sides, without one the largest per-combo frequency changes (postflop needs a key; multiway or tournament postflop answers unsupported). Free when both preflop sides are nl or nl/v2; otherwise needs a key.',
+    "Use to compare a decision across stacks, seats, games or trees. Sides: preflop {game, stack, history, hand?}, postflop {pack, board, path, combo?}. With a hand: its play on both sides; without: the largest changes.",
   input: {
-    domain: z
-      .enum(["preflop", "postflop"])
-      .describe(
-        '"preflop" (sides { game, stack, history, hand? }) or "postflop" (sides { pack, board, path, combo? }).',
-      ),
+    domain: z.enum(["preflop", "postflop"]).describe("preflop or postflop: which fields the sides take."),
     baseline: baselineSchema,
     comparison: comparisonSchema,
     limit: z
@@ -244,12 +236,9 @@ export const compareStrategies = defineTool({
       .min(1, { error: `limit must be 1 to ${COMPARE_MAX_LIMIT} changes` })
       .max(COMPARE_MAX_LIMIT, { error: `limit must be 1 to ${COMPARE_MAX_LIMIT} changes` })
       .optional()
-      .describe(
-        `Largest changes to list without a hand, 1 to ${COMPARE_MAX_LIMIT}; default ${COMPARE_DEFAULT_LIMIT}.`,
-      ),
+      .describe(`Changes to list without a hand; default ${COMPARE_DEFAULT_LIMIT}.`),
   },
   variants: [ToolEnvelopeSchema],
-  outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     const request = stripUndefined({ ...args });
     if (args.domain === "postflop") {
@@ -261,7 +250,7 @@ export const compareStrategies = defineTool({
             "compare_strategies",
             request,
             gaps,
-            publishedOf(ctx.store),
+            postflopPublished(ctx.postflop),
             args.baseline.objective,
           ),
         };
@@ -312,8 +301,8 @@ export const compareStrategies = defineTool({
       bHand = cHand;
       warnings.push(`hand ${cHand} was given for the comparison only and is used for both sides.`);
     }
-    const b = load(ctx, "baseline", args.baseline, bGame, bHand);
-    const c = load(ctx, "comparison", args.comparison, cGame, cHand);
+    const b = await load(ctx, "baseline", args.baseline, bGame, bHand);
+    const c = await load(ctx, "comparison", args.comparison, cGame, cHand);
     if (b.node.actor !== c.node.actor)
       warnings.push(`The seats to act differ: ${b.node.actor} (baseline) and ${c.node.actor} (comparison).`);
     if (b.node.evUnit === null || c.node.evUnit === null) {
@@ -334,6 +323,7 @@ export const compareStrategies = defineTool({
       evUnit: x.node.evUnit,
       evBaseline: x.node.evBaseline,
       reach: x.node.reach,
+      provenance: x.provenance,
     });
     const value = {
       schemaVersion: "1.0",

@@ -1,18 +1,11 @@
 /** Dataset documentation: list_datasets, get_tree_docs, get_range_metadata, get_exploitability. */
 
-import {
-  BettingOrder,
-  GAME_IDS,
-  GAMES,
-  type GameId,
-  isRangesError,
-  parseActionToken,
-  parsePath,
-} from "@ranges/core";
+import { BettingOrder, GAMES, type GameId, parseActionToken, parsePath } from "@ranges/core";
 import type { Node } from "@ranges/schema";
 import type { PackHeader, RangeStore } from "@ranges/store";
 import { PLO_ABSTRACTION_DOC, PLO_SIZING, parseGameParam, parseStackParam } from "@ranges/store";
 import { gameField, stackField } from "../context.js";
+import { raiseCodesOf } from "../raise-codes.js";
 import { NO_PACK_RAKE, type RakeDoc, rakeDoc } from "../rake.js";
 import {
   type DatasetRow,
@@ -67,50 +60,32 @@ export const listDatasets = defineTool({
   name: "list_datasets",
   title: "List the published packs",
   description:
-    "Use to see what data exists and how it was made: one row per game and stack with a pack: source (solver or import), algorithm, iterations, solve time in seconds, creation time, an exploitability summary (largest per-seat best-response gain in mbb/hand and % of the starting pot, when measured) and the node count. PLO rows add how the strategies are stored (`abstraction`: per bucket of classes with the bucket count, or per class) and say the exploitability was measured in the solved (bucketed) game (`exploitability.measuredIn`). Optional `game` narrows the list. Free without a key.",
+    "Use to see what data exists and how it was made: per pack, source, algorithm, iterations, solve time, exploitability, nodes.",
   input: { game: gameField.optional().describe("Optional: only this game's packs.") },
   variants: [ListDatasetsSchema],
-  outputDescription: "Rows of packs, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
-    const games: readonly GameId[] = args.game === undefined ? GAME_IDS : [parseGameParam(args.game)];
-    const datasets: DatasetRow[] = [];
-    for (const game of games) {
-      for (const stack of ctx.store.liveStacks(game)) {
-        try {
-          const meta = ctx.store.packMeta(game, stack);
-          const p = meta.header.provenance;
-          const abstraction = abstractionOf(meta.header);
-          datasets.push({
-            game,
-            stack,
-            status: "ok",
-            source: p.source,
-            algorithm: p.algorithm,
-            iterations: p.iterations,
-            solveSeconds: p.solveSeconds,
-            createdAt: p.createdAt,
-            exploitability: exploitabilitySummary(meta.header),
-            nodeCount: meta.nodeCount,
-            ...(abstraction === undefined ? {} : { abstraction }),
-          });
-        } catch (error) {
-          datasets.push({
-            game,
-            stack,
-            status: "unavailable",
-            source: null,
-            algorithm: null,
-            iterations: null,
-            solveSeconds: null,
-            createdAt: null,
-            exploitability: null,
-            nodeCount: null,
-            error: isRangesError(error) ? error.message : "The pack cannot be read.",
-          });
-        }
-      }
-    }
+    // The store's resident index: no pack data is read (see RangeStore.packSummaries).
+    const packs = await ctx.store.packSummaries(
+      args.game === undefined ? undefined : parseGameParam(args.game),
+    );
+    const datasets: DatasetRow[] = packs.map(({ game, stack, header, nodeCount }) => {
+      const p = header.provenance;
+      const abstraction = abstractionOf(header);
+      return {
+        game,
+        stack,
+        status: "ok",
+        source: p.source,
+        algorithm: p.algorithm,
+        iterations: p.iterations,
+        solveSeconds: p.solveSeconds,
+        createdAt: p.createdAt,
+        exploitability: exploitabilitySummary(header),
+        nodeCount,
+        ...(abstraction === undefined ? {} : { abstraction }),
+      };
+    });
     return { schema: ListDatasetsSchema, value: { schemaVersion: 1, count: datasets.length, datasets } };
   },
 });
@@ -216,12 +191,11 @@ function examplesFrom(
 
 export const getTreeDocs = defineTool({
   name: "get_tree_docs",
-  title: "How to address spots in a game's tree",
+  title: "Tree docs",
   description:
-    "Use when building histories for get_node / get_range: explains a game's tree: seats in acting order, the action-token grammar (percent raises for nl/nl9, Open/3B/4B/5B/Limp for nlmtt8 and PLO, PLO size-id suffixes such as 3B-75), the raise sizes of the tree, the rake it was solved with (`rake` and `rakeNote`, read from the pack: percent of every pot that sees a flop, capped in bb, no flop no drop; none, or unknown for packs that do not record it), what depth 1-4 means, the path rules (every fold written out), and example paths taken from the pack. PLO games with packs add `plo`: the pot-limit sizing, how the strategies are stored (buckets of the 16,432 classes, docs/plo-abstraction.md), what the exploitability measures (the solved, bucketed game) and each pack's sizes, rake and exploitability. `stack` is optional (default: 100 when live, else the first live stack). Free without a key.",
+    "Use before writing histories or enqueue_solve changes: seats, tokens, sizes, raise-size codes, rake, path rules, examples.",
   input: { game: gameField, stack: stackField.optional() },
   variants: [TreeDocsSchema],
-  outputDescription: "Tree documentation with examples, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
     const game = parseGameParam(args.game);
@@ -231,7 +205,7 @@ export const getTreeDocs = defineTool({
     let stack: number | null = null;
     if (args.stack !== undefined) {
       stack = parseStackParam(game, args.stack);
-      if (!stacks.includes(stack)) ctx.store.packMeta(game, stack); // throws 404 unknown_stack listing stacks
+      if (!stacks.includes(stack)) await ctx.store.packSummary(game, stack); // 404 unknown_stack listing stacks
     } else {
       stack = stacks.includes(100) ? 100 : (stacks[0] ?? null);
     }
@@ -244,7 +218,9 @@ export const getTreeDocs = defineTool({
         `No pack of ${game} is published yet, so there are no example paths, tree sizes or rake.`,
       );
     } else {
-      const meta = ctx.store.packMeta(game, stack);
+      // The examples are read from the pack: load it off the event loop first.
+      await ctx.store.prepare(game, stack);
+      const meta = await ctx.store.packSummary(game, stack);
       treeSizes = meta.header.config.treeSizes === null ? null : [...meta.header.config.treeSizes];
       rake = rakeDoc(meta.header.config);
       const found = examplesFrom(ctx.store, game, stack);
@@ -282,6 +258,7 @@ export const getTreeDocs = defineTool({
       ],
       examples,
       rangeExample,
+      raiseCodes: raiseCodesOf(game, stack),
       ...(plo === null ? {} : { plo }),
       warnings,
     };
@@ -296,15 +273,14 @@ export const getRangeMetadata = defineTool({
   name: "get_range_metadata",
   title: "Provenance of one pack",
   description:
-    "Use to cite or judge the data behind a game and stack: returns the pack's provenance (source, algorithm, iterations, seed, postflop model, solve time, solve or import timestamp, tree config, notes), the measured exploitability per seat (mbb/hand and % of the starting pot) when present, the checksum, node count, file size, hand-class set, EV unit and baseline, the tree's raise sizes, the rake it was solved with (`rake`, `rakeNote`; unknown for packs that do not record it), and for PLO how the strategies are stored (`abstraction`: buckets of classes or per class). Free without a key.",
+    "Use to cite a pack: provenance, exploitability per seat, checksum, node count, classes, EV unit, sizes, rake.",
   input: { game: gameField, stack: stackField },
   variants: [RangeMetadataSchema],
-  outputDescription: "Pack provenance and facts, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const stack = parseStackParam(game, args.stack);
-    const meta = ctx.store.packMeta(game, stack);
+    const meta = await ctx.store.packSummary(game, stack);
     const { header } = meta;
     const p = header.provenance;
     const rake = rakeDoc(header.config);
@@ -353,17 +329,16 @@ export const BUCKETED_EXPLOITABILITY =
 
 export const getExploitability = defineTool({
   name: "get_exploitability",
-  title: "Measured exploitability of a pack",
+  title: "Exploitability",
   description:
-    "Use to judge how close a pack is to equilibrium: returns the exploitability per seat that the solver measured and stored (mbb/hand and % of the starting pot), max and mean, with what was measured and how: a best response of each seat against the stored strategies of the others on the solver's abstract tree with its postflop model, which is not exploitability against real postflop play; for PLO packs stored per bucket, in the bucketed game that was solved. Packs without a measurement (imports) say none was measured. Free without a key.",
+    "Use to judge how close a pack is to equilibrium: best-response gain per seat, with method and caveats.",
   input: { game: gameField, stack: stackField },
   variants: [ExploitabilitySchema],
-  outputDescription: "Exploitability per seat with method and caveat, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
     const game = parseGameParam(args.game);
     const stack = parseStackParam(game, args.stack);
-    const { header } = ctx.store.packMeta(game, stack);
+    const { header } = await ctx.store.packSummary(game, stack);
     const p = header.provenance;
     const seats = p.exploitability ?? [];
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -36,12 +36,11 @@ function withPostflop(
 
 export const getStarted = defineTool({
   name: "get_started",
-  title: "Start here: what this server answers and how",
+  title: "Start here",
   description:
-    "Call first: explains the data (solver-derived preflop strategies per hand class), the recommended tool workflow, the games with their live stacks and which are free, the action-path grammar, units (EVs in small blinds relative to folding), access rules, what is and is not published (heads-up cash postflop is: flop decisions stored, turn and river solved on demand; ICM, PKO, satellites, other antes, 9-max tournaments, multiway or tournament postflop are not), and the tools that are coming. Free without a key.",
+    "Call first: the data, the workflow, games and stacks, access, path grammar, units, what is not published.",
   input: {},
   variants: [GetStartedSchema],
-  outputDescription: "A guide to the server, or an error body.",
   async run(_args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
     const free = new Set(keylessGames());
@@ -130,12 +129,11 @@ export const getStarted = defineTool({
 
 export const listGames = defineTool({
   name: "list_games",
-  title: "List the games and their live stacks",
+  title: "Games and stacks",
   description:
-    "Use to choose a game and stack: returns the catalog of games (nl, nl/v2, nl9, nlmtt8, plo, plo9, plo5, plo6hu) with title, variant, format, live stacks, seats in acting order, number of hand classes, token style, EV unit and which operations are keyless, plus which games the retrieval tools serve without a key. Free without a key.",
+    "Use to choose a game and stack: each game's live stacks, seats, classes, tokens, EV unit, keyless operations.",
   input: {},
   variants: [ListGamesSchema],
-  outputDescription: "The game catalog, or an error body.",
   async run(_args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
     const value = {

@@ -64,49 +64,22 @@ const filterFields = {
     .string()
     .max(32)
     .optional()
-    .describe(
-      "First day (2024-05-01) or time (2024-05-01T18:00), inclusive. Times are UTC for PokerStars, the local time as written for GGPoker.",
-    ),
+    .describe("First day (2024-05-01) or time (2024-05-01T18:00), inclusive."),
   to: z.string().max(32).optional().describe("Last day (2024-05-31, inclusive) or a time (exclusive)."),
   site: z.enum(SITES).optional().describe("Only hands of this site."),
-  game: z
-    .string()
-    .max(16)
-    .optional()
-    .describe("Game key: nlhe (no-limit hold'em), plhe, flhe, plo, plo5, plo6, plo-hilo, ..."),
+  game: z.string().max(16).optional().describe("Game key: nlhe, plhe, flhe, plo, plo5, ..."),
   format: z.enum(["cash", "tournament"]).optional().describe("Cash games or tournaments."),
-  stakes: z
-    .string()
-    .max(40)
-    .optional()
-    .describe("Cash blinds as the tools write them ($0.50/$1) or a tournament buy-in ($10+$1, freeroll)."),
-  position: z
-    .array(z.enum(POSITIONS))
-    .min(1)
-    .max(10)
-    .optional()
-    .describe('The hero\'s positions, any of them, e.g. ["BTN", "CO"].'),
-  holeCards: z
-    .string()
-    .max(20)
-    .optional()
-    .describe("The hero's exact cards in any order, e.g. AhKd (Omaha: four cards)."),
-  handClass: z
-    .string()
-    .max(200)
-    .optional()
-    .describe(
-      "The hero's classes, comma-separated: AKs, AKo, QQ, TT+, ATs+, 22-55, A2s-A5s, KQ (both); PLO (AK)QJ.",
-    ),
+  stakes: z.string().max(40).optional().describe("Blinds ($0.50/$1) or a buy-in ($10+$1, freeroll)."),
+  position: z.array(z.enum(POSITIONS)).min(1).max(10).optional().describe("Your positions, any of them."),
+  holeCards: z.string().max(20).optional().describe("Your cards in any order, e.g. AhKd."),
+  handClass: z.string().max(200).optional().describe("Your classes, comma-separated: AKs, TT+, A2s-A5s, KQ."),
   line: z
     .array(z.enum(PREFLOP_LINES as unknown as [string, ...string[]]))
     .min(1)
     .max(5)
     .optional()
-    .describe(
-      "Preflop lines, any of them: walk (folded to the big blind), limped, single_raised, three_bet, four_bet_plus.",
-    ),
-  showdown: z.boolean().optional().describe("true: the hero saw the showdown; false: did not."),
+    .describe("Preflop lines, any of them."),
+  showdown: z.boolean().optional().describe("Whether you saw the showdown."),
   result: z.enum(["won", "lost", "even"]).optional().describe("The hero's result in the hand."),
   table: z.string().max(100).optional().describe("Only hands at this table (its name as written)."),
   tournamentId: z.string().max(40).optional().describe("Only hands of this tournament."),
@@ -116,6 +89,14 @@ const filterFields = {
     .optional()
     .describe("Only hands of this upload (up_..., as the upload answered)."),
 };
+
+/**
+ * The filters as the other hand tools publish them: the same fields and bounds, described once (in
+ * find_hands), so the tool list an agent loads stays small.
+ */
+const sharedFilterFields = Object.fromEntries(
+  Object.entries(filterFields).map(([name, field]) => [name, field.describe("Filter.")]),
+) as typeof filterFields;
 
 type FilterArgs = {
   from?: string | undefined;
@@ -172,13 +153,9 @@ const limitField = (max: number, fallback: number) =>
     .min(1, { error: `limit must be 1 to ${max}` })
     .max(max, { error: `limit must be 1 to ${max}` })
     .optional()
-    .describe(`Rows per page, 1 to ${max}; default ${fallback}.`);
+    .describe(`Rows per page; default ${fallback}.`);
 
-const cursorField = z
-  .string()
-  .max(64)
-  .optional()
-  .describe("nextCursor of the previous page, unchanged, with the same other arguments.");
+const cursorField = z.string().max(64).optional().describe("nextCursor of the previous page.");
 
 const fingerprint = (what: string, args: unknown): string =>
   createHash("sha256")
@@ -400,8 +377,9 @@ const UploadLinkSchema = z.object({
 
 export const getUploadLink = defineTool({
   name: "get_upload_link",
-  title: "A single-use link to upload a hand-history file",
-  description: `Use to upload a hand-history file (PokerStars or GGPoker .txt export, up to ${LINK_UPLOAD_MAX_BYTES / 1024 / 1024} MiB): returns a URL on the API that takes one POST of the file as the raw body (Content-Type text/plain) and expires after 15 minutes. The hands are stored under your key only, deduplicated by site and hand number; then use find_hands, get_hand_results and the other hand tools. \`hero\`: your screen name, for histories without a "Dealt to" line. For a few hands, upload_hand_history takes the text inline. Needs a key; free.`,
+  title: "Upload link",
+  description:
+    "Use to upload a hand-history file (up to 8 MiB): a single-use URL for one POST of the file, valid 15 minutes. Key; free.",
   input: {
     hero: z
       .string()
@@ -410,7 +388,6 @@ export const getUploadLink = defineTool({
       .describe("Your screen name as the histories write it, for histories that do not say who you are."),
   },
   variants: [UploadLinkSchema],
-  outputDescription: "The upload link, or an error body.",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, ctx): Promise<Outcome> {
     const hands = needHands(ctx);
@@ -446,8 +423,9 @@ export const getUploadLink = defineTool({
 
 export const uploadHandHistory = defineTool({
   name: "upload_hand_history",
-  title: "Upload hand histories as text",
-  description: `Use to upload a few hands given as text (at most ${INLINE_UPLOAD_MAX_CHARS.toLocaleString("en-US")} characters; larger files go through get_upload_link): PokerStars or GGPoker hand histories, one or many, mixed. Parsed off the request thread; stored under your key only, deduplicated by site and hand number. Returns what was read and stored, with the first unreadable hands and their line numbers. \`hero\`: your screen name for histories without a "Dealt to" line. Needs a key; free.`,
+  title: "Upload hands as text",
+  description:
+    "Use to upload a few hands as text (up to 400,000 characters; files via get_upload_link), stored under your key. Key; free.",
   input: {
     text: z
       .string()
@@ -463,7 +441,6 @@ export const uploadHandHistory = defineTool({
       .describe("Your screen name, for histories without a `Dealt to` line."),
   },
   variants: [HandUploadSchema],
-  outputDescription: "What the upload read and stored, or an error body.",
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   async run(args, ctx): Promise<Outcome> {
     const hands = needHands(ctx);
@@ -620,7 +597,7 @@ export const findHands = defineTool({
   name: "find_hands",
   title: "Find your uploaded hands",
   description:
-    "Use to list your uploaded hands, newest first, filtered by date range, site, game, stakes, your position, hole cards or class (AKs, TT+), preflop line (walk, limped, single_raised, three_bet, four_bet_plus), showdown, result, table, tournament or upload. Each hand: position, cards, line, result (also all-in adjusted) and, where the hand's game and stack match a published pack, your preflop decisions against our equilibrium (frequency of your action for your class, EV lost to the best action) or why it is not comparable. detail full adds players, actions, board and every decision. Paginated: limit (default 20, max 100) and nextCursor. Needs a key; free.",
+    "Use to list your uploaded hands, newest first, filtered (date, site, game, stakes, position, cards, line, result...), with your preflop decisions against our equilibrium. Paged. Key; free.",
   input: {
     ...filterFields,
     handId: z
@@ -633,7 +610,6 @@ export const findHands = defineTool({
     cursor: cursorField,
   },
   variants: [FindHandsSchema],
-  outputDescription: "A page of hands in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     const { uploads } = needHands(ctx);
     const keyId = await ctx.keyHolder("find_hands");
@@ -745,15 +721,14 @@ const HandResultsSchema = envelope(
 
 export const getHandResults = defineTool({
   name: "get_hand_results",
-  title: "Your results: totals and bb/100 by position and game",
+  title: "Your results",
   description:
-    "Use for your results over your uploaded hands (any filters of find_hands): hands, net per currency (chips for tournaments), bb/100, all-in adjusted bb/100 (each all-in replaced by its expectation from our own equity code; luck = actual less adjusted), by format, position and game. vsEquilibrium (default on) sums your preflop decisions against our equilibrium where hands map onto a published pack: how often your action was one the strategy never or rarely takes with your class, and the EV given up, with the costliest decisions. Needs a key; free.",
+    "Use for your results (filters as find_hands): net, bb/100, all-in adjusted, by format, position and game, and decisions against our equilibrium. Key; free.",
   input: {
-    ...filterFields,
+    ...sharedFilterFields,
     equilibrium: z.boolean().optional().describe("Compare with the equilibrium (default true)."),
   },
   variants: [HandResultsSchema],
-  outputDescription: "Results in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_hand_results");
@@ -841,10 +816,9 @@ export const listMySessions = defineTool({
   name: "list_my_sessions",
   title: "Your sessions",
   description:
-    "Use to list your playing sessions, newest first: your hands in time order split where you paused longer than gapMinutes (default 30), across tables; each with start, end, hands, tables (hands and net each), net per currency, bb/100 and all-in adjusted bb/100. Takes the filters of find_hands. Paginated (limit default 20, max 100; nextCursor). get_session_summary gives one in depth. Needs a key; free.",
-  input: { ...filterFields, gapMinutes: gapField, limit: limitField(100, 20), cursor: cursorField },
+    "Use to list your sessions (split at pauses over gapMinutes) with tables, net and bb/100. Filters as find_hands. Key; free.",
+  input: { ...sharedFilterFields, gapMinutes: gapField, limit: limitField(100, 20), cursor: cursorField },
   variants: [SessionListSchema],
-  outputDescription: "A page of sessions in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("list_my_sessions");
@@ -910,7 +884,7 @@ export const getSessionSummary = defineTool({
   name: "get_session_summary",
   title: "One session in depth",
   description:
-    "Use after list_my_sessions: one session (by its id) with its tables, results by position, all-in luck, the biggest wins and losses (hand numbers for find_hands), and your preflop decisions against our equilibrium. The id carries the filters list_my_sessions was given: the session is the same group of hands. Needs a key; free.",
+    "Use after list_my_sessions: one session's tables, results by position, luck, biggest pots, decisions. Key; free.",
   input: {
     sessionId: z
       .string()
@@ -918,7 +892,6 @@ export const getSessionSummary = defineTool({
       .describe("A session id from list_my_sessions (ses_...), unchanged."),
   },
   variants: [SessionSummarySchema],
-  outputDescription: "The session in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_session_summary");
@@ -1070,10 +1043,9 @@ export const getTournamentResults = defineTool({
   name: "get_tournament_results",
   title: "Your tournament results",
   description:
-    "Use for your tournaments from uploaded hands, newest first: buy-in as written, your finish and prize when a hand records them, chips won over the hands, profit and return on investment when buy-in and prize are known; `unknown` lists what the histories do not show (a finish not recorded, re-entries, bounties) instead of guessing. Totals per currency over tournaments with a known finish. Takes the filters of find_hands. Paginated (limit default 20, max 100). Needs a key; free.",
-  input: { ...filterFields, limit: limitField(100, 20), cursor: cursorField },
+    "Use for your tournaments: buy-in, finish, prize, profit, ROI where known; `unknown` says what is not. Filters as find_hands. Key; free.",
+  input: { ...sharedFilterFields, limit: limitField(100, 20), cursor: cursorField },
   variants: [TournamentListSchema],
-  outputDescription: "Tournaments in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_tournament_results");
@@ -1162,9 +1134,9 @@ export const listMyOpponents = defineTool({
   name: "list_my_opponents",
   title: "Your opponents",
   description:
-    "Use to list the players in your uploaded hands, most hands first: hands together, VPIP, PFR, raise first in, limp, 3-bet, fold to 3-bet (each with its count of chances), showdowns, their net in bb, and where their preflop play differs most from our published equilibrium in the same spots. Takes the filters of find_hands (hero filters such as position apply to your seat); minHands drops rare opponents. Paginated (limit default 20, max 50). get_opponent_notes gives one player in depth. Needs a key; free.",
+    "Use to list your opponents, most hands first: VPIP, PFR, 3-bet, fold to 3-bet, departures from our equilibrium. Filters as find_hands. Key; free.",
   input: {
-    ...filterFields,
+    ...sharedFilterFields,
     minHands: z
       .number()
       .int()
@@ -1176,7 +1148,6 @@ export const listMyOpponents = defineTool({
     cursor: cursorField,
   },
   variants: [OpponentListSchema],
-  outputDescription: "A page of opponents in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("list_my_opponents");
@@ -1293,10 +1264,9 @@ export const getOpponentNotes = defineTool({
   name: "get_opponent_notes",
   title: "Notes on one opponent",
   description:
-    "Use to study one opponent from your uploaded hands: their statistics (VPIP, PFR, raise first in, limp, 3-bet, fold to 3-bet, with chances), the same by position, how their preflop play differs from our published equilibrium situation by situation (unopened pot per position, facing a raise, a 3-bet, a 4-bet: their fold/call/raise shares beside the equilibrium range's at the same nodes), and the hands where their cards were shown (newest 10). Takes the filters of find_hands. Needs a key; free.",
-  input: { ...filterFields, ...playerFields },
+    "Use to study one opponent: stats by position, preflop play against our equilibrium, shown hands. Filters as find_hands. Key; free.",
+  input: { ...sharedFilterFields, ...playerFields },
   variants: [OpponentNotesSchema],
-  outputDescription: "Notes in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_opponent_notes");
@@ -1346,12 +1316,11 @@ const LimpRangeSchema = envelope(
 
 export const getOpponentLimpRange = defineTool({
   name: "get_opponent_limp_range",
-  title: "An opponent's limps and limping hands",
+  title: "An opponent's limps",
   description:
-    "Use to see how one opponent limps: per position, how often they call when nobody has raised (first in or over limpers; not the big blind) beside the equilibrium range's call share at the same nodes where the hand maps onto a published pack, and the classes they showed after limping (most often first, with the hands). Takes the filters of find_hands. Needs a key; free.",
-  input: { ...filterFields, ...playerFields },
+    "Use to see how one opponent limps per position beside the equilibrium, and hands shown after limping. Filters as find_hands. Key; free.",
+  input: { ...sharedFilterFields, ...playerFields },
   variants: [LimpRangeSchema],
-  outputDescription: "The limp profile in the analysis envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     needHands(ctx);
     const keyId = await ctx.keyHolder("get_opponent_limp_range");

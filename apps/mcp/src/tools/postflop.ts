@@ -123,16 +123,8 @@ export const postflopScopeFields = {
     .min(2)
     .max(10)
     .optional()
-    .describe(
-      'Optional players in the pot, 2 to 10. Postflop is heads-up: more than 2 answers "unsupported".',
-    ),
-  format: z
-    .string()
-    .max(40)
-    .optional()
-    .describe(
-      'Optional. "cash" (the packs are cash games with rake). Tournament formats answer "unsupported".',
-    ),
+    .describe('Players in the pot; more than 2 answers "unsupported".'),
+  format: z.string().max(40).optional().describe('cash; tournament formats answer "unsupported".'),
 };
 
 function scopeGaps(args: {
@@ -156,18 +148,23 @@ function scopeGaps(args: {
   return gaps;
 }
 
+/** What postflop data is published: the `published` list of a postflop request's unsupported envelope. */
+export function postflopPublished(source: PostflopSource): string[] {
+  const ids = source ? source.ids() : [];
+  return [
+    ids.length > 0
+      ? `Heads-up cash postflop packs: ${ids.join(", ")} (flop decisions of their solved boards).`
+      : "No postflop pack is installed.",
+  ];
+}
+
 function unsupported(
   tool: string,
   request: Record<string, unknown>,
   gaps: Gap[],
   source: PostflopSource,
 ): ToolEnvelope {
-  const ids = source ? source.ids() : [];
-  return unsupportedEnvelope(tool, stripUndefined(request), gaps, [
-    ids.length > 0
-      ? `Heads-up cash postflop packs: ${ids.join(", ")} (flop decisions of their solved boards).`
-      : "No postflop pack is installed.",
-  ]);
+  return unsupportedEnvelope(tool, stripUndefined(request), gaps, postflopPublished(source));
 }
 
 interface Located {
@@ -680,6 +677,30 @@ export interface ReportArgs {
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z]/g, "");
 
+/**
+ * Reads the boards of a report's pack one per turn of the event loop, so that `boardReport` (synchronous, as
+ * the HTTP API calls it) finds them decoded: a report reads up to every solved board of the pack, tens of
+ * milliseconds each, which would otherwise hold the event loop for all of them at once. Errors are left to
+ * `boardReport`, which reports them.
+ */
+async function readBoardsInTurns(source: PostflopSource, args: ReportArgs): Promise<void> {
+  if (!source || scopeGaps(args).length > 0) return;
+  let pack: PostflopPackFile;
+  try {
+    pack = source.get(args.pack);
+  } catch {
+    return;
+  }
+  for (const b of pack.header.boards) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    try {
+      pack.board(b.board);
+    } catch {
+      // Listed as unavailable by the report.
+    }
+  }
+}
+
 export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvelope {
   const request = { ...args };
   const gaps = scopeGaps(args);
@@ -725,6 +746,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
     return Object.entries(filters).every(([key, v]) => t[key] === v);
   });
   const rows: Record<string, unknown>[] = [];
+  const analyzedProvenance: BoardEntry["provenance"][] = [];
   const unavailable: { board: string; reason: string }[] = [];
   const sums = node.actions.map(() => 0);
   const evSums = node.actions.map(() => 0);
@@ -751,6 +773,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
         evCounts[i]!++;
       }
     });
+    analyzedProvenance.push(b.provenance);
     rows.push({
       board: b.board,
       texture: boardTexture(parseBoard(b.board)!),
@@ -794,6 +817,7 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
       weighting:
         "every analyzed board weighs equally; per board, the actor's frequencies are weighted by each combo's reach",
       units: POSTFLOP_UNITS,
+      provenance: reportProvenance(analyzedProvenance),
     },
     {
       counts: {
@@ -808,6 +832,24 @@ export function boardReport(source: PostflopSource, args: ReportArgs): ToolEnvel
     },
     warnings,
   );
+}
+
+/** The provenance of the boards a report analyzed: when they were solved, iterations, time, exploitability. */
+function reportProvenance(boards: readonly BoardEntry["provenance"][]): Record<string, unknown> | null {
+  if (boards.length === 0) return null;
+  const times = boards.map((p) => p.solvedAt).sort();
+  const iterations = boards.map((p) => p.iterations);
+  const seconds = boards.map((p) => p.seconds);
+  const ex = boards.map((p) => p.exploitabilityPct);
+  return {
+    boards: boards.length,
+    solvedAt: { first: times[0], last: times[times.length - 1] },
+    iterations: { min: Math.min(...iterations), max: Math.max(...iterations) },
+    solveSeconds: { total: r3(seconds.reduce((a, b) => a + b, 0)), max: Math.max(...seconds) },
+    exploitabilityPct: { max: Math.max(...ex), mean: r4(ex.reduce((a, b) => a + b, 0) / ex.length) },
+    exploitabilityNote:
+      "percent of the pot at the start of the street, per analyzed board, measured by an exact best response on the solved tree",
+  };
 }
 
 export interface CompareSide {
@@ -1005,33 +1047,17 @@ const packField = z
   .string()
   .min(1)
   .max(100)
-  .describe(
-    'Postflop pack id from list_postflop_packs, e.g. "srp-btn-bb-100bb" (75% pot tree) or "srp-btn-bb-100bb-flop33" (33% pot flop bet).',
-  );
+  .describe('Pack id from list_postflop_packs, e.g. "srp-btn-bb-100bb".');
 const boardField = z
   .string()
   .min(1)
   .max(20)
-  .describe(
-    'The flop (the pack\'s street), e.g. "QsJh2h" or "Qs Jh 2h". Suit-isomorphic boards (QdJc2c) are answered from the solved board with the suits mapped.',
-  );
+  .describe('The flop, e.g. "QsJh2h" (suit-isomorphic boards are mapped).');
 export const postflopPathField = z
-  .union([
-    z
-      .array(
-        z
-          .string()
-          .max(40)
-          .describe(
-            'One action: its label ("check", "bet 4.13"), its kind when unique ("bet", "raise", "allin", "call", "fold") or a pot share ("bet 75%"); or the turn or river card ("7c") after the action that ends a street.',
-          ),
-      )
-      .max(32),
-    z.string().max(400).describe('The steps joined by commas, e.g. "check,bet" or "check,check,7c".'),
-  ])
+  .union([z.array(z.string().max(40)).max(32), z.string().max(400)])
   .optional()
   .describe(
-    'Actions from the start of the flop in order; [] or absent is the first decision. After the action that ends the flop\'s betting come the turn card, the turn\'s actions, the river card and its actions: ["check", "check", "7c", "bet", "call", "2d"].',
+    'Actions from the flop\'s start (labels, kinds or "bet 75%"; the next card after a street ends), e.g. ["check", "check", "7c", "bet"].',
   );
 const postflopComboField = z.string().max(12).describe('Two concrete cards, e.g. "AhKh".');
 
@@ -1043,10 +1069,9 @@ export const listPostflopPacksTool = defineTool({
   name: "list_postflop_packs",
   title: "List the postflop packs",
   description:
-    "Use first for postflop: the heads-up postflop packs with their ids (<pack> = 75% pot tree, <pack>-flop33 = 33% pot flop bet), preflop line, stacks, pot, rake, tree, solved boards and exploitability summary. Free without a key.",
+    "Use first for postflop: the heads-up packs (<pack> 75% pot tree, <pack>-flop33) with line, stacks, pot, rake, boards. Free.",
   input: {},
   variants: [ToolEnvelopeSchema],
-  outputDescription: "The analysis envelope listing the packs, or an error body.",
   async run(_args, ctx): Promise<Outcome> {
     await ctx.authorize(true);
     return { schema: ToolEnvelopeSchema, value: listPostflopPacks(ctx.postflop) };
@@ -1055,9 +1080,9 @@ export const listPostflopPacksTool = defineTool({
 
 export const getPostflopNodeTool = defineTool({
   name: "get_postflop_node",
-  title: "Postflop node: strategy at a decision (flop, turn, river)",
+  title: "Postflop node",
   description:
-    "Use for the strategy at a decision of a solved board: per action its exact chip addition (amountBb), pot-normalized compareKey, frequency over the range and EV (evBb); per hand class the frequencies; with combo, that combo's frequencies, EV per action, equity. Flop decisions are stored; a path that goes on with the turn card (and the river card) is answered by solving that street on demand from the flop solve's ranges (a few seconds the first time; context.solve gives its exploitability). Unsolved boards answer unsupported naming the nearest solved boards. Needs a key.",
+    "Use for the strategy at a solved board's decision: per action amount, compareKey, frequency, EV (bb); combo for one hand. Turn and river solve on demand. Key.",
   input: {
     pack: packField,
     board: boardField,
@@ -1066,7 +1091,6 @@ export const getPostflopNodeTool = defineTool({
     ...postflopScopeFields,
   },
   variants: [ToolEnvelopeSchema],
-  outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
     return { schema: ToolEnvelopeSchema, value: await postflopNode(ctx.postflop, args) };
@@ -1075,32 +1099,17 @@ export const getPostflopNodeTool = defineTool({
 
 export const getPostflopRangeTool = defineTool({
   name: "get_postflop_range",
-  title: "Postflop range: every combo at a decision or of one action",
-  description:
-    "Use for per-combo numbers: a path to a decision gives each combo of the player to act with its reach, frequency per action, evBb and equity; with `action` (or a path ending in a call or check that ends the street) that action's range: each combo's frequency, its weight after the action and the action's evBb. minReach drops combos at or below it. Needs a key.",
+  title: "Postflop range",
+  description: "Use for per-combo numbers at a postflop decision, or with `action` that action's range. Key.",
   input: {
     pack: packField,
     board: boardField,
     path: postflopPathField,
-    action: z
-      .string()
-      .max(40)
-      .optional()
-      .describe(
-        'Optional: one action at the node (label, unique kind such as "bet", or "bet 75%"): answer that action\'s range.',
-      ),
-    minReach: z
-      .number()
-      .min(0)
-      .max(1)
-      .optional()
-      .describe(
-        "Drop combos whose reach (after the action, for an action's range) is at or below this, 0 to 1.",
-      ),
+    action: z.string().max(40).optional().describe('One action at the node (e.g. "bet"): answer its range.'),
+    minReach: z.number().min(0).max(1).optional().describe("Drop combos with reach at or below this."),
     ...postflopScopeFields,
   },
   variants: [ToolEnvelopeSchema],
-  outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
     return { schema: ToolEnvelopeSchema, value: await postflopRange(ctx.postflop, args) };
@@ -1109,9 +1118,9 @@ export const getPostflopRangeTool = defineTool({
 
 export const explainComboTool = defineTool({
   name: "explain_combo",
-  title: "Explain one combo's postflop play",
+  title: "Explain a combo",
   description:
-    "Use to understand one combo at a decision (flop, or turn and river solved on demand): its strategy and EV per action, equity, hand category (made hand, draws, blockers), where it sits in its range (equity and EV percentiles), and one or two sentences built from those numbers. Needs a key.",
+    "Use to understand one combo at a postflop decision: strategy, EV, equity, hand category, place in range. Key.",
   input: {
     pack: packField,
     board: boardField,
@@ -1120,7 +1129,6 @@ export const explainComboTool = defineTool({
     ...postflopScopeFields,
   },
   variants: [ToolEnvelopeSchema],
-  outputDescription: "The analysis envelope (exact or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
     return { schema: ToolEnvelopeSchema, value: await explainCombo(ctx.postflop, args) };
@@ -1136,9 +1144,9 @@ const filterField = (values: readonly string[], what: string) =>
 
 export const getBoardReportTool = defineTool({
   name: "get_board_report",
-  title: "Board report: one flop decision across the solved boards",
+  title: "Board report",
   description:
-    "Use to see how a flop decision changes with texture: the actor's action frequencies (and EVs) per solved board that matches the filters, and their aggregate where every board weighs equally, with how many boards matched, were analyzed or were unavailable (coverage.status aggregated_report). Needs a key.",
+    "Use to see how a flop decision changes with texture: frequencies and EVs per matching solved board and their aggregate. Key.",
   input: {
     pack: packField,
     path: postflopPathField,
@@ -1155,9 +1163,9 @@ export const getBoardReportTool = defineTool({
     ...postflopScopeFields,
   },
   variants: [ToolEnvelopeSchema],
-  outputDescription: "The analysis envelope (aggregated_report or unsupported), or an error body.",
   async run(args, ctx): Promise<Outcome> {
     await keyed(ctx);
+    await readBoardsInTurns(ctx.postflop, args);
     return { schema: ToolEnvelopeSchema, value: boardReport(ctx.postflop, args) };
   },
 });

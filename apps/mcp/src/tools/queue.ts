@@ -5,7 +5,7 @@
  * pack read with get_node, get_range and list_spots by passing its id as `solution`.
  */
 
-import { GAME_IDS, RangesError } from "@ranges/core";
+import { RangesError } from "@ranges/core";
 import { checkPlan, JOB_STATUSES, limitsOf, type SolveJob } from "@ranges/queue";
 import { z } from "zod";
 import type { SolveDeps, ToolContext } from "../context.js";
@@ -17,30 +17,23 @@ const solveIdField = z
   .string()
   .max(20)
   .regex(SOLVE_ID, { error: "a solve id is sol_ and 16 hex characters" })
-  .describe("The solve's id, as enqueue_solve returned it (sol_...).");
+  .describe("The solve's id (sol_...).");
 
-const codes = (what: string) =>
-  z.array(z.number().min(1).max(1_000_000)).max(6).optional().describe(`Raise codes of the ${what}.`);
+const codes = (what: string) => z.array(z.number().min(1).max(1_000_000)).max(6).optional().describe(what);
 
 /** What a solve may change in a library tree (see SolveRequest in @ranges/queue). */
 const CHANGES = closedObject("changes", {
-  open: codes("opens (every seat but the SB)"),
-  sbOpen: codes("SB opens"),
-  threeBetIp: codes("3-bets in position"),
-  threeBetOop: codes("3-bets out of position"),
-  squeeze: codes("squeezes"),
-  fourBet: codes("4-bets"),
-  fiveBet: codes("5-bets"),
-  isoRaise: codes("raises over limpers"),
+  open: codes("Open codes (not the SB)."),
+  sbOpen: codes("SB open codes."),
+  threeBetIp: codes("3-bet codes in position."),
+  threeBetOop: codes("3-bet codes out of position."),
+  squeeze: codes("Squeeze codes."),
+  fourBet: codes("4-bet codes."),
+  fiveBet: codes("5-bet codes."),
+  isoRaise: codes("Codes over limpers."),
   allInFrom: z.number().int().min(1).max(6).optional().describe("Raise number from which all-in is offered."),
-  maxRaises: z.number().int().min(1).max(6).optional().describe("Most raises in a hand."),
-  maxCallersToRaise: z
-    .number()
-    .int()
-    .min(0)
-    .max(9)
-    .optional()
-    .describe("Most callers over which a re-raise is offered."),
+  maxRaises: z.number().int().min(1).max(5).optional().describe("Most raises in a hand (1 to 5)."),
+  maxCallersToRaise: z.number().int().min(0).max(9).optional().describe("Most callers before a re-raise."),
   jamOrFold: z.boolean().optional().describe("Every decision all-in or fold."),
   coldFourBet: z.boolean().optional().describe("Allow cold 4-bets and 5-bets."),
   ante: z.number().min(0).max(100).optional().describe("Ante in bb."),
@@ -52,20 +45,13 @@ const CHANGES = closedObject("changes", {
     .optional()
     .describe("Rake on pots that see a flop; null for none."),
   limpSeats: z.array(z.string().max(6)).max(10).optional().describe("Seats allowed to limp first in."),
-  allInThreshold: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe("A raise above this share of the stack becomes all-in."),
+  allInThreshold: z.number().min(0).max(1).optional().describe("Stack share above which a raise is all-in."),
   dealtIn: z
     .array(z.string().max(6))
     .min(2)
     .max(10)
     .optional()
-    .describe(
-      'Seats dealt a hand, the last to act preflop (["SB", "BB"]: heads-up; ["BTN", "SB", "BB"]: three-handed); the others fold first in, so paths keep the game\'s grammar.',
-    ),
+    .describe('Seats dealt in, the last to act, e.g. ["SB", "BB"].'),
 });
 
 function needQueue(ctx: ToolContext): SolveDeps {
@@ -141,31 +127,31 @@ function view(job: SolveJob) {
         : job.status === "failed"
           ? "Look at error; enqueue again with a smaller tree if it ran out of time."
           : "Cancelled: nothing to read.";
-  return { ...job, request: job.request as unknown as Record<string, unknown>, next };
+  // The worker's last progress report stays on a finished job; nothing is left to run once it ends.
+  const settled = job.status !== "queued" && job.status !== "running";
+  const progress = settled && job.progress !== null ? { ...job.progress, etaSeconds: 0 } : job.progress;
+  return { ...job, progress, request: job.request as unknown as Record<string, unknown>, next };
 }
 
 export const enqueueSolve = defineTool({
   name: "enqueue_solve",
   title: "Queue a custom preflop solve",
   description:
-    'Use when the library lacks a spot: solves a preflop tree on this project\'s solver and keeps the result as your private pack. Give a library game and any stack with optional changes ({"game": "nl/v2", "stack": 85}, {"game": "nlmtt8", "stack": 40, "changes": {"open": [25]}}, heads-up {"game": "nl", "stack": 10, "changes": {"dealtIn": ["SB", "BB"], "jamOrFold": true}}, changes among open, sbOpen, threeBetIp, threeBetOop, squeeze, fourBet, fiveBet, isoRaise, allInFrom, maxRaises, maxCallersToRaise, jamOrFold, coldFourBet, ante, rake, limpSeats, allInThreshold, dealtIn), or a whole tree `config` (see get_tree_docs). The tree is built and sized first: anything the solver cannot build, or a tree or time over your plan, is refused with the estimate. Needs a key; counted once. Returns the job; follow it with get_queued_solve.',
+    'Use when the library lacks a spot: solves a preflop tree as your private pack, e.g. {"game": "nl", "stack": 10, "changes": {"dealtIn": ["SB", "BB"], "jamOrFold": true}}, {"game": "nlmtt8", "stack": 20, "changes": {"open": [40050], "dealtIn": ["BTN", "SB", "BB"]}}. Over-plan trees are refused with the estimate. Key; counted once.',
   input: {
     game: z
       .enum(["nl", "nl/v2", "nl9", "nlmtt8"])
       .optional()
       .describe("A library game whose tree to start from."),
     stack: z.number().min(2).max(1000).describe("Stack depth in bb (2 to 1000)."),
-    changes: CHANGES.optional().describe(
-      "Changes to the library tree; raise codes as the tree config writes them (get_tree_docs lists a game's).",
-    ),
+    changes: CHANGES.optional().describe("Changes to the library tree (codes: get_tree_docs)."),
     config: z
       .string()
       .max(50_000)
       .optional()
-      .describe("A whole tree config (TreeConfig) as JSON text, instead of game and changes."),
+      .describe("A whole tree config as JSON text, instead of game and changes."),
   },
   variants: [OneJobSchema],
-  outputDescription: "The queued job, or an error body (with the estimate when over the plan).",
   annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, ctx): Promise<Outcome> {
     const { queue, worker } = needQueue(ctx);
@@ -201,18 +187,14 @@ export const enqueueSolve = defineTool({
 
 export const getQueuedSolve = defineTool({
   name: "get_queued_solve",
-  title: "Status, progress and result of a queued solve",
+  title: "One queued solve",
   description:
-    "Use to follow a solve from enqueue_solve: status (queued, running, done, failed, cancelled), progress while it runs (iteration, worst seat's exploitability in % of the pot, seconds elapsed and left), the result summary (iterations, time, exploitability per seat) when done, the error when it failed. `cancel: true` cancels it. Needs the key that queued it; free.",
+    "Use to follow an enqueue_solve job: status, progress, summary or error; `cancel: true` cancels. Key; free.",
   input: {
     id: solveIdField,
-    cancel: z
-      .boolean()
-      .optional()
-      .describe("true: cancel the solve (queued: at once; running: within seconds)."),
+    cancel: z.boolean().optional().describe("true: cancel the solve."),
   },
   variants: [OneJobSchema],
-  outputDescription: "The job, or an error body.",
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   async run(args, ctx): Promise<Outcome> {
     const { queue } = needQueue(ctx);
@@ -226,7 +208,7 @@ export const listQueuedSolves = defineTool({
   name: "list_queued_solves",
   title: "Your queued solves",
   description:
-    "Use to see the solves you queued, newest first, with their status and progress; `status` narrows the list. Needs a key; free.",
+    "Use to list the solves you queued, newest first, with status and progress; `status` narrows it. Key; free.",
   input: {
     status: z.enum(JOB_STATUSES).optional().describe("Only solves in this status."),
     limit: z
@@ -238,7 +220,6 @@ export const listQueuedSolves = defineTool({
       .describe("How many, 1 to 100; default 50."),
   },
   variants: [JobListSchema],
-  outputDescription: "The caller's solves, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     const { queue } = needQueue(ctx);
     const keyId = await ctx.keyHolder("list_queued_solves");
@@ -249,12 +230,11 @@ export const listQueuedSolves = defineTool({
 
 export const listLibrarySolutions = defineTool({
   name: "list_library_solutions",
-  title: "Every published pack and your finished solves",
+  title: "Library and your solves",
   description:
-    "Use to see every solution you can read: each published pack (game, stack, algorithm, iterations, solve seconds, creation time, worst seat's exploitability in % of the pot, model) and, with a key, your own finished solves (read them with get_node and solution). Free.",
+    "Use to see every solution you can read: the packs' provenance and, with a key, your finished solves.",
   input: {},
   variants: [LibrarySchema],
-  outputDescription: "The library and your solves, or an error body.",
   async run(_args, ctx): Promise<Outcome> {
     let mine: SolveJob[] = [];
     if (ctx.caller.authorization !== undefined && ctx.solves) {
@@ -263,28 +243,21 @@ export const listLibrarySolutions = defineTool({
     } else {
       await ctx.authorize(true);
     }
-    const library = GAME_IDS.flatMap((game) =>
-      ctx.store.liveStacks(game).flatMap((stack) => {
-        try {
-          const p = ctx.store.packMeta(game, stack).header.provenance;
-          const seats = p.exploitability ?? null;
-          return [
-            {
-              game,
-              stack,
-              algorithm: p.algorithm,
-              iterations: p.iterations,
-              solveSeconds: p.solveSeconds,
-              createdAt: p.createdAt,
-              worstPctPot: seats && seats.length > 0 ? Math.max(...seats.map((s) => s.pctPot)) : null,
-              model: p.model ?? null,
-            },
-          ];
-        } catch {
-          return [];
-        }
-      }),
-    );
+    // The store's resident index: no pack data is read (see RangeStore.packSummaries).
+    const library = (await ctx.store.packSummaries()).map(({ game, stack, header }) => {
+      const p = header.provenance;
+      const seats = p.exploitability ?? null;
+      return {
+        game,
+        stack,
+        algorithm: p.algorithm,
+        iterations: p.iterations,
+        solveSeconds: p.solveSeconds,
+        createdAt: p.createdAt,
+        worstPctPot: seats && seats.length > 0 ? Math.max(...seats.map((s) => s.pctPot)) : null,
+        model: p.model ?? null,
+      };
+    });
     return { schema: LibrarySchema, value: { schemaVersion: 1, library, mine: mine.map(view) } };
   },
 });

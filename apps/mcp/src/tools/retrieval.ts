@@ -46,9 +46,7 @@ const solutionField = z
   .max(20)
   .regex(/^sol_[0-9a-f]{16}$/, { error: "a solution id is sol_ and 16 hex characters" })
   .optional()
-  .describe(
-    "A finished solve's id (enqueue_solve) to read instead of a library pack; then omit game and stack.",
-  );
+  .describe("A finished solve's id, instead of game and stack.");
 
 /** Arguments of a retrieval tool: a library game and stack, or a solution. */
 type SourceArgs = Omit<ScopeArgs, "game"> &
@@ -75,17 +73,17 @@ const free = (ctx: ToolContext, game: Parameters<typeof isKeyless>[0]) =>
 
 export const getConfig = defineTool({
   name: "get_config",
-  title: "Table config of an nlmtt8 stack",
+  title: "nlmtt8 table config",
   description:
-    "Use before reading nlmtt8 strategies: returns the table facts of one stack depth (seats in acting order, per-seat starting stacks, blinds, the 1bb big-blind ante and who posts it, whether the named depth includes the ante, the tree's raise sizes, the listed open sizes, the rake the tree was solved with (null: none, or unknown when `unverified` lists it), EV unit and baseline, available stacks, and an `unverified` list for every unknown field). Served for game nlmtt8; free without a key.",
+    "Use before reading nlmtt8: one stack's seats, stacks, blinds, ante, sizes, rake; `unverified` names unknowns.",
   input: { game: gameField, stack: stackField, ...scopeFields },
   variants: [ConfigSchema, ToolEnvelopeSchema],
-  outputDescription: "The API's Config object, or an unsupported envelope, or an error body.",
   async run(args, ctx) {
     const s = scoped("get_config", args, ctx);
     if ("outcome" in s) return s.outcome;
     await ctx.authorize(isKeyless(s.game, "config") || isKeyless(s.game, "node"));
     const stack = parseStackParam(s.game, args.stack);
+    await ctx.store.prepare(s.game, stack);
     return { schema: ConfigSchema, value: ctx.store.config(s.game, stack) };
   },
 });
@@ -139,38 +137,26 @@ export function decodeCursor(cursor: string, game: string, stack: number, query:
 
 export const listSpots = defineTool({
   name: "list_spots",
-  title: "List the decision nodes of a stack",
+  title: "Decision nodes",
   description:
-    'Use to find the exact history of a spot before get_node: lists the decision nodes of one game and stack as { history, actor, depth (1 RFI, 2 facing a raise, 3 3-bet pot, 4 deeper), actions (tokens offered) }, a page at a time. Search with `query` (terms all must match: a substring of the history, a seat, a token, or depth:2, actor:BTN, action:3B), page with `limit` (default 50, max 200) and the returned `nextCursor` until it is absent; `total` counts every matching row. detail "full" gives the same page in the API\'s Spots object (schemaVersion, units, game, stack, count, spots). Free for nl/v2 (nl has no spot list); nlmtt8 and other games need a key.',
+    "Use to find a node's exact history: a stack's decision nodes (history, actor, depth, tokens), paged; query e.g. \"depth:2 actor:BTN\". nl/v2 free.",
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
     solution: solutionField,
-    query: z
-      .string()
-      .max(200)
-      .optional()
-      .describe('Search terms, all must match: e.g. "BTN 3B", "depth:2 actor:SB", "UTG_Open".'),
-    cursor: z
-      .string()
-      .max(64)
-      .optional()
-      .describe("nextCursor from the previous page, unchanged (with the same game, stack and query)."),
+    query: z.string().max(200).optional().describe('Terms that must all match, e.g. "depth:2 actor:SB".'),
+    cursor: z.string().max(64).optional().describe("nextCursor of the previous page."),
     limit: z
       .number()
       .int()
       .min(1, { error: `limit must be 1 to ${SPOTS_MAX_LIMIT} rows per page` })
       .max(SPOTS_MAX_LIMIT, { error: `limit must be 1 to ${SPOTS_MAX_LIMIT} rows per page` })
       .optional()
-      .describe(`Rows per page, 1 to ${SPOTS_MAX_LIMIT}; default ${SPOTS_DEFAULT_LIMIT}.`),
-    detail: detailField.describe(
-      "compact (default): the page of rows with total and nextCursor. full: the same page in the API's Spots object (plus total and nextCursor).",
-    ),
+      .describe(`Rows per page; default ${SPOTS_DEFAULT_LIMIT}.`),
+    detail: detailField.describe("compact (default) or full."),
     ...scopeFields,
   },
   variants: [CompactSpotsSchema, FullSpotsSchema, ToolEnvelopeSchema],
-  outputDescription:
-    "A page of spot rows (compact, or in the API's Spots object with detail full), an unsupported envelope, or an error body.",
   async run(args, ctx): Promise<Outcome> {
     const source = await sourceOf("list_spots", args, ctx);
     if ("outcome" in source) return source.outcome;
@@ -178,7 +164,8 @@ export const listSpots = defineTool({
     const limit = args.limit ?? SPOTS_DEFAULT_LIMIT;
     const query = args.query?.trim() ?? "";
     const offset = args.cursor ? decodeCursor(args.cursor, game, stack, query) : 0;
-    const spots = store.spots(game, stack);
+    // A finished solve is the caller's own pack: its spots are listed whatever the game.
+    const spots = store.spots(game, stack, { anyGame: source.solution !== undefined });
     const rows = spots.spots.filter(spotMatcher(query));
     const page = rows.slice(offset, offset + limit);
     const paging = {
@@ -288,10 +275,39 @@ async function lineRequest(
   const { game, stack, store } = source;
   const minFreq = parseMinFreqParam(args.minFreq);
   const hand = resolveHand(game, args.hand, args.combo);
-  const path = requirePath(pathName, args[pathName] ?? "");
+  const path = withUndealtFolds(requirePath(pathName, args[pathName] ?? ""), source.undealt);
   if (args.detail === "full") requireBound(game, hand !== undefined, minFreq);
   const fullOptions = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
   return { store, game, stack, path, minFreq, hand, fullOptions };
+}
+
+/** Where a retrieval tool reads, and for a solve, its id and the seats it was not dealt. */
+interface Source {
+  readonly store: RangeStore;
+  readonly game: GameId;
+  readonly stack: number;
+  readonly solution?: string;
+  /** The seats a solve's `dealtIn` left out, in acting order: they fold first in. */
+  readonly undealt?: readonly string[];
+}
+
+/** The seats a solve request's `changes.dealtIn` leaves out (they fold first in), in acting order. */
+function undealtSeats(game: GameId, request: unknown): string[] {
+  const dealtIn = (request as { changes?: { dealtIn?: unknown } } | null)?.changes?.dealtIn;
+  if (!Array.isArray(dealtIn)) return [];
+  return GAMES[game].seats.filter((seat) => !dealtIn.includes(seat));
+}
+
+/**
+ * A path into a solve whose table left seats out: a path that starts at a dealt seat gets the folds of the
+ * seats not dealt in front of it ("SB_AI_BB" on a heads-up nl solve reads "UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_AI_BB"),
+ * so the caller writes only the seats that play. A path that already starts with the first seat is unchanged.
+ */
+export function withUndealtFolds(path: string, undealt: readonly string[] | undefined): string {
+  if (undealt === undefined || undealt.length === 0) return path;
+  const first = path.split("_", 1)[0]!;
+  if (first === undealt[0] || undealt.includes(first)) return path;
+  return `${undealt.map((seat) => `${seat}_Fold`).join("_")}_${path}`;
 }
 
 /**
@@ -302,7 +318,7 @@ async function sourceOf(
   tool: string,
   args: SourceArgs,
   ctx: ToolContext,
-): Promise<{ store: RangeStore; game: GameId; stack: number } | { outcome: Outcome }> {
+): Promise<Source | { outcome: Outcome }> {
   if (args.solution !== undefined) {
     if (args.game !== undefined || args.stack !== undefined) {
       throw invalidParameter(
@@ -311,8 +327,25 @@ async function sourceOf(
     }
     if (!ctx.solves) throw new RangesError("not_found", "The solve queue is not enabled on this server.");
     const { keyId } = await ctx.keyed(`${tool} of a solve`);
+    const job = await ctx.solves.queue.require(keyId, args.solution);
+    if (job.status === "cancelled" || job.status === "failed") {
+      throw new RangesError(
+        "invalid_parameter",
+        job.status === "cancelled"
+          ? `Solve ${job.id} was cancelled, so it has no strategies to read; enqueue_solve it again to solve it.`
+          : `Solve ${job.id} failed (${job.error ?? "no reason recorded"}), so it has no strategies to read; enqueue_solve a smaller tree to try again.`,
+        { parameter: "solution" },
+      );
+    }
     const open = await ctx.solves.solutions.get(keyId, args.solution);
-    return { store: open.store, game: open.game, stack: open.stack };
+    await open.store.prepare(open.game, open.stack);
+    return {
+      store: open.store,
+      game: open.game,
+      stack: open.stack,
+      solution: args.solution,
+      undealt: undealtSeats(open.game, open.job.request),
+    };
   }
   if (args.game === undefined || args.stack === undefined) {
     throw new RangesError(
@@ -324,21 +357,22 @@ async function sourceOf(
   const s = scoped(tool, args as SourceArgs & ScopeArgs, ctx);
   if ("outcome" in s) return s;
   await free(ctx, s.game);
-  return { store: ctx.store, game: s.game, stack: parseStackParam(s.game, args.stack) };
+  const stack = parseStackParam(s.game, args.stack);
+  // The queries that follow are synchronous: a pack not in memory is read off the event loop first.
+  await ctx.store.prepare(s.game, stack);
+  return { store: ctx.store, game: s.game, stack };
 }
 
 export const getNode = defineTool({
   name: "get_node",
   title: "Strategy at a decision node",
   description:
-    'Use to answer "what does the solver do here?": returns every action at the decision named by `history` (an action path ending in the seat to act, every fold written out, e.g. "UTG_Fold_HJ_Fold_CO") with its size and, per hand class, frequency and EV (sb, relative to folding). Compact (default): per action its token, kind, raise-to (sizeBb), % pot, share of combos, the range in grouped range notation ("22+,A2s+:1; A5s:0.45"; PLO: counts of classes, pure and mixed, plus representative pure and mixed classes from the highest EV to the lowest, one per bucket when the pack stores buckets), the combo-weighted mean EV and top EVs; stays a few KB. full: the API\'s Node object (PLO: with minFreq or hand, as the whole 16,432-class node is about 1 MB). `hand` or `combo` returns only that class\'s exact strategy (PLO: a class such as (AK)QJ or four cards such as AsKsQhJd). Every answer carries `reach`: the probability the line is played when every seat follows the published strategies (card removal ignored); at reach 0 `warnings` says the strategy there is a best response, not an equilibrium frequency. Errors say how to fix the path (missing folds, available actions). Free for nl and nl/v2; other games need a key.',
+    'Use for "what does the solver do here?": each action at `history` (folds written out) with size, range, frequency and EV per class, e.g. {"game": "nl/v2", "stack": 100, "history": "UTG_Fold_HJ"}. nl, nl/v2 free.',
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
     solution: solutionField,
-    history: pathField(
-      'Action path ending in the seat to act: "UTG" (first to act), "UTG_Fold_HJ_Fold_CO_Fold_BTN", "UTG_60%_HJ" (nl) or "UTG_Open_UTG1" (nlmtt8). Copy raise tokens from a node\'s actions.',
-    ),
+    history: pathField('Path ending in the seat to act, e.g. "UTG_Fold_HJ", "UTG_Open_UTG1".'),
     hand: handField,
     combo: comboField,
     minFreq: minFreqField,
@@ -346,8 +380,6 @@ export const getNode = defineTool({
     ...scopeFields,
   },
   variants: [CompactNodeSchema, FullNodeSchema, ToolEnvelopeSchema],
-  outputDescription:
-    "A compact node, the API's Node object plus `warnings` (detail full), an unsupported envelope, or an error body. Every node carries `reach`; at reach 0 `warnings` says the line is never reached.",
   async run(args, ctx): Promise<Outcome> {
     const r = await lineRequest("get_node", "history", args, ctx);
     if ("outcome" in r) return r.outcome;
@@ -371,14 +403,12 @@ export const getRange = defineTool({
   name: "get_range",
   title: "Range of one action",
   description:
-    'Use for "which hands take this action?": returns one action\'s range at the spot named by `spot` (a node history plus the action token, e.g. "UTG_Fold_HJ_60%" or "UTG_Open"), with its raise-to and % pot. Compact (default): share of combos, grouped range notation (PLO: counts plus representative pure and mixed classes), mean and top EVs (sb). full: the API\'s Range object (per-class frequency and EV; PLO needs minFreq or hand). `hand` or `combo` returns only that class\'s exact frequency and EV (PLO: a class such as (AK)QJ or four cards). `reach` is the probability that the node where the action is chosen is played under the published strategies; at reach 0 `warnings` says so. Free for nl and nl/v2; other games need a key.',
+    'Use for "which hands take this action?": one action\'s range at `spot`, e.g. {"game": "nl/v2", "stack": 100, "spot": "UTG_60%"}. nl, nl/v2 free.',
   input: {
     game: gameField.optional(),
     stack: stackField.optional(),
     solution: solutionField,
-    spot: pathField(
-      'Action path ending in an action: a node history plus a token from its actions, e.g. "UTG_Open".',
-    ),
+    spot: pathField('A node history plus an action token, e.g. "UTG_60%".'),
     hand: handField,
     combo: comboField,
     minFreq: minFreqField,
@@ -386,8 +416,6 @@ export const getRange = defineTool({
     ...scopeFields,
   },
   variants: [CompactRangeSchema, FullRangeSchema, ToolEnvelopeSchema],
-  outputDescription:
-    "A compact range, the API's Range object plus `warnings` (detail full), an unsupported envelope, or an error body. `reach` is that of the node where the action is chosen; at reach 0 `warnings` says the line is never reached.",
   async run(args, ctx): Promise<Outcome> {
     const r = await lineRequest("get_range", "spot", args, ctx);
     if ("outcome" in r) return r.outcome;
