@@ -66,16 +66,20 @@ export interface SolveJob {
 type Row = Pick<AccountTables["solve_jobs"], (typeof COLUMNS)[number]>;
 
 function toJob(r: Row): SolveJob {
+  const status = r.status as JobStatus;
+  const progress = r.progress === null ? null : (JSON.parse(r.progress) as JobProgress);
+  // The worker's last report stays on a settled job; nothing is left to run, so nothing is left to wait for.
+  const settled = status !== "queued" && status !== "running";
   return {
     id: r.id,
-    status: r.status as JobStatus,
+    status,
     request: JSON.parse(r.spec) as SolveRequest,
     game: r.game,
     stack: Number(r.stack),
     decisions: Number(r.decisions),
     estimateSeconds: Number(r.estimate_seconds),
     maxSeconds: Number(r.max_seconds),
-    progress: r.progress === null ? null : (JSON.parse(r.progress) as JobProgress),
+    progress: settled && progress !== null ? { ...progress, etaSeconds: 0 } : progress,
     summary: r.summary === null ? null : (JSON.parse(r.summary) as JobSummary),
     error: r.error,
     attempts: Number(r.attempts),

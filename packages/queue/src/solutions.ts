@@ -31,6 +31,14 @@ export class SolutionPacks {
   /** The caller's finished solution, ready to query; 404 when it is not theirs, 409-style 400 when not done. */
   async get(keyId: string, id: string): Promise<OpenSolution> {
     const job = await this.queue.require(keyId, id);
+    if (job.status === "cancelled" || job.status === "failed") {
+      throw new RangesError(
+        "invalid_parameter",
+        job.status === "cancelled"
+          ? `Solve ${id} was cancelled before it finished: it has no strategies to read. Enqueue it again to solve it.`
+          : `Solve ${id} failed (${job.error ?? "no reason recorded"}): it has no strategies to read. Enqueue it again, with a smaller tree if it ran out of time.`,
+      );
+    }
     if (job.status !== "done") {
       throw new RangesError(
         "invalid_parameter",

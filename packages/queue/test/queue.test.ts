@@ -168,6 +168,33 @@ describe.each([
     expect(await queue.resultPack("aaaaaaaaaaaa", first.id)).toBeUndefined();
   });
 
+  it.skipIf(!available)("a settled job has no time left and says why it has nothing to read", async () => {
+    const { queue, solutions } = await setup(backend);
+    const key = "dddddddddddd";
+    for (const end of ["cancelled", "failed"] as const) {
+      const job = await queue.enqueue(key, validateSolveRequest(JAM_FOLD), 60);
+      expect(await queue.claimById(job.id, "w")).not.toBeNull();
+      await queue.heartbeat(job.id, "w", {
+        iteration: 40,
+        worstPctPot: 2.5,
+        elapsedSeconds: 7,
+        etaSeconds: 1493,
+      });
+      expect((await queue.get(key, job.id))?.progress?.etaSeconds).toBe(1493);
+      if (end === "cancelled") {
+        await queue.cancel(key, job.id);
+        await queue.stop(job.id, "w", null);
+      } else {
+        await queue.stop(job.id, "w", "out of time at 600 s");
+      }
+      const settled = await queue.get(key, job.id);
+      expect(settled).toMatchObject({ status: end, progress: { iteration: 40, etaSeconds: 0 } });
+      await expect(solutions.get(key, job.id)).rejects.toThrow(
+        end === "cancelled" ? /was cancelled before it finished/ : /failed \(out of time at 600 s\)/,
+      );
+    }
+  });
+
   it.skipIf(!available)(
     "a job whose worker went silent is queued again, then failed after 3 runs",
     async () => {
