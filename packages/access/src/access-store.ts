@@ -318,7 +318,7 @@ export class AccessStore {
 
   /** Files a feature or data request for a key holder. Throws `invalid_parameter` for bad input. */
   submitRequest(keyId: string, input: RequestInput): Promise<StoredRequest> {
-    return insertRequest(this.account.db, keyId, input, this.clock());
+    return insertRequest(this.account, keyId, input, this.clock());
   }
 
   /** A key holder's own requests, newest first (at most 100). */

@@ -37,4 +37,4 @@ export { API_KEY_PREFIX, parseApiKey } from "./keys.js";
 export type { OAuthAdapter, OAuthPayload, OAuthRecordsOptions } from "./oauth-records.js";
 export { DEFAULT_UNUSED_CLIENT_DAYS, OAuthRecords } from "./oauth-records.js";
 export type { RequestInput, RequestKind, StoredRequest } from "./requests.js";
-export { REQUEST_KINDS } from "./requests.js";
+export { REQUEST_KINDS, REQUESTS_PER_DAY } from "./requests.js";

@@ -5,10 +5,18 @@
 
 import { randomBytes } from "node:crypto";
 import { RangesError } from "@ranges/core";
-import type { Kysely } from "kysely";
-import type { AccountTables } from "./db/database.js";
+import { type Kysely, sql } from "kysely";
+import type { AccountDatabase, AccountTables } from "./db/database.js";
 
 type Db = Kysely<AccountTables>;
+
+/**
+ * Requests one key may file per UTC day, on every surface (HTTP and MCP) and across processes: filing is free
+ * (it works with a spent quota), so this bounds it. The count and the insert are one atomic step (SQLite: one
+ * `INSERT ... SELECT ... WHERE count < limit` statement; PostgreSQL: a transaction holding an advisory lock
+ * on the key), so requests filed at once cannot pass it.
+ */
+export const REQUESTS_PER_DAY = 20;
 
 const MAX_REQUEST_TEXT = 4000;
 export const MAX_REQUESTS_LISTED = 100;
@@ -43,12 +51,16 @@ export interface StoredRequest {
   createdAt: string;
 }
 
-/** Files a feature or data request for a key holder. Throws `invalid_parameter` for bad input. */
+/**
+ * Files a feature or data request for a key holder. Throws `invalid_parameter` for bad input and
+ * `rate_limited` (with `retryAfterSeconds`) once the key has filed `perDay` requests this UTC day.
+ */
 export async function insertRequest(
-  db: Db,
+  database: AccountDatabase,
   keyId: string,
   input: RequestInput,
   now: Date,
+  perDay: number = REQUESTS_PER_DAY,
 ): Promise<StoredRequest> {
   const kind = input.kind;
   if (!REQUEST_KINDS.includes(kind)) {
@@ -93,20 +105,50 @@ export async function insertRequest(
     status: "open",
     createdAt: now.toISOString(),
   };
-  await db
-    .insertInto("feature_requests")
-    .values({
-      id: stored.id,
-      key_id: keyId,
-      kind,
-      text,
-      game,
-      stack,
-      spot,
-      status: stored.status,
-      created_at: stored.createdAt,
-    })
-    .execute();
+  const row = {
+    id: stored.id,
+    key_id: keyId,
+    kind,
+    text,
+    game,
+    stack,
+    spot,
+    status: stored.status,
+    created_at: stored.createdAt,
+  };
+  const midnight = `${stored.createdAt.slice(0, 10)}T00:00:00.000Z`;
+  let filed: boolean;
+  if (database.backend === "sqlite") {
+    const result = await sql`
+      insert into feature_requests (id, key_id, kind, text, game, stack, spot, status, created_at)
+      select ${row.id}, ${row.key_id}, ${row.kind}, ${row.text}, ${row.game}, ${row.stack}, ${row.spot},
+             ${row.status}, ${row.created_at}
+      where (select count(*) from feature_requests where key_id = ${keyId} and created_at >= ${midnight}) < ${perDay}`.execute(
+      database.db,
+    );
+    filed = Number(result.numAffectedRows ?? 0n) === 1;
+  } else {
+    filed = await database.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtext(${`feature_requests:${keyId}`}))`.execute(tx);
+      const { n } = await tx
+        .selectFrom("feature_requests")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("key_id", "=", keyId)
+        .where("created_at", ">=", midnight)
+        .executeTakeFirstOrThrow();
+      if (Number(n) >= perDay) return false;
+      await tx.insertInto("feature_requests").values(row).execute();
+      return true;
+    });
+  }
+  if (!filed) {
+    const reset = Math.max(1, Math.ceil((Date.parse(midnight) + 86_400_000 - now.getTime()) / 1000));
+    throw new RangesError(
+      "rate_limited",
+      `This key has filed ${perDay} requests today, the most one key may file per day; it resets at 00:00 UTC (in ${reset} s). Put more in one request's text (up to 4,000 characters).`,
+      { limit: perDay, retryAfterSeconds: reset },
+    );
+  }
   return stored;
 }
 

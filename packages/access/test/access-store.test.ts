@@ -9,6 +9,7 @@ import {
   AccessStore,
   ipSubject,
   parseApiKey,
+  REQUESTS_PER_DAY,
   secondsToUtcMidnight,
   utcDay,
 } from "../src/index.js";
@@ -435,6 +436,24 @@ describe.each([
       expect((await s.listRequests("aaaaaaaaaaaa")).map((r) => r.id)).toEqual([second.id, first.id]);
       expect(await s.listRequests("bbbbbbbbbbbb")).toHaveLength(1);
       expect(await s.listRequests("cccccccccccc")).toEqual([]);
+    });
+
+    it("files at most REQUESTS_PER_DAY per key and UTC day, also when filed at once", async () => {
+      const c = fixedClock();
+      const s = await mem({ clock: c.clock });
+      const results = await Promise.allSettled(
+        Array.from({ length: REQUESTS_PER_DAY + 6 }, (_, i) =>
+          s.submitRequest("aaaaaaaaaaaa", { kind: "other", text: `request ${i}` }),
+        ),
+      );
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(REQUESTS_PER_DAY);
+      const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+      expect(refused.reason).toMatchObject({ code: "rate_limited" });
+      expect(refused.reason.hint.retryAfterSeconds).toBeGreaterThan(0);
+      // Another key is not held up; the next UTC day the key files again.
+      await s.submitRequest("bbbbbbbbbbbb", { kind: "other", text: "mine" });
+      c.set(new Date(NOON.getTime() + 86_400_000));
+      await s.submitRequest("aaaaaaaaaaaa", { kind: "other", text: "tomorrow" });
     });
 
     it.each([
