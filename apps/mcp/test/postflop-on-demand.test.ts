@@ -8,7 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { AccessStore } from "@ranges/access";
 import { PostflopPacks } from "@ranges/postflop";
 import { RangeStore } from "@ranges/store";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningMcpServer, startMcpServer } from "../src/index.js";
 import { connect, fails, ok } from "./helpers.js";
 
@@ -47,6 +47,26 @@ type Envelope = {
 };
 
 describe("postflop tools past the flop", () => {
+  it.each([
+    ["get_postflop_node", "XX"],
+    ["get_postflop_node", "QsQc"],
+    ["explain_combo", "9h9c"],
+  ])("%s refuses the combo %s before solving anything", async (tool, combo) => {
+    const solve = vi.spyOn(postflop.subgames, "solve");
+    try {
+      const error = await fails(client, tool, {
+        pack: PACK,
+        board: "Qs9h4d",
+        path: ["bet", "call", "7c"],
+        combo,
+      });
+      expect(error.code).toBe("invalid_hand");
+      expect(solve).not.toHaveBeenCalled();
+    } finally {
+      solve.mockRestore();
+    }
+  });
+
   it("get_postflop_node answers a turn decision from the turn solved on demand", async () => {
     const env = (await ok(client, "get_postflop_node", {
       pack: PACK,

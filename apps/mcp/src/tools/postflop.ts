@@ -441,10 +441,19 @@ export interface NodeArgs {
   readonly format?: string | undefined;
 }
 
+/**
+ * A combo that cannot be a hand on the board (malformed, or sharing a card with it) is refused before
+ * `locate` may solve a turn or river on demand (a bad combo must not cost a solve).
+ */
+function checkComboFirst(args: NodeArgs): void {
+  if (args.combo !== undefined) parseCombo(args.combo, parseBoard(args.board) ?? []);
+}
+
 export async function postflopNode(source: PostflopSource, args: NodeArgs): Promise<ToolEnvelope> {
   const request = { ...args };
   const gaps = scopeGaps(args);
   if (gaps.length > 0) return unsupported("get_postflop_node", request, gaps, source);
+  checkComboFirst(args);
   const loc = await locate("get_postflop_node", source, args, request);
   if (isEnvelope(loc)) return loc;
   const k = requireNode(loc, "get_postflop_node");
@@ -578,6 +587,7 @@ export async function explainCombo(
   const request = { ...args };
   const gaps = scopeGaps(args);
   if (gaps.length > 0) return unsupported("explain_combo", request, gaps, source);
+  checkComboFirst(args);
   const loc = await locate("explain_combo", source, args, request);
   if (isEnvelope(loc)) return loc;
   const k = requireNode(loc, "explain_combo");
