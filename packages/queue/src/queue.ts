@@ -15,7 +15,26 @@ import { RangesError } from "@ranges/core";
 import { sql } from "kysely";
 import { BossDispatch } from "./dispatch.js";
 import { SpecSizer, type SpecSizerOptions } from "./sizer.js";
-import { limitsOf, type PlanLimits, type SolveRequest, type ValidSpec } from "./spec.js";
+import {
+  DEFAULT_ITERATIONS,
+  estimateFrom,
+  limitsOf,
+  type PlanLimits,
+  SECONDS_PER_DECISION_ITERATION,
+  type SizeClass,
+  type SolveRequest,
+  type ValidSpec,
+} from "./spec.js";
+
+/** Finished solves the estimates are calibrated on (the most recent). */
+const CALIBRATION_JOBS = 50;
+
+function median(xs: number[]): number | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
 
 export const JOB_STATUSES = ["queued", "running", "done", "failed", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
@@ -37,6 +56,8 @@ export interface JobSummary {
   readonly iterations: number;
   readonly seconds: number;
   readonly decisions: number;
+  /** The tree's size class (estimates calibrate iterations per class); absent on solves before it was kept. */
+  readonly sizeClass?: SizeClass;
   readonly worstPctPot: number;
   readonly seats: readonly { seat: string; pctPot: number; mbbPerHand: number }[];
 }
@@ -184,9 +205,39 @@ export class SolveQueue {
    * Validates and sizes a request on the sizing thread (`SpecSizer`), never on the caller's event loop: a
    * clear 400 for anything the solver cannot build or that is too large to size; one at a time per key.
    */
-  size(keyId: string, request: unknown): Promise<ValidSpec> {
+  async size(keyId: string, request: unknown): Promise<ValidSpec> {
     this.sizer ??= new SpecSizer(this.sizerOptions);
-    return this.sizer.size(request, keyId);
+    const spec = await this.sizer.size(request, keyId);
+    return this.calibrate(spec);
+  }
+
+  /**
+   * The estimate from this machine's own finished solves (the last `CALIBRATION_JOBS`): seconds per
+   * decision-iteration is their median, and the iterations the median of those of the same size class;
+   * either falls back to `spec.ts`'s defaults until a solve has finished. Solves on other machines of one
+   * database count too: they share the workers' queue.
+   */
+  async calibrate(spec: ValidSpec): Promise<ValidSpec> {
+    const rows = await this.db
+      .selectFrom("solve_jobs")
+      .select(["summary", "decisions"])
+      .where("status", "=", "done")
+      .orderBy("finished_at", "desc")
+      .limit(CALIBRATION_JOBS)
+      .execute();
+    const rates: number[] = [];
+    const iterations: number[] = [];
+    for (const r of rows) {
+      if (r.summary === null) continue;
+      const summary = JSON.parse(r.summary) as JobSummary;
+      const decisions = Number(r.decisions);
+      if (!(summary.iterations > 0 && decisions > 0 && summary.seconds > 0)) continue;
+      rates.push(summary.seconds / (decisions * summary.iterations));
+      if (summary.sizeClass === spec.sizeClass) iterations.push(summary.iterations);
+    }
+    const rate = median(rates) ?? SECONDS_PER_DECISION_ITERATION;
+    const iters = median(iterations) ?? DEFAULT_ITERATIONS[spec.sizeClass];
+    return { ...spec, estimateSeconds: estimateFrom(spec.decisions, iters, rate) };
   }
 
   private get db() {

@@ -59,6 +59,7 @@ function run(input: SolveThreadInput): SolveThreadMessage {
       iterations: result.iterations,
       seconds: Math.round(result.seconds * 10) / 10,
       decisions: result.nodes.decisions,
+      sizeClass: spec.sizeClass,
       worstPctPot: Math.max(...seats.map((s) => s.pctPot)),
       seats,
     },

@@ -83,18 +83,36 @@ export const PLAN_LIMITS: Record<string, PlanLimits> = {
 export const limitsOf = (plan: string) => PLAN_LIMITS[plan] ?? PLAN_LIMITS.standard!;
 
 /**
- * Seconds per decision and iteration on one core, from the committed packs (nl9 50bb: 12,581 decisions,
- * 500 iterations in 1,494 s on two threads, about 2.4e-4 s per decision-iteration on two cores).
+ * Seconds per decision and iteration on one core before any solve has finished on this machine: the committed
+ * packs' (BENCHMARKS.md, two threads) give 2.7e-4 (nl/v2 100bb: 10,713 decisions, 725 iterations, 1,062 s)
+ * to 5.7e-4 (nl 20bb: 694, 175, 34.9 s) core-seconds; the larger is taken. `SolveQueue` replaces it with
+ * what the machine's own finished solves measured (`calibrate`).
  */
-const SECONDS_PER_DECISION_ITERATION = 4.8e-4;
+export const SECONDS_PER_DECISION_ITERATION = 5.7e-4;
 
-/** Iterations a solve of this size typically needs to reach its target (committed packs: 300 to 3,000). */
-function iterationsFor(decisions: number, jamOrFold: boolean): number {
-  if (jamOrFold) return 2000;
-  if (decisions < 500) return 3000;
-  if (decisions < 3000) return 1200;
-  return 600;
+/** Which iteration count a tree's solves share: jam/fold trees, and non-jam/fold trees by size. */
+export type SizeClass = "jamOrFold" | "small" | "medium" | "large";
+
+export function sizeClassOf(decisions: number, jamOrFold: boolean): SizeClass {
+  if (jamOrFold) return "jamOrFold";
+  return decisions < 500 ? "small" : decisions < 3000 ? "medium" : "large";
 }
+
+/**
+ * Iterations a solve of this class needs to reach its target before this machine has finished one: the
+ * committed packs took 50 (nlmtt8 10bb, jam/fold), 175 to 425 (694 to 1,002 decisions) and 125 to 1,325
+ * (1,359 decisions and more); each class takes the upper end of what it saw, not the worst case.
+ */
+export const DEFAULT_ITERATIONS: Readonly<Record<SizeClass, number>> = {
+  jamOrFold: 200,
+  small: 500,
+  medium: 800,
+  large: 900,
+};
+
+/** Seconds on one core for `decisions` at `iterations` and a rate (seconds per decision-iteration). */
+export const estimateFrom = (decisions: number, iterations: number, rate: number): number =>
+  Math.max(1, Math.round(decisions * iterations * rate));
 
 /** A validated request: the tree to solve, its size and the estimate. */
 export interface ValidSpec {
@@ -104,6 +122,7 @@ export interface ValidSpec {
   readonly stack: number;
   readonly game: GameId;
   readonly decisions: number;
+  readonly sizeClass: SizeClass;
   /** Estimated seconds on one core (the in-process worker's default). */
   readonly estimateSeconds: number;
 }
@@ -322,11 +341,13 @@ export function validateSolveRequest(raw: unknown): ValidSpec {
     throw bad(`The solver cannot build this tree: ${(error as Error).message}`);
   }
   const jamOrFold = config.profiles[0]?.jamOrFold === true;
-  const estimateSeconds = Math.max(
-    1,
-    Math.round(decisions * iterationsFor(decisions, jamOrFold) * SECONDS_PER_DECISION_ITERATION),
+  const sizeClass = sizeClassOf(decisions, jamOrFold);
+  const estimateSeconds = estimateFrom(
+    decisions,
+    DEFAULT_ITERATIONS[sizeClass],
+    SECONDS_PER_DECISION_ITERATION,
   );
-  return { request, config, stack, game: config.game, decisions, estimateSeconds };
+  return { request, config, stack, game: config.game, decisions, sizeClass, estimateSeconds };
 }
 
 /** Refuses a spec over the plan's limits, with the estimate. */

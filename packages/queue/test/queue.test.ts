@@ -168,6 +168,31 @@ describe.each([
     expect(await queue.resultPack("aaaaaaaaaaaa", first.id)).toBeUndefined();
   });
 
+  it.skipIf(!available)("estimates from the machine's own finished solves, per size class", async () => {
+    const { queue } = await setup(backend);
+    const spec = validateSolveRequest(JAM_FOLD);
+    // Before any solve has finished: the defaults of spec.ts.
+    expect((await queue.calibrate(spec)).estimateSeconds).toBe(spec.estimateSeconds);
+    const job = await queue.enqueue("eeeeeeeeeeee", spec, 60);
+    expect(await queue.claimById(job.id, "w")).not.toBeNull();
+    await queue.finish(job.id, "w", new Uint8Array([1]), {
+      iterations: 40,
+      seconds: 0.5,
+      decisions: spec.decisions,
+      sizeClass: spec.sizeClass,
+      worstPctPot: 0.01,
+      seats: [],
+    });
+    // One finished jam/fold solve: its rate and its iterations.
+    expect((await queue.calibrate(spec)).estimateSeconds).toBe(1);
+    const bigger = { ...spec, decisions: spec.decisions * 400 };
+    expect((await queue.calibrate(bigger)).estimateSeconds).toBe(Math.round(0.5 * 400));
+    // Another class takes the measured rate with its own default iterations.
+    const medium = { ...spec, decisions: 2000, sizeClass: "medium" as const };
+    const rate = 0.5 / (spec.decisions * 40);
+    expect((await queue.calibrate(medium)).estimateSeconds).toBe(Math.round(2000 * 800 * rate));
+  });
+
   it.skipIf(!available)("a settled job has no time left and says why it has nothing to read", async () => {
     const { queue, solutions } = await setup(backend);
     const key = "dddddddddddd";
