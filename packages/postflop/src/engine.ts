@@ -526,7 +526,7 @@ export class Engine {
     const tmp = childOwn + nt;
     // The sum over the deals, in float64 (two entries a hand, 8-byte aligned).
     const acc = align4(tmp + nt);
-    const acc64 = (this.bufByte >> 3) + (acc >> 1);
+    const acc64 = this.bufByte / 8 + acc / 2;
     const next = acc + 2 * nt;
     const buf64 = this.buf64;
     const blockSize = g.blockSize[child]!;
