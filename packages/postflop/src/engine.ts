@@ -363,6 +363,14 @@ export class Engine {
         }
         // No reach: the subtree's values are 0 (skipped outside CFR, where nothing below is updated).
         if (!any && (!cfr || this.prune)) continue;
+        // A showdown evaluated in a river batch: its values added from where they are (no copy first).
+        const done = g.kind[child] === SHOWDOWN ? this.cached[child]! : -1;
+        if (done >= 0) {
+          if (firstDone) k.add(B + 4 * out, B + 4 * done, nt);
+          else this.buf.copyWithin(out, done, done + nt);
+          firstDone = true;
+          continue;
+        }
         this.node(child, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
         if (firstDone) k.add(B + 4 * out, B + 4 * tmp, nt);
         firstDone = true;
