@@ -308,8 +308,12 @@ export class Engine {
       if (mode === MODE_CFR) k.regretMatch(R, A, n, B + 4 * strat);
       else k.averageStrategy(C, A, n, B + 4 * strat);
       for (let a = 0; a < A; a++) {
-        if (mode === MODE_CFR) k.mul(B + 4 * childOwn, B + 4 * own, B + 4 * (strat + a * n), n);
-        this.node(children[first + a]!, base, chunk, board, opp, childOwn, vals + a * n, next);
+        const child = children[first + a]!;
+        // The traverser's reach weighs the strategy sums below; a fold or a showdown has none to weigh.
+        const kc = g.kind[child]!;
+        if (mode === MODE_CFR && kc !== FOLD && kc !== SHOWDOWN)
+          k.mul(B + 4 * childOwn, B + 4 * own, B + 4 * (strat + a * n), n);
+        this.node(child, base, chunk, board, opp, childOwn, vals + a * n, next);
       }
       if (mode === MODE_BR) k.bestValue(B + 4 * out, B + 4 * vals, A, n);
       else if (mode === MODE_CFR) {
