@@ -9,12 +9,12 @@
  * traverser hand are subtracted through per-card sums, so a fold costs O(n) and a showdown, over hands sorted
  * by strength, O(n) as well.
  *
- * Working vectors live in one Float64Array used as a stack (offsets, no allocation while iterating);
+ * Working vectors live in one Float32Array used as a stack (offsets, no allocation while iterating);
  * regrets and strategy sums are float32 in storage blocks (see `PostflopGame`). Both lie in the unit's chunk
  * memory (src/kernels.ts): the dense per-action loops at decisions run as WebAssembly SIMD kernels there,
- * which compute bit for bit what the JavaScript functions below compute (those still serve the top of the
- * tree, in `PostflopSolver`, and the tests as references); terminals and chance nodes run in JavaScript on
- * views of the same memory.
+ * four hands per step in float32 arithmetic; folds and showdowns sum the reaches in float64 and round each
+ * value once (the bits of the float64 JavaScript functions below, rounded: those serve the top of the tree,
+ * in `PostflopSolver`, in float64), and a chance node sums its deals in float64 as well.
  */
 
 import type { Deal, PostflopGame, Unit } from "./game.js";
@@ -84,11 +84,14 @@ export class Engine {
   /** Unit storage chunks (memories and views). */
   readonly chunks: readonly ChunkMemory[];
   /** This thread's working vectors in each chunk's memory, the kernels on it, and the vectors' byte offset. */
-  private readonly bufs: Float64Array[];
+  private readonly bufs: Float32Array[];
+  /** Each chunk's whole memory as float64 (a chance node's sums). */
+  private readonly bufs64: Float64Array[];
   private readonly kernels: Kernels[];
   private readonly bufBytes: number[];
   /** The working vectors, kernels and byte offsets of the chunk of the unit being solved. */
-  buf: Float64Array;
+  buf: Float32Array;
+  private buf64: Float64Array;
   private k: Kernels;
   private bufByte = 0;
   private cumByte = 0;
@@ -128,6 +131,7 @@ export class Engine {
     this.game = game;
     this.chunks = chunks;
     this.bufs = [];
+    this.bufs64 = [];
     this.kernels = [];
     this.bufBytes = [];
     for (const chunk of chunks) {
@@ -137,7 +141,8 @@ export class Engine {
       const byte = layout.scratchByte + thread * layout.scratchBytes;
       if (byte + layout.scratchBytes > chunk.memory.buffer.byteLength)
         throw new Error(`chunk memory: no room for thread ${thread}`);
-      this.bufs.push(new Float64Array(chunk.memory.buffer, byte, layout.scratchFloats));
+      this.bufs.push(new Float32Array(chunk.memory.buffer, byte, layout.scratchFloats));
+      this.bufs64.push(new Float64Array(chunk.memory.buffer, 0, chunk.memory.buffer.byteLength / 8));
       this.kernels.push(instantiateKernels(chunk.memory));
       this.bufBytes.push(byte);
     }
@@ -145,6 +150,7 @@ export class Engine {
     this.cached = new Int32Array(game.kind.length).fill(-1);
     this.reachAny = new Uint8Array(game.kind.length);
     this.buf = this.bufs[0]!;
+    this.buf64 = this.bufs64[0] ?? new Float64Array(0);
     this.k = this.kernels[0]!;
     if (chunks.length > 0) this.useChunk(0);
   }
@@ -152,11 +158,12 @@ export class Engine {
   /** Works in chunk `chunk`'s memory from now on. */
   private useChunk(chunk: number): void {
     this.buf = this.bufs[chunk]!;
+    this.buf64 = this.bufs64[chunk]!;
     this.k = this.kernels[chunk]!;
     this.bufByte = this.bufBytes[chunk]!;
     this.cumByte = this.chunks[chunk]!.layout.cumByte;
     this.tableByte = this.chunks[chunk]!.layout.tableByte;
-    this.sumsByte = this.bufByte + 8 * (this.chunks[chunk]!.layout.scratchFloats - SUMS);
+    this.sumsByte = this.bufByte + 4 * (this.chunks[chunk]!.layout.scratchFloats - SUMS);
   }
 
   /**
@@ -238,7 +245,7 @@ export class Engine {
     const root = g.children[g.firstChild[unit.leaf]!]!;
     this.unitBlockEnd = unit.base + g.blockSize[root]!;
     this.node(id, base, unit.chunk, board, 0, no, no + nt, no + 2 * nt);
-    return buf.slice(no + nt, no + 2 * nt);
+    return Float64Array.from(buf.subarray(no + nt, no + 2 * nt));
   }
 
   /** The traversal below a unit's root. `base`: the street block instance's storage offset. */
@@ -268,7 +275,7 @@ export class Engine {
   /**
    * A decision (storage at float offset `off` of the chunk): the traverser's strategy weights its children's
    * values (or it best-responds), the opponent's splits the opponent's reach. The per-hand loops are kernels;
-   * vector arguments are byte addresses (`bufByte + 8 * offset` for working vectors).
+   * vector arguments are byte addresses (`bufByte + 4 * offset` for working vectors).
    */
   private decision(
     id: number,
@@ -298,13 +305,17 @@ export class Engine {
       const childOwn = strat + A * n;
       const vals = childOwn + n;
       const next = vals + A * n;
-      if (mode === MODE_CFR) k.regretMatch(R, A, n, B + 8 * strat);
-      else k.averageStrategy(C, A, n, B + 8 * strat);
+      if (mode === MODE_CFR) k.regretMatch(R, A, n, B + 4 * strat);
+      else k.averageStrategy(C, A, n, B + 4 * strat);
       for (let a = 0; a < A; a++) {
-        if (mode === MODE_CFR) k.mul(B + 8 * childOwn, B + 8 * own, B + 8 * (strat + a * n), n);
-        this.node(children[first + a]!, base, chunk, board, opp, childOwn, vals + a * n, next);
+        const child = children[first + a]!;
+        // The traverser's reach weighs the strategy sums below; a fold or a showdown has none to weigh.
+        const kc = g.kind[child]!;
+        if (mode === MODE_CFR && kc !== FOLD && kc !== SHOWDOWN)
+          k.mul(B + 4 * childOwn, B + 4 * own, B + 4 * (strat + a * n), n);
+        this.node(child, base, chunk, board, opp, childOwn, vals + a * n, next);
       }
-      if (mode === MODE_BR) k.bestValue(B + 8 * out, B + 8 * vals, A, n);
+      if (mode === MODE_BR) k.bestValue(B + 4 * out, B + 4 * vals, A, n);
       else if (mode === MODE_CFR) {
         const d = this.discount;
         k.cfrUpdate(
@@ -312,15 +323,15 @@ export class Engine {
           C,
           A,
           n,
-          B + 8 * strat,
-          B + 8 * vals,
-          B + 8 * out,
-          B + 8 * own,
+          B + 4 * strat,
+          B + 4 * vals,
+          B + 4 * out,
+          B + 4 * own,
           d.positive,
           d.negative,
           d.strategy,
         );
-      } else k.weightedSum(B + 8 * out, B + 8 * strat, B + 8 * vals, A, n);
+      } else k.weightedSum(B + 4 * out, B + 4 * strat, B + 4 * vals, A, n);
     } else {
       // The opponent's decision: its strategy (current, or average outside CFR) splits its reach.
       const n = g.n[1 - t]!;
@@ -332,8 +343,8 @@ export class Engine {
       // In a river batch the child reaches are already there (`prepare`).
       const cached = this.cached[id]!;
       if (cached < 0) {
-        if (cfr) k.regretInverse(R, A, n, B + 8 * inv);
-        else k.sumInverse(C, A, n, B + 8 * inv);
+        if (cfr) k.regretInverse(R, A, n, B + 4 * inv);
+        else k.sumInverse(C, A, n, B + 4 * inv);
       }
       const S = cfr ? R : C;
       let firstDone = false;
@@ -349,15 +360,23 @@ export class Engine {
             cfr ? 1 : 0,
             1 / A,
             n,
-            B + 8 * inv,
-            B + 8 * opp,
-            B + 8 * childOpp,
+            B + 4 * inv,
+            B + 4 * opp,
+            B + 4 * childOpp,
           );
         }
         // No reach: the subtree's values are 0 (skipped outside CFR, where nothing below is updated).
         if (!any && (!cfr || this.prune)) continue;
+        // A showdown evaluated in a river batch: its values added from where they are (no copy first).
+        const done = g.kind[child] === SHOWDOWN ? this.cached[child]! : -1;
+        if (done >= 0) {
+          if (firstDone) k.add(B + 4 * out, B + 4 * done, nt);
+          else this.buf.copyWithin(out, done, done + nt);
+          firstDone = true;
+          continue;
+        }
         this.node(child, base, chunk, board, childOpp, own, firstDone ? tmp : out, next);
-        if (firstDone) k.add(B + 8 * out, B + 8 * tmp, nt);
+        if (firstDone) k.add(B + 4 * out, B + 4 * tmp, nt);
         firstDone = true;
       }
       if (!firstDone) this.buf.fill(0, out, out + nt);
@@ -404,13 +423,13 @@ export class Engine {
         lo,
         tKey,
         lt,
-        B + 8 * list[i + 1]!,
-        B + 8 * list[i + 4]!,
-        B + 8 * at,
-        B + 8 * (at + nt),
-        B + 8 * (at + 4 * nt),
-        B + 8 * (at + 2 * nt),
-        B + 8 * (at + 3 * nt),
+        B + 4 * list[i + 1]!,
+        B + 4 * list[i + 4]!,
+        B + 4 * at,
+        B + 4 * (at + nt),
+        B + 4 * align4(at + 4 * nt),
+        B + 4 * (at + 2 * nt),
+        B + 4 * (at + 3 * nt),
         nt,
         g.payA[a]!,
         g.payA[b]!,
@@ -426,7 +445,7 @@ export class Engine {
     }
     if (i < list.length) {
       const a = list[i]!;
-      this.showdownKernel(a, board, list[i + 1]!, at, at + 2 * nt, at + nt);
+      this.showdownKernel(a, board, list[i + 1]!, at, align4(at + 2 * nt), at + nt);
       cached[a] = at;
       this.foldFrom(list[i + 2]!, at + nt);
       at += 2 * nt;
@@ -489,14 +508,14 @@ export class Engine {
     const inv = top;
     const reaches = inv + n;
     top = reaches + A * n;
-    if (cfr) k.regretInverse(S, A, n, B + 8 * inv);
-    else k.sumInverse(S, A, n, B + 8 * inv);
+    if (cfr) k.regretInverse(S, A, n, B + 4 * inv);
+    else k.sumInverse(S, A, n, B + 4 * inv);
     this.cached[id] = reaches;
     this.touched.push(id);
     for (let a = 0; a < A; a++) {
       const child = children[first + a]!;
       const dst = reaches + a * n;
-      const any = k.childReach(S + 4 * a * n, cfr ? 1 : 0, 1 / A, n, B + 8 * inv, B + 8 * opp, B + 8 * dst);
+      const any = k.childReach(S + 4 * a * n, cfr ? 1 : 0, 1 / A, n, B + 4 * inv, B + 4 * opp, B + 4 * dst);
       this.reachAny[child] = any;
       if (!any && (!cfr || this.prune)) continue;
       top = this.prepare(child, base, dst, top);
@@ -517,12 +536,16 @@ export class Engine {
     const childOpp = sp;
     const childOwn = childOpp + no;
     const tmp = childOwn + nt;
-    const next = tmp + nt;
+    // The sum over the deals, in float64 (two entries a hand, 8-byte aligned).
+    const acc = align4(tmp + nt);
+    const acc64 = this.bufByte / 8 + acc / 2;
+    const next = acc + 2 * nt;
+    const buf64 = this.buf64;
     const blockSize = g.blockSize[child]!;
     const start = this.unitBlockEnd + deals.length * g.chancePrefix[id]!;
     const withT = g.withCard[t]!;
     const startT = g.cardStart[t]!;
-    buf.fill(0, out, out + nt);
+    buf64.fill(0, acc64, acc64 + nt);
     for (let j = 0; j < deals.length; j++) {
       const deal = deals[j]!;
       const card = deal.card;
@@ -537,14 +560,13 @@ export class Engine {
         this.river(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
       else this.node(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
       zeroHands(buf, tmp, withT, startT, card);
-      this.k.add(this.bufByte + 8 * out, this.bufByte + 8 * tmp, nt);
+      this.k.addTo64(this.bufByte + 4 * acc, this.bufByte + 4 * tmp, nt);
       for (const mirror of deal.mirrors) {
         const perm = mirror.perm[t]!;
-        for (let h = 0; h < nt; h++) buf[out + h]! += buf[tmp + perm[h]!]!;
+        for (let h = 0; h < nt; h++) buf64[acc64 + h]! += buf[tmp + perm[h]!]!;
       }
     }
-    const factor = g.chanceFactor[2]!;
-    for (let h = 0; h < nt; h++) buf[out + h]! *= factor;
+    this.k.storeScaled64(this.bufByte + 4 * out, this.bufByte + 4 * acc, g.chanceFactor[2]!, nt);
   }
 
   /** Fold terminal: the traverser's result times the opponent's reach that shares no card with each hand. */
@@ -554,7 +576,7 @@ export class Engine {
     const v = this.cached[id]!;
     if (v >= 0) {
       // In a river batch, beside a showdown on the same reach (see `prepare`).
-      this.k.scale(this.bufByte + 8 * out, this.bufByte + 8 * v, g.payA[id]!, g.n[t]!);
+      this.k.scale(this.bufByte + 4 * out, this.bufByte + 4 * v, g.payA[id]!, g.n[t]!);
       return;
     }
     const o = 1 - t;
@@ -563,10 +585,10 @@ export class Engine {
     const B = this.bufByte;
     const pay = g.player[id] === t ? g.payA[id]! : g.payB[id]!;
     this.k.fold(
-      B + 8 * opp,
+      B + 4 * opp,
       g.n[o]!,
       tb + T.handCards[o]!,
-      B + 8 * out,
+      B + 4 * out,
       g.n[t]!,
       tb + T.handCards[t]!,
       tb + T.same[t]!,
@@ -584,11 +606,21 @@ export class Engine {
       this.buf.copyWithin(out, v, v + g.n[this.traverser]!);
       return;
     }
-    this.showdownKernel(id, board, opp, out, sp, sp + g.n[this.traverser]!);
+    this.showdownKernel(id, board, opp, out, align4(sp + g.n[this.traverser]!), sp);
   }
 
-  /** The showdown kernel: values to `out`, the opponent's reach sharing no card with each hand to `tot`. */
-  private showdownKernel(id: number, board: number, opp: number, out: number, sp: number, tot: number): void {
+  /**
+   * The showdown kernel: values to `out`, the opponent's reach sharing no card with each hand to `tot`; `tmp`:
+   * the kernel's scratch, 16 bytes (four entries) a hand.
+   */
+  private showdownKernel(
+    id: number,
+    board: number,
+    opp: number,
+    out: number,
+    tmp: number,
+    tot: number,
+  ): void {
     const g = this.game;
     const t = this.traverser;
     const o = 1 - t;
@@ -600,10 +632,10 @@ export class Engine {
       g.sdLength[o]![board]!,
       tb + T.sdEntry[t]! + 8 * board * g.n[t]!,
       g.sdLength[t]![board]!,
-      B + 8 * opp,
-      B + 8 * out,
-      B + 8 * sp,
-      B + 8 * tot,
+      B + 4 * opp,
+      B + 4 * out,
+      B + 4 * tmp,
+      B + 4 * tot,
       g.n[t]!,
       g.payA[id]!,
       g.payB[id]!,
@@ -612,9 +644,12 @@ export class Engine {
   }
 }
 
+/** The next multiple of 4 (a float32 offset at a 16-byte boundary, the working vectors' start being one). */
+const align4 = (x: number): number => (x + 3) & ~3;
+
 /** Sets the entries of the hands holding `card` to 0. */
 export function zeroHands(
-  buf: Float64Array,
+  buf: Float64Array | Float32Array,
   off: number,
   withCard: Int32Array,
   start: Int32Array,

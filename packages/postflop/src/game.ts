@@ -480,14 +480,17 @@ export class PostflopGame {
     const nodes = this.tree.nodes;
     const need = (id: number): number => {
       const k = this.kind[id]!;
-      if (k === FOLD || k === SHOWDOWN) return 2 * nMax;
+      // A showdown's totals and its float64 scratch (16 bytes a hand), aligned.
+      if (k === FOLD || k === SHOWDOWN) return 5 * nMax + 4;
       const node = nodes[id]!;
       let below = 0;
       for (const child of node.children) below = Math.max(below, need(child.id));
       if (k === CHANCE) {
         // A river decision below a deal is a batch (`Engine.river`): its cached reaches and showdown values.
         const river = node.children.find((c) => this.kind[c.id] === DECISION && c.street === 2);
-        return 3 * nMax + below + (river ? batch(river.id) + 2 * nMax : 0);
+        // Two reaches, a value vector and a float64 sum (two entries a hand, aligned); a batch's last pair of
+        // showdowns has 32 bytes a hand of scratch past the batch's vectors.
+        return 5 * nMax + 4 + below + (river ? batch(river.id) + 8 * nMax + 4 : 0);
       }
       return (2 * node.children.length + 2) * nMax + below;
     };

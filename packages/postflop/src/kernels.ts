@@ -8,7 +8,7 @@
  *   [ regrets: float32 x floats | strategy sums: float32 x floats | tables | thread 0's working vectors | ... ]
  *
  * so that a kernel reaches a unit's storage, the game's hand tables (showdown orders, cards; `HandTables`,
- * written once when the memory is allocated) and the thread's working vectors (float64, the engine's stack)
+ * written once when the memory is allocated) and the thread's working vectors (float32, the engine's stack)
  * in one memory. JavaScript sees the same bytes through typed-array views (`ChunkMemory`), which is how the
  * loops that stay in JavaScript (showdowns, folds, chance nodes) and the rest of the package (queries,
  * extraction) read them. The memories are shared (SharedArrayBuffer-backed) so that worker threads can
@@ -65,6 +65,8 @@ export interface Kernels {
     sums: number,
   ): void;
   scale(dst: number, x: number, c: number, n: number): void;
+  addTo64(acc: number, x: number, n: number): void;
+  storeScaled64(dst: number, acc: number, c: number, n: number): void;
   showdown2(
     oKey: number,
     lo: number,
@@ -109,7 +111,7 @@ export function instantiateKernels(memory: WebAssembly.Memory): Kernels {
 const PAGE = 65536;
 /** The most a 32-bit WebAssembly memory holds: 65,536 pages, 4 GiB. */
 const MAX_PAGES = 65536;
-/** Bytes after each region that a kernel may read (not write) past a vector's end: one float64 lane. */
+/** Bytes after each region that a kernel may read (not write) past a vector's end: a step of four float32. */
 const PAD = 16;
 
 const align16 = (bytes: number) => Math.ceil(bytes / 16) * 16;
@@ -176,7 +178,7 @@ export interface ChunkLayout {
   /** Byte offset of thread 0's working vectors; thread t's at `scratchByte + t * scratchBytes`. */
   readonly scratchByte: number;
   readonly scratchBytes: number;
-  /** Float64 entries of one thread's working vectors. */
+  /** Float32 entries of one thread's working vectors (the per-card sums at their end included). */
   readonly scratchFloats: number;
   readonly pages: number;
 }
@@ -194,7 +196,7 @@ export function chunkLayout(
   const cumByte = align16(floats * 4 + PAD);
   const tableByte = align16(cumByte + floats * 4 + PAD);
   const scratchByte = align16(tableByte + tableBytes);
-  const scratchBytes = align16(scratchFloats * 8 + PAD);
+  const scratchBytes = align16(scratchFloats * 4 + PAD);
   const bytes = scratchByte + threads * scratchBytes;
   const pages = Math.max(1, Math.ceil(bytes / PAGE));
   if (pages > MAX_PAGES) {
@@ -230,8 +232,15 @@ export function chunkViews(memory: WebAssembly.Memory, layout: ChunkLayout): Chu
   };
 }
 
-/** Per-card sums at the end of a thread's working vectors (see `scratchFloats`). */
-export const SUMS = 104;
+/**
+ * Float32 entries of the per-card sums at the end of a thread's working vectors (see `scratchFloats`): 104
+ * float64 (52 cards, two lanes), the fold and showdown kernels' scratch.
+ */
+export const SUMS = 208;
 
-/** Float64 entries of one thread's working vectors: the engine's stack, then `SUMS` of per-card sums. */
-export const scratchFloats = (game: PostflopGame): number => game.scratchFloats + 8 + SUMS;
+/**
+ * Float32 entries of one thread's working vectors: the engine's stack (rounded up to four entries, so that the
+ * sums that follow are 16-byte aligned), then `SUMS` entries of per-card sums.
+ */
+export const scratchFloats = (game: PostflopGame): number =>
+  Math.ceil((game.scratchFloats + 8) / 4) * 4 + SUMS;

@@ -2,16 +2,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/config.js";
-import {
-  averageStrategy,
-  blockedTotals,
-  childReach,
-  regretInverse,
-  regretMatch,
-  showdownValues,
-  sumInverse,
-  updateRegrets,
-} from "../src/engine.js";
+import { blockedTotals, showdownValues } from "../src/engine.js";
 import { PostflopGame } from "../src/game.js";
 import {
   allocateChunk,
@@ -21,6 +12,14 @@ import {
   instantiateKernels,
   writeTables,
 } from "../src/kernels.js";
+import {
+  averageStrategy32,
+  childReach32,
+  inverse32,
+  regretMatch32,
+  updateRegrets32,
+  weightedSum32,
+} from "./reference32.js";
 
 let seed = 11;
 const random = () => {
@@ -30,13 +29,13 @@ const random = () => {
 
 /**
  * A chunk with A x n regrets and strategy sums (float32, with zeros, negatives, and hands whose regrets are
- * all at most 0) and room for working vectors; `w(k)` is the float64 offset of working vector k (n each).
+ * all at most 0) and room for working vectors; `w(k)` is the float32 offset of working vector k (n each).
  */
 function setup(A: number, n: number) {
   const layout = chunkLayout(A * n, 0, 32 * n + 8, 1);
   const chunk = chunkViews(allocateChunk(layout), layout);
   const k = instantiateKernels(chunk.memory);
-  const buf = new Float64Array(chunk.memory.buffer, layout.scratchByte, layout.scratchFloats);
+  const buf = new Float32Array(chunk.memory.buffer, layout.scratchByte, layout.scratchFloats);
   for (let i = 0; i < A * n; i++) {
     const h = i % n;
     const u = random();
@@ -45,18 +44,21 @@ function setup(A: number, n: number) {
   }
   for (let i = 0; i < 32 * n; i++) buf[i] = random() < 0.15 ? 0 : random() * 2 - 0.5;
   const w = (j: number) => j * n;
-  const addr = (j: number) => layout.scratchByte + 8 * w(j);
+  const addr = (j: number) => layout.scratchByte + 4 * w(j);
   return { layout, chunk, k, buf, w, addr, C: layout.cumByte };
 }
 
-/** Bits of a float64 vector (toEqual on Float64Array compares values; this compares -0, NaN and all). */
+/** Bits of a vector (toEqual on typed arrays compares values; this compares -0, NaN and all). */
 const bits = (x: Float64Array) => Array.from(new BigUint64Array(x.slice().buffer));
 const bits32 = (x: Float32Array) => Array.from(new Uint32Array(x.slice().buffer));
+/** A float64 vector rounded to float32, entry by entry. */
+const round32 = (x: Float64Array) => Float32Array.from(x);
 
-describe("WebAssembly kernels compute bit for bit what the JavaScript loops compute", () => {
+describe("WebAssembly kernels compute bit for bit what float32 JavaScript references compute", () => {
   for (const [A, n] of [
     [2, 1],
     [3, 7],
+    [2, 6],
     [4, 64],
     [5, 449],
   ] as const) {
@@ -73,37 +75,36 @@ describe("WebAssembly kernels compute bit for bit what the JavaScript loops comp
 
       // Regret matching and the average strategy.
       k.regretMatch(0, A, n, addr(strat));
-      const expected = new Float64Array(A * n + n);
-      regretMatch(chunk.regret, 0, A, n, expected, 0);
-      expect(bits(vec(strat, A))).toEqual(bits(expected.subarray(0, A * n)));
+      const expected = new Float32Array(A * n + n);
+      regretMatch32(chunk.regret, 0, A, n, expected, 0);
+      expect(bits32(vec(strat, A))).toEqual(bits32(expected.subarray(0, A * n)));
       k.averageStrategy(C, A, n, addr(ref));
-      averageStrategy(chunk.cum, 0, A, n, expected, 0);
-      expect(bits(vec(ref, A))).toEqual(bits(expected.subarray(0, A * n)));
+      averageStrategy32(chunk.cum, 0, A, n, expected, 0);
+      expect(bits32(vec(ref, A))).toEqual(bits32(expected.subarray(0, A * n)));
 
-      // Products, sums, values and best responses.
+      // Products, sums, scaling, values and best responses.
       const x = vec(own).slice();
       const y = vec(reach).slice();
       k.mul(addr(ref), addr(own), addr(reach), n);
-      expect(bits(vec(ref))).toEqual(bits(x.map((v, h) => v * y[h]!)));
+      expect(bits32(vec(ref))).toEqual(bits32(x.map((v, h) => Math.fround(v * y[h]!))));
       const before = vec(out).slice();
       k.add(addr(out), addr(own), n);
-      expect(bits(vec(out))).toEqual(bits(before.map((v, h) => v + x[h]!)));
+      expect(bits32(vec(out))).toEqual(bits32(before.map((v, h) => Math.fround(v + x[h]!))));
+      k.scale(addr(ref), addr(own), 0.3, n);
+      expect(bits32(vec(ref))).toEqual(bits32(x.map((v) => Math.fround(Math.fround(0.3) * v))));
       k.weightedSum(addr(ref), addr(strat), addr(vals), A, n);
-      const value = new Float64Array(n);
-      const best = new Float64Array(n);
+      const value = weightedSum32(buf, w(strat), w(vals), A, n);
+      const best = new Float32Array(n);
       for (let h = 0; h < n; h++) {
-        value[h] = buf[w(strat) + h]! * buf[w(vals) + h]!;
         best[h] = buf[w(vals) + h]!;
-        for (let a = 1; a < A; a++) {
-          value[h]! += buf[w(strat) + a * n + h]! * buf[w(vals) + a * n + h]!;
+        for (let a = 1; a < A; a++)
           if (buf[w(vals) + a * n + h]! > best[h]!) best[h] = buf[w(vals) + a * n + h]!;
-        }
       }
-      expect(bits(vec(ref))).toEqual(bits(value));
+      expect(bits32(vec(ref))).toEqual(bits32(value));
       k.bestValue(addr(ref), addr(vals), A, n);
-      expect(bits(vec(ref))).toEqual(bits(best));
+      expect(bits32(vec(ref))).toEqual(bits32(best));
 
-      // The CFR update (value, regrets, strategy sums) against updateRegrets.
+      // The CFR update (value, regrets, strategy sums) against updateRegrets32.
       const d = { positive: 0.7, negative: 0.3, strategy: 0.9 };
       const R0 = chunk.regret.slice();
       const C0 = chunk.cum.slice();
@@ -120,12 +121,12 @@ describe("WebAssembly kernels compute bit for bit what the JavaScript loops comp
         d.negative,
         d.strategy,
       );
-      expect(bits(vec(out))).toEqual(bits(value));
+      expect(bits32(vec(out))).toEqual(bits32(value));
       const R1 = chunk.regret.slice();
       const C1 = chunk.cum.slice();
       chunk.regret.set(R0);
       chunk.cum.set(C0);
-      updateRegrets(chunk.regret, chunk.cum, 0, A, n, buf, w(strat), w(vals), w(out), w(own), d);
+      updateRegrets32(chunk.regret, chunk.cum, 0, A, n, buf, w(strat), w(vals), w(out), w(own), d);
       expect(bits32(R1)).toEqual(bits32(chunk.regret));
       expect(bits32(C1)).toEqual(bits32(chunk.cum));
 
@@ -135,13 +136,8 @@ describe("WebAssembly kernels compute bit for bit what the JavaScript loops comp
         const store = positive ? chunk.regret : chunk.cum;
         if (positive) k.regretInverse(0, A, n, addr(inv));
         else k.sumInverse(C, A, n, addr(inv));
-        const invJs = new Float64Array(2 * n);
-        if (positive) regretInverse(chunk.regret, 0, A, n, invJs, 0);
-        else sumInverse(chunk.cum, 0, A, n, invJs, 0);
-        expect(bits(vec(inv))).toEqual(bits(invJs.subarray(0, n)));
-        const scratch = new Float64Array(3 * n);
-        scratch.set(vec(inv), 0);
-        scratch.set(vec(reach), n);
+        const invJs = inverse32(store, 0, A, n, positive);
+        expect(bits32(vec(inv))).toEqual(bits32(invJs));
         for (let a = 0; a < A; a++) {
           const any = k.childReach(
             S + 4 * a * n,
@@ -152,28 +148,51 @@ describe("WebAssembly kernels compute bit for bit what the JavaScript loops comp
             addr(reach),
             addr(ref),
           );
-          const anyJs = childReach(store, a * n, positive, 1 / A, n, scratch, 0, n, 2 * n);
-          expect(bits(vec(ref))).toEqual(bits(scratch.subarray(2 * n)));
-          expect(any !== 0).toBe(anyJs);
+          const js = childReach32(store, a * n, positive, 1 / A, invJs, vec(reach).slice());
+          expect(bits32(vec(ref))).toEqual(bits32(js.dst));
+          expect(any !== 0).toBe(js.any);
         }
       }
       // No reach at all: nothing above 0.
       vec(reach).fill(0);
       expect(k.childReach(0, 1, 1 / A, n, addr(inv), addr(reach), addr(ref))).toBe(0);
+      // Reach only past the last hand (in the padding a step reads): still nothing above 0.
+      buf[w(reach) + n] = 1;
+      buf[w(inv) + n] = 1;
+      expect(k.childReach(C, 0, 1 / A, n, addr(inv), addr(reach), addr(ref))).toBe(0);
     });
   }
 
-  it("an odd count's last hand is stored alone: the entry after it is left as it was", () => {
-    const n = 5;
-    const { k, buf, w, addr } = setup(2, n);
-    buf[w(2) + n] = 12345;
-    k.mul(addr(2), addr(0), addr(1), n);
-    expect(buf[w(2) + n]).toBe(12345);
+  it("a chance node's float64 sum and its scaled float32 store", () => {
+    const n = 7;
+    const { k, buf, layout } = setup(2, n);
+    const acc = new Float64Array(buf.buffer, layout.scratchByte + 4 * 16 * n, n);
+    const x = buf.subarray(0, n);
+    const y = buf.subarray(n, 2 * n);
+    acc.fill(0);
+    k.addTo64(acc.byteOffset, x.byteOffset, n);
+    k.addTo64(acc.byteOffset, y.byteOffset, n);
+    const sum = Float64Array.from(x, (v, h) => v + y[h]!);
+    expect(bits(acc)).toEqual(bits(sum));
+    const dst = buf.subarray(4 * n, 5 * n);
+    k.storeScaled64(dst.byteOffset, acc.byteOffset, 1 / 45, n);
+    expect(bits32(dst)).toEqual(bits32(round32(sum.map((v) => (1 / 45) * v))));
+  });
+
+  it("a count that is not a multiple of 4 stores only its hands: the entries after them are left as they were", () => {
+    for (const n of [5, 6, 7]) {
+      const { k, buf, w, addr } = setup(2, n);
+      buf[w(2) + n] = 12345;
+      buf[w(2) + n + 1] = 23456;
+      k.mul(addr(2), addr(0), addr(1), n);
+      expect(buf[w(2) + n]).toBe(12345);
+      expect(buf[w(2) + n + 1]).toBe(23456);
+    }
   });
 });
 
 describe("the fold and showdown kernels", () => {
-  it("compute bit for bit what blockedTotals and showdownValues compute", () => {
+  it("give the bits of blockedTotals and showdownValues (float64) rounded to float32", () => {
     const game = new PostflopGame(
       resolveConfig({
         board: "9h8h7c2h",
@@ -185,14 +204,15 @@ describe("the fold and showdown kernels", () => {
     );
     const tables = handTables(game);
     const nMax = Math.max(game.n[0], game.n[1]);
-    const layout = chunkLayout(1, tables.bytes, 9 * nMax + 104, 1);
+    const layout = chunkLayout(1, tables.bytes, 20 * nMax + 208, 1);
     const memory = allocateChunk(layout);
     writeTables(memory, layout.tableByte, game);
     const k = instantiateKernels(memory);
-    const buf = new Float64Array(memory.buffer, layout.scratchByte, layout.scratchFloats);
-    const at = (x: number) => layout.scratchByte + 8 * x;
+    const buf = new Float32Array(memory.buffer, layout.scratchByte, layout.scratchFloats);
+    const at = (x: number) => layout.scratchByte + 4 * x;
     const tb = layout.tableByte;
-    const sums = 9 * nMax;
+    const tmp = 12 * nMax;
+    const sums = 20 * nMax;
     for (const t of [0, 1]) {
       const o = 1 - t;
       const [nt, no] = [game.n[t]!, game.n[o]!];
@@ -211,7 +231,7 @@ describe("the fold and showdown kernels", () => {
         at(sums),
       );
       blockedTotals(js, 0, no, game, t, new Float64Array(52), 2.5);
-      expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+      expect(bits32(buf.subarray(nMax, nMax + nt))).toEqual(bits32(round32(js.subarray(no))));
       for (let b = 0; b < game.boardCount; b++) {
         k.showdown(
           tb + tables.sdEntry[o]! + 8 * b * no,
@@ -220,7 +240,7 @@ describe("the fold and showdown kernels", () => {
           game.sdLength[t]![b]!,
           at(0),
           at(nMax),
-          at(2 * nMax),
+          at(tmp),
           at(7 * nMax),
           nt,
           3,
@@ -231,11 +251,14 @@ describe("the fold and showdown kernels", () => {
         jsTot.set(js.subarray(0, no));
         showdownValues(jsTot, 0, no, game, t, o, b, 3, 1.25, new Float64Array(104), no + nt);
         showdownValues(js, 0, no, game, t, o, b, 3, 1.25, new Float64Array(104));
-        expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
+        expect(bits32(buf.subarray(nMax, nMax + nt))).toEqual(bits32(round32(js.subarray(no))));
         expect(bits(jsTot.subarray(no, no + nt))).toEqual(bits(js.subarray(no)));
-        expect(bits(buf.subarray(7 * nMax, 7 * nMax + nt))).toEqual(bits(jsTot.subarray(no + nt)));
-        // A fold on the same reach from those totals: what blockedTotals gives, up to rounding, on the board
-        // (where the engine has zeroed the reach of the hands holding a board card).
+        expect(bits32(buf.subarray(7 * nMax, 7 * nMax + nt))).toEqual(
+          bits32(round32(jsTot.subarray(no + nt))),
+        );
+        // A fold on the same reach from those totals: what blockedTotals gives, up to the float32 rounding
+        // of the totals (half a unit in the last place, 2^-24 relative) and float64 sums in another order,
+        // on the board (where the engine has zeroed the reach of the hands holding a board card).
         const fold = new Float64Array(no + nt);
         for (let m = 0; m < game.sdLength[o]![b]!; m++) {
           const i = game.sdKey[o]![b * no + m]! & 2047;
@@ -247,15 +270,15 @@ describe("the fold and showdown kernels", () => {
         for (let m = 0; m < game.sdLength[t]![b]!; m++) onBoard.add(game.sdKey[t]![b * nt + m]! & 2047);
         for (let h = 0; h < nt; h++) {
           if (onBoard.has(h))
-            expect(Math.abs(2.5 * tot[h]! - fold[no + h]!)).toBeLessThan(
-              1e-12 * (1 + Math.abs(fold[no + h]!)),
+            expect(Math.abs(2.5 * tot[h]! - fold[no + h]!)).toBeLessThanOrEqual(
+              2 ** -24 * Math.abs(fold[no + h]!) + 1e-12,
             );
           else expect(tot[h]).toBe(0);
         }
-        const tot1 = bits(tot);
+        const tot1 = bits32(tot);
         // Two showdowns at once (the second on another reach vector and other pays): each lane as one alone.
         const js2 = new Float64Array(no + nt);
-        for (let i = 0; i < no; i++) js2[i] = random() < 0.3 ? 0 : random();
+        for (let i = 0; i < no; i++) js2[i] = Math.fround(random() < 0.3 ? 0 : random());
         buf.set(js2.subarray(0, no), 4 * nMax);
         showdownValues(js2, 0, no, game, t, o, b, 1.5, -0.75, new Float64Array(104));
         k.showdown2(
@@ -267,7 +290,7 @@ describe("the fold and showdown kernels", () => {
           at(4 * nMax),
           at(nMax),
           at(5 * nMax),
-          at(2 * nMax),
+          at(tmp),
           at(7 * nMax),
           at(8 * nMax),
           nt,
@@ -277,9 +300,9 @@ describe("the fold and showdown kernels", () => {
           -0.75,
           at(sums),
         );
-        expect(bits(buf.subarray(nMax, nMax + nt))).toEqual(bits(js.subarray(no)));
-        expect(bits(buf.subarray(5 * nMax, 5 * nMax + nt))).toEqual(bits(js2.subarray(no)));
-        expect(bits(buf.subarray(7 * nMax, 7 * nMax + nt))).toEqual(tot1);
+        expect(bits32(buf.subarray(nMax, nMax + nt))).toEqual(bits32(round32(js.subarray(no))));
+        expect(bits32(buf.subarray(5 * nMax, 5 * nMax + nt))).toEqual(bits32(round32(js2.subarray(no))));
+        expect(bits32(buf.subarray(7 * nMax, 7 * nMax + nt))).toEqual(tot1);
       }
     }
   });
