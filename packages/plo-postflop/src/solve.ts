@@ -13,7 +13,7 @@
 import type { PloCombo } from "./range.js";
 import { comboKey } from "./range.js";
 import { PloSolver, type PloStrategyOf } from "./solver.js";
-import { type PloSpotConfig, resolvePloSpot } from "./spot.js";
+import { type PloSpot, type PloSpotConfig, resolvePloSpot } from "./spot.js";
 
 export interface PloSolveOptions {
   /** Stop when the exploitability (percent of the pot) is at most this; default 0.1. */
@@ -76,10 +76,15 @@ export function comboResults(
 
 /** Solves a spot with discounted CFR until the target exploitability or the iteration limit. */
 export function solvePloSpot(config: PloSpotConfig, options: PloSolveOptions = {}): PloSolveResult {
+  return solveResolvedSpot(resolvePloSpot(config), options);
+}
+
+/** `solvePloSpot` for a spot already resolved (`resolvePloSpot`). */
+export function solveResolvedSpot(spot: PloSpot, options: PloSolveOptions = {}): PloSolveResult {
   const target = options.targetExploitability ?? 0.1;
   const max = options.maxIterations ?? 1000;
   const every = options.checkEvery ?? 25;
-  const solver = new PloSolver(resolvePloSpot(config));
+  const solver = new PloSolver(spot);
   let measured = solver.exploitability();
   while (solver.iteration < max) {
     solver.iterate();

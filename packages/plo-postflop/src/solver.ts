@@ -49,7 +49,11 @@ export class PloSolver {
   readonly rivers: number[] = [];
   private t = 0;
 
-  constructor(spot: PloSpot) {
+  /**
+   * `storage: false` allocates no regrets or strategy sums: for the exact numbers of a large spot (compat
+   * weights, equities) and for measuring given strategies (`exploitability(strategy)`), not for iterating.
+   */
+  constructor(spot: PloSpot, options: { storage?: boolean } = {}) {
     this.spot = spot;
     this.isTurn = spot.board.length === 4;
     this.tree = buildPloTree(spot.pot, spot.stack, spot.betting, this.isTurn);
@@ -79,6 +83,7 @@ export class PloSolver {
     } else {
       this.finals[RIVER] = finalBoard(spot.board, this.tables);
     }
+    if (options.storage === false) return;
     for (const d of this.tree.decisions) {
       const size = d.actions.length * this.tables[d.player].n;
       const slots = d.street === 0 ? [RIVER] : this.rivers;
