@@ -17,7 +17,9 @@
  * lifted to one strategy of the full game: a combo's strategy at a decision is its strategies of every round
  * mixed in sequence form (weighted by its own reach there in each round), so the lifted profile is exactly
  * the average over rounds of what the combo did; it can then be measured in the full game
- * (`PloSolver.exploitability(lifted)`).
+ * (`PloSolver.exploitability(lifted)`), and played there to give per-class EVs with no subsampling noise
+ * (`evaluateLifted`: one traversal of the full game per player, affordable on turns and rivers where the
+ * solve is not).
  *
  * ```ts
  * const pooled = solveBySubsamples(
@@ -46,6 +48,12 @@ export interface PloSubsampleOptions {
   readonly classOf?: (combo: PloCombo) => string;
   /** Build the lifted strategy of the full game (memory: actions x combos per decision and river card). */
   readonly lift?: boolean;
+  /**
+   * With `lift`: also play the lifted profile in the full game (one exact traversal per player, no solve)
+   * and give per-class EVs from it (`liftedClasses`): no opponent subsampling noise left in the EV, only the
+   * lifted strategies' distance from equilibrium.
+   */
+  readonly evaluateLifted?: boolean;
 }
 
 export interface PloClassEstimate {
@@ -71,6 +79,8 @@ export interface PloSubsampleResult {
   /** Largest exploitability of a subgame's solve (percent of the pot). */
   readonly worstSubgameExploitability: number;
   readonly lifted?: PloStrategyOf;
+  /** Per class, the EV of the lifted profile played in the full game (`evaluateLifted`; `se` is NaN). */
+  readonly liftedClasses?: [PloClassEstimate[], PloClassEstimate[]];
 }
 
 function shuffled(n: number, next: () => number): number[] {
@@ -251,6 +261,20 @@ export function solveBySubsamples(
       return out;
     };
   }
+  let liftedClasses: [PloClassEstimate[], PloClassEstimate[]] | undefined;
+  if (lifted && options.evaluateLifted) {
+    const played = comboResults(exact, lifted);
+    liftedClasses = ([0, 1] as const).map((p) =>
+      poolClasses(
+        spot.combos[p],
+        exact.compatWeights(p),
+        exact.equities(p),
+        [Float64Array.from(played[p], (c) => c.ev)],
+        spot.pot,
+        classOf,
+      ),
+    ) as [PloClassEstimate[], PloClassEstimate[]];
+  }
   return {
     spot,
     roundEv,
@@ -258,5 +282,6 @@ export function solveBySubsamples(
     subgames,
     worstSubgameExploitability: worst,
     ...(lifted ? { lifted } : {}),
+    ...(liftedClasses ? { liftedClasses } : {}),
   };
 }

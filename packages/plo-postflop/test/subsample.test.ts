@@ -25,7 +25,14 @@ describe("subsampling", () => {
 
   it("agrees with the exact solve by construction when one part holds each whole range", () => {
     const exact = solveResolvedSpot(spot, solve);
-    const pooled = solveBySubsamples(spot, { chunk: 1000, rounds: 2, seed: 3, solve, lift: true });
+    const pooled = solveBySubsamples(spot, {
+      chunk: 1000,
+      rounds: 2,
+      seed: 3,
+      solve,
+      lift: true,
+      evaluateLifted: true,
+    });
     expect(pooled.subgames).toBe(2);
     for (const p of [0, 1] as const) {
       const solver = exact.solver;
@@ -42,6 +49,8 @@ describe("subsampling", () => {
         expect(c.ev).toBeCloseTo(truth[k]!.ev, 9);
         expect(c.se).toBeCloseTo(0, 9);
         expect(c.realization).toBeCloseTo(truth[k]!.realization, 9);
+        // the lifted profile is the exact average strategy, so playing it in the full game gives the same EVs
+        expect(pooled.liftedClasses![p][k]!.ev).toBeCloseTo(truth[k]!.ev, 9);
       });
     }
     // the lifted strategy is the exact solve's average strategy: same exploitability in the full game
