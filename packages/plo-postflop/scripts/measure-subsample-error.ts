@@ -37,6 +37,7 @@ const SPOTS: SpotDef[] = [
   { name: "river2", board: "AhTd6s6c3h", pot: 10, stack: 30, combos: 400, chunks: [50, 100, 200], seed: 2 },
   { name: "river3", board: "Jh9c4d4s2c", pot: 10, stack: 20, combos: 1200, chunks: [100, 200, 400], seed: 4 },
   { name: "turn1", board: "Qs9h6d3c", pot: 10, stack: 20, combos: 60, chunks: [20, 30], seed: 3 },
+  { name: "turn2", board: "Th8h5c2d", pot: 10, stack: 20, combos: 150, chunks: [50, 75], seed: 5 },
 ];
 
 const BETTING = { bets: [0.5, 1], raises: [1], raiseCap: 1 };
