@@ -5,6 +5,7 @@
  *
  *   pnpm --filter @ranges/plo-postflop build
  *   node packages/plo-postflop/scripts/measure-subsample-error.ts [--spots river1,river2,turn1] [--rounds 4]
+ *     [--target 0.1] [--chunks 100,200]
  *
  * Ranges: whole preflop classes drawn from `ploClasses()` with a seeded generator (each class a random weight
  * in [0.3, 1]) until the range holds the spot's number of combos; so most classes hold several combos.
@@ -47,6 +48,8 @@ const { values } = parseArgs({
     spots: { type: "string", default: SPOTS.map((s) => s.name).join(",") },
     rounds: { type: "string", default: "4" },
     target: { type: "string", default: "0.1" },
+    /** Part sizes to measure instead of each spot's own list, e.g. --chunks 100,200. */
+    chunks: { type: "string" },
   },
 });
 const rounds = Number(values.rounds);
@@ -101,7 +104,7 @@ for (const def of SPOTS.filter((s) => values.spots.split(",").includes(s.name)))
       `| ${label} | exact (floor) | 1 | ${pct(loose.exploitability)} | ${summaryOf(classes, truth, spot.pot)} | | ${pct(loose.exploitability)} | |`,
     );
   }
-  for (const chunk of def.chunks) {
+  for (const chunk of values.chunks ? values.chunks.split(",").map(Number) : def.chunks) {
     cpu = process.cpuUsage();
     const pooled = solveBySubsamples(spot, {
       chunk,

@@ -106,7 +106,7 @@ describe("consistency", () => {
       pot: 10,
       stack: 25,
       ranges: { oop: randomRange(board, 16, 3), ip: randomRange(board, 16, 4) },
-      betting: { bets: [0.5, 1], raises: [1], raiseCap: 1 },
+      betting: { bets: [1], raises: [1], raiseCap: 1 },
     });
     const solver = new PloSolver(spot);
     const first = solver.exploitability().exploitability;
