@@ -78,3 +78,35 @@ describe("subsampling", () => {
     expect(() => solveBySubsamples(spot, { chunk: 10, rounds: 0 })).toThrow(/rounds/);
   });
 });
+
+describe("poolClasses", () => {
+  it("weights combos by weight x compat, averages rounds and gives the standard error over them", () => {
+    const combos: PloCombo[] = [
+      { cards: [0, 1, 2, 3], weight: 1, cls: "a" },
+      { cards: [4, 5, 6, 7], weight: 0.5, cls: "a" },
+      { cards: [8, 9, 10, 11], weight: 1, cls: "b" },
+    ];
+    const compat = Float64Array.from([2, 4, 1]);
+    const equity = Float64Array.from([0.5, 0.25, 0.8]);
+    // class a: weights 2 and 2 -> round means (1 + 3) / 2 = 2 and (3 + 5) / 2 = 4; b: NaN in round 2 is skipped
+    const rounds = [Float64Array.from([1, 3, 7]), Float64Array.from([3, 5, Number.NaN])];
+    const [a, b] = poolClasses(combos, compat, equity, rounds, 10, (c) => c.cls);
+    expect(a).toMatchObject({ cls: "a", weight: 4, ev: 3, equity: 0.375 });
+    expect(a!.se).toBeCloseTo(1, 12); // sd of (2, 4) = sqrt(2), / sqrt(2)
+    expect(a!.realization).toBeCloseTo(3 / (0.375 * 10), 12);
+    expect(b).toMatchObject({ cls: "b", weight: 1, ev: 7 });
+    expect(b!.se).toBeNaN();
+  });
+});
+
+describe("range input", () => {
+  it("names the bad entry", () => {
+    const spot = (oop: string) =>
+      resolvePloSpot({ board, pot: 10, stack: 10, ranges: { oop, ip: "AsAd9h9c" } });
+    expect(() => spot("AsKsQhJh:1.5")).toThrow(/ranges.oop: range entry "AsKsQhJh:1.5": the weight/);
+    expect(() => spot("AsKsQh")).toThrow(/not four distinct cards/);
+    expect(() => spot("Kc9s8s7s")).toThrow(/no hand that misses the board/);
+    // (AK)(AK) has 6 hands; the 3 whose king is the board's Kc are dropped
+    expect(spot("(AK)(AK):0.5").combos[0]).toHaveLength(3);
+  });
+});
