@@ -1,0 +1,20 @@
+export type { PloCombo, PloRangeInput } from "./range.js";
+export { comboKey, combosOf, parsePloBoard, parsePloRange } from "./range.js";
+export type { PloComboResult, PloSolveOptions, PloSolveResult } from "./solve.js";
+export { comboResults, solvePloSpot, solveResolvedSpot } from "./solve.js";
+export type { PloStrategyOf } from "./solver.js";
+export { PloSolver } from "./solver.js";
+export type { PloSpot, PloSpotConfig } from "./spot.js";
+export { DEFAULT_PLO_BETTING, resolvePloSpot } from "./spot.js";
+export type { PloClassEstimate, PloSubsampleOptions, PloSubsampleResult } from "./subsample.js";
+export { poolClasses, solveBySubsamples } from "./subsample.js";
+export type {
+  ChanceNode,
+  DecisionNode,
+  FoldNode,
+  PloBetting,
+  PloNode,
+  PloTree,
+  ShowdownNode,
+} from "./tree.js";
+export { buildPloTree } from "./tree.js";
