@@ -1,6 +1,6 @@
 /** The solve queue over HTTP: queue a spot, follow it, read the result, cancel; owners only. */
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
@@ -57,6 +57,22 @@ const post = (key: string | null, body: unknown) =>
   });
 
 describe("/api/v1/solves", () => {
+  it("accepts every solve example the READMEs show, on the standard plan", async () => {
+    const root = new URL("../../../", import.meta.url);
+    const examples = ["README.md", "apps/api/README.md"].flatMap((file) => {
+      const text = readFileSync(new URL(file, root), "utf8").replace(/\n\s*/g, " ");
+      return [...text.matchAll(/`(\{"game": [^`]*\})`/g)].map((m) => ({ file, json: m[1]! }));
+    });
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    const key = (await t.access.createKey({ name: "readme" })).key;
+    for (const { file, json } of examples) {
+      const res = await post(key, JSON.parse(json));
+      expect(res.status, `${file}: ${json} -> ${JSON.stringify(res.body)}`).toBe(202);
+      const id = (res.body as { solve: { id: string } }).solve.id;
+      await getJson(`${t.base}/api/v1/solves/${id}`, { method: "DELETE", headers: auth(key) });
+    }
+  });
+
   it("queues a 10bb jam-or-fold spot (202), follows it to done, and serves its node to its owner only", async () => {
     const queued = await post(alice, {
       game: "nl/v2",
