@@ -22,4 +22,5 @@ for (const l of report.lines) {
     );
   }
 }
-if (report.skipped.length > 0) console.log(`\nLeft out of the fit (too few boards): ${report.skipped.join(", ")}.`);
+if (report.skipped.length > 0)
+  console.log(`\nLeft out of the fit (too few boards): ${report.skipped.join(", ")}.`);

@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import { CENSUS_DEFAULTS, packCensus } from "../src/index.js";
 import { defaultPacksDir } from "../src/solve/files.js";
 
-
 function action(
   token: string,
   kind: PackAction["kind"],
