@@ -5,6 +5,7 @@
  */
 
 import { type GameId, PCT_CODE_BASE } from "@ranges/core";
+import { RAISE_CODE_FIELDS } from "@ranges/queue";
 import { loadTreeConfig, type StackProfile, type TreeConfig, treeConfigPath } from "@ranges/solver";
 import { z } from "zod";
 
@@ -12,16 +13,7 @@ import { z } from "zod";
 export const CODE_GRAMMAR = `0 fold, 1 call, 3 all-in, 5 min-raise, 14 raise-to 1.5bb, ${PCT_CODE_BASE}+pct: a raise of pct percent of the pot after calling (${PCT_CODE_BASE + 60}: 60% of the pot).`;
 
 /** The profile fields that hold raise codes: the same names as enqueue_solve's changes. */
-export const CODE_FIELDS = [
-  "open",
-  "sbOpen",
-  "threeBetIp",
-  "threeBetOop",
-  "squeeze",
-  "fourBet",
-  "fiveBet",
-  "isoRaise",
-] as const;
+export const CODE_FIELDS = RAISE_CODE_FIELDS;
 
 export const RaiseCodesSchema = z.object({
   grammar: z.string(),

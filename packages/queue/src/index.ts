@@ -11,6 +11,7 @@ export {
   checkPlan,
   limitsOf,
   PLAN_LIMITS,
+  RAISE_CODE_FIELDS,
   SIZING_BUDGET,
   SOLVABLE_GAMES,
   validateSolveRequest,

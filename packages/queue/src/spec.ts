@@ -40,7 +40,8 @@ import {
 /** Hold'em games whose library trees can be changed. */
 export const SOLVABLE_GAMES = ["nl", "nl/v2", "nl9", "nlmtt8"] as const satisfies readonly GameId[];
 
-const PROFILE_CHANGES = [
+/** The profile fields that hold raise-size codes (the same names as a request's `changes`). */
+export const RAISE_CODE_FIELDS = [
   "open",
   "sbOpen",
   "threeBetIp",
@@ -49,6 +50,10 @@ const PROFILE_CHANGES = [
   "fourBet",
   "fiveBet",
   "isoRaise",
+] as const;
+
+const PROFILE_CHANGES = [
+  ...RAISE_CODE_FIELDS,
   "allInFrom",
   "maxRaises",
   "maxCallersToRaise",
