@@ -65,13 +65,16 @@ export function planBatch(
   return { jobs, skipped };
 }
 
-/** A job's file, when it holds a solve of these inputs. */
+/**
+ * A job's file, when it holds a finished solve of these inputs. A board that `maxSeconds` stopped before its
+ * target is data (the aggregate and the fit read it) but not finished: the next batch solves it again.
+ */
 export function finished(job: BatchJob, settings: SolveSettings): BoardRealization | null {
   if (!existsSync(job.file)) return null;
   try {
     const stored = JSON.parse(readFileSync(job.file, "utf8")) as BoardRealization & { weight: number };
     const hash = inputsHash(lineConfig(job.line, job.board, settings.tree), settings);
-    return stored.inputsHash === hash ? stored : null;
+    return stored.inputsHash === hash && !stored.stoppedEarly ? stored : null;
   } catch {
     return null;
   }

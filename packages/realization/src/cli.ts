@@ -4,6 +4,7 @@
  *   lines     --packs nl/v2:100,nlmtt8:40          the heads-up flop lines of those packs (pot, stack, ranges)
  *   solve     --packs ... --boards 8 --out DIR      solve every line's flops not yet in DIR (resumable)
  *             [--lines id,id] [--shard k/n] [--threads N] [--target PCT] [--max-iterations N] [--budget S]
+ *             [--board-seconds S]   (stop a board's iterations after S seconds; its file says stoppedEarly)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
  *   fit       --in DIR --out FILE [--min-boards 6]  fit the v4 realization model to every line with enough
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     target: { type: "string" },
     "max-iterations": { type: "string" },
     budget: { type: "string" },
+    "board-seconds": { type: "string" },
     jobs: { type: "string" },
     "min-boards": { type: "string" },
   },
@@ -100,6 +102,7 @@ if (command === "lines") {
     ...(values.target ? { targetPct: num("target", values.target)! } : {}),
     ...(values["max-iterations"] ? { maxIterations: num("max-iterations", values["max-iterations"])! } : {}),
     ...(values.threads ? { threads: num("threads", values.threads)! } : {}),
+    ...(values["board-seconds"] ? { maxSeconds: num("board-seconds", values["board-seconds"])! } : {}),
   };
   let shard: { index: number; count: number } | undefined;
   if (values.shard) {

@@ -47,6 +47,12 @@ export interface SolveSettings {
   readonly targetPct: number;
   readonly maxIterations: number;
   readonly threads?: number;
+  /**
+   * Stop iterating once this many seconds have passed (a lent machine's window), then measure. Not part of
+   * the inputs hash: a board stopped early keeps its iterations and exploitability in its file, and the fit
+   * and the report read those (`BoardRealization.stoppedEarly` says which boards it stopped).
+   */
+  readonly maxSeconds?: number;
 }
 
 export const DEFAULT_SETTINGS: SolveSettings = {
@@ -74,6 +80,8 @@ export interface BoardRealization {
   readonly iterations: number;
   readonly exploitabilityPct: number;
   readonly seconds: number;
+  /** Present (true) when `maxSeconds` stopped the solve before the target or the iteration cap. */
+  readonly stoppedEarly?: true;
   /**
    * The two ranges' values at the flop root (bb; they add up to the pot less the expected rake). Absent in
    * files written before it was kept (round 0's first 135 boards).
@@ -127,6 +135,7 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
     const checks = new CheckSchedule(10, settings.targetPct);
     let pct = Number.NaN;
     let measuredAt = -1;
+    let stoppedEarly = false;
     while (solver.iteration < settings.maxIterations) {
       solver.iterate();
       if (checks.due(solver.iteration) || solver.iteration === settings.maxIterations) {
@@ -135,8 +144,13 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
         checks.record(measuredAt, pct);
         if (pct <= settings.targetPct) break;
       }
+      if (settings.maxSeconds !== undefined && (performance.now() - started) / 1000 >= settings.maxSeconds) {
+        stoppedEarly = solver.iteration < settings.maxIterations;
+        break;
+      }
     }
     if (measuredAt !== solver.iteration) pct = solver.exploitability().pctPot;
+    if (pct <= settings.targetPct) stoppedEarly = false;
     const data = extractBoard(solver);
     const values = solver.values();
     const root = data.nodes[0]!;
@@ -166,6 +180,7 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
       iterations: solver.iteration,
       exploitabilityPct: Math.round(pct * 10000) / 10000,
       seconds: Math.round((performance.now() - started) / 10) / 100,
+      ...(stoppedEarly ? { stoppedEarly: true as const } : {}),
       rootEv: { oop: round6(values[0]), ip: round6(values[1]) },
       oop: sums[0]!,
       ip: sums[1]!,

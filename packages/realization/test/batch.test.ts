@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOLDEM_CLASSES } from "@ranges/core";
@@ -58,6 +58,24 @@ describe("the realization batch", () => {
     expect(stored.rootEv.oop + stored.rootEv.ip).toBeCloseTo(10, 3);
     // Other inputs (a tighter target) solve it again.
     expect(runBatch(plan(), { ...settings, targetPct: 1 })).toBe(1);
+  });
+
+  it("stops a board at its time limit, says so in its file, and solves it again on the next run", () => {
+    const file = join(dir, "late", "toy-AhAdKc.json");
+    const late = (): BatchPlan => ({ jobs: [{ ...plan().jobs[0]!, file }], skipped: [] });
+    mkdirSync(join(dir, "late"));
+    const strict = { ...settings, targetPct: 0.0001, maxIterations: 1000 };
+    expect(runBatch(late(), { ...strict, maxSeconds: 0.001 })).toBe(1);
+    const stopped = JSON.parse(readFileSync(file, "utf8"));
+    expect(stopped.stoppedEarly).toBe(true);
+    expect(stopped.iterations).toBeLessThan(1000);
+    expect(stopped.exploitabilityPct).toBeGreaterThan(0.0001);
+    // Same inputs hash, but stopped early: solved again.
+    expect(runBatch(late(), { ...strict, maxSeconds: 0.001 })).toBe(1);
+    // A board that reaches its target within the limit is finished.
+    expect(runBatch(late(), { ...settings, maxSeconds: 600 })).toBe(1);
+    expect(JSON.parse(readFileSync(file, "utf8")).stoppedEarly).toBeUndefined();
+    expect(runBatch(late(), settings)).toBe(0);
   });
 
   it("gives the nut range its whole pot and the drawing-dead range nothing", () => {
