@@ -1,17 +1,24 @@
 // A strong player's first read of a pack, from the served JSON: RFI per seat, the BB's defence against a
 // BTN open, the SB first in, and AA/KK at any extra histories given. Shares are of all 1,326 combos.
-// Run (after `pnpm build`): node scripts/read-ranges.mjs nl/v2 100 [history ...]
+// With --grids: the 13x13 first-in grids of UTG, CO, BTN and the SB (percent that enters the pot), and the BB's
+// calls and 3-bets of pairs and suited connectors against the BTN open.
+// Run (after `pnpm build`): node scripts/read-ranges.mjs nl/v2 100 [--grids] [history ...]
+// PACKS_DIR=DIR reads packs from DIR (DIR/nl-v2/100.pack) instead of data/packs.
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "../packages/core/dist/index.js";
 import { RangeStore } from "../packages/store/dist/index.js";
 
-const [game, stackArg, ...extra] = process.argv.slice(2);
+const args = process.argv.slice(2);
+const grids = args.includes("--grids");
+const [game, stackArg, ...extra] = args.filter((a) => a !== "--grids");
 if (!game || !stackArg || !GAMES[game]) {
   console.error("usage: node scripts/read-ranges.mjs GAME STACK [history ...]");
   process.exit(1);
 }
 const stack = Number(stackArg);
 const seats = GAMES[game].seats;
-const store = RangeStore.open({ packsDir: new URL("../data/packs/", import.meta.url).pathname });
+const store = RangeStore.open({
+  packsDir: process.env.PACKS_DIR ?? new URL("../data/packs/", import.meta.url).pathname,
+});
 const node = async (history) =>
   JSON.parse((await store.jsonAsync({ kind: "node", game, stack, history, full: true })).bytes.toString());
 const share = (weights) =>
@@ -40,4 +47,31 @@ for (const h of extra) {
   const n = await node(h);
   const show = (c) => n.actions.map((a) => `${a.action} ${pct(a.weights[c] ?? 0)}%`).join(", ");
   console.log(`${h} (${n.actor}, reach ${n.reach}): AA ${show("AA")} | KK ${show("KK")}`);
+}
+
+if (grids) {
+  const ranks = "AKQJT98765432";
+  // Class at row i, column j of the usual grid: pairs on the diagonal, suited above, offsuit below.
+  const classAt = (i, j) =>
+    i === j ? ranks[i] + ranks[i] : i < j ? `${ranks[i]}${ranks[j]}s` : `${ranks[j]}${ranks[i]}o`;
+  const grid = (title, value) => {
+    console.log(`\n${title}`);
+    console.log(`      ${[...ranks].map((r) => r.padStart(4)).join("")}`);
+    for (let i = 0; i < 13; i++) {
+      const row = [];
+      for (let j = 0; j < 13; j++) row.push(String(Math.round(100 * value(classAt(i, j)))).padStart(4));
+      console.log(`  ${ranks[i]}   ${row.join("")}`);
+    }
+  };
+  for (const seat of ["UTG", "CO", "BTN", "SB"].filter((s) => seats.includes(s))) {
+    const n = await node(firstIn(seats.indexOf(seat)));
+    const fold = n.actions.find((a) => a.kind === "fold");
+    grid(`${seat} first in: % that enters the pot`, (c) => 1 - (fold.weights[c] ?? 0));
+  }
+  const kinds = (c) =>
+    bb.actions.map((a) => `${a.action} ${Math.round(100 * (a.weights[c] ?? 0))}`).join("/");
+  const pairs = [...ranks].map((r) => r + r);
+  const connectors = [...ranks].slice(0, 12).map((r, i) => `${r}${ranks[i + 1]}s`);
+  console.log(`\nBB vs BTN open, pairs: ${pairs.map((c) => `${c} ${kinds(c)}`).join("; ")}`);
+  console.log(`BB vs BTN open, suited connectors: ${connectors.map((c) => `${c} ${kinds(c)}`).join("; ")}`);
 }

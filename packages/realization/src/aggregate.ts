@@ -67,6 +67,36 @@ export function readBoards(dir: string): StoredBoard[] {
     .map((f) => JSON.parse(readFileSync(join(dir, f), "utf8")) as StoredBoard);
 }
 
+/**
+ * The boards of several folders, each one a set of flops (8 or 30 representative flops): where two folders
+ * hold the same line (game, stack, line), the later folder's boards replace the earlier's, so no line mixes
+ * two flop sets (their weights each sum to 1).
+ */
+export function readBoardSets(dirs: readonly string[]): StoredBoard[] {
+  const byLine = new Map<string, StoredBoard[]>();
+  for (const dir of dirs) {
+    const here = new Map<string, StoredBoard[]>();
+    for (const b of readBoards(dir)) {
+      const key = `${b.game}/${b.stack}/${b.line}`;
+      here.set(key, [...(here.get(key) ?? []), b]);
+    }
+    for (const [key, list] of here) byLine.set(key, list);
+  }
+  return [...byLine.values()].flat();
+}
+
+/**
+ * The factor that puts a board's values back gross of the postflop rake: the solve's two root values add up to
+ * the pot less the rake it expects, and the preflop engine takes its own rake from the pot it shares, so the
+ * realization it is given shares the whole pot. 1 for boards solved before `rootEv` was kept (round 0's first
+ * 135, raked lines at SPR <= 6 with the rake capped at 0.6bb).
+ */
+export function grossOfRake(b: Pick<BoardRealization, "pot" | "rootEv">): number {
+  if (!b.rootEv) return 1;
+  const net = b.rootEv.oop + b.rootEv.ip;
+  return net > 0 ? b.pot / net : 1;
+}
+
 /** Weighted mean absolute gap and weighted correlation of two series. */
 export function compareSeries(
   solved: readonly number[],
@@ -116,7 +146,7 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
       const eq = new Float64Array(HOLDEM_CLASSES.length);
       for (const b of list) {
         for (let c = 0; c < HOLDEM_CLASSES.length; c++) {
-          ev[c] = ev[c]! + b.weight * b[side].ev[c]!;
+          ev[c] = ev[c]! + b.weight * b[side].ev[c]! * grossOfRake(b);
           eq[c] = eq[c]! + b.weight * b[side].eq[c]!;
         }
       }

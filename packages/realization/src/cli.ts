@@ -7,10 +7,14 @@
  *             [--board-seconds S]   (stop a board's iterations after S seconds; its file says stoppedEarly)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
- *   fit       --in DIR --out FILE [--min-boards 6]  fit the v4 realization model to every line with enough
+ *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--params-out FILE]
+ *                                                   fit the v4 realization model to every line with enough
  *                                                   boards; per line and player the v3 model's, the fit's and
- *                                                   the left-out fit's gap and correlation to the solves
- *   aggregate --in DIR --out FILE                   per-class realization per line, beside the v3 model's
+ *                                                   the left-out fit's gap and correlation to the solves;
+ *                                                   --params-out writes the fitted parameters (a tree
+ *                                                   config's model.grounded)
+ *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
+ *   (several folders: where two hold a line, the later folder's boards of it replace the earlier's)
  *
  * Packs are `game:stack`; `--packs-dir` (data/packs) reads them.
  */
@@ -20,7 +24,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
-import { aggregate, readBoards } from "./aggregate.js";
+import { aggregate, readBoardSets } from "./aggregate.js";
 import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 import { LineError, readLine, STANDARD_LINES } from "./lines.js";
 import { treeModelPrediction } from "./model.js";
@@ -49,6 +53,7 @@ const { values } = parseArgs({
     "board-seconds": { type: "string" },
     jobs: { type: "string" },
     "min-boards": { type: "string" },
+    "params-out": { type: "string" },
   },
 });
 
@@ -135,7 +140,10 @@ if (command === "lines") {
   process.stdout.write(`${plan.jobs.length} jobs, ${plan.skipped.length} lines skipped -> ${values.out}\n`);
 } else if (command === "aggregate") {
   if (!values.in || !values.out) fail("aggregate needs --in DIR and --out FILE");
-  const result = aggregate(readBoards(resolve(values.in!)), treeModelPrediction());
+  const result = aggregate(
+    readBoardSets(values.in!.split(",").map((d) => resolve(d))),
+    treeModelPrediction(),
+  );
   writeFileSync(
     resolve(values.out!),
     `${JSON.stringify({ model: "v3 contest model (data/trees/<game>.json)", method: "packages/realization", lines: result }, null, 1)}\n`,
@@ -147,11 +155,19 @@ if (command === "lines") {
   }
 } else if (command === "fit") {
   if (!values.in || !values.out) fail("fit needs --in DIR and --out FILE");
-  const boards = readBoards(resolve(values.in!));
+  const boards = readBoardSets(values.in!.split(",").map((d) => resolve(d)));
   const report = fitReport(boards, loadHeadsUpEquity(), treeModelPrediction(), {
     minBoards: num("min-boards", values["min-boards"]) ?? 6,
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
+  if (values["params-out"]) {
+    const grounded = {
+      name: "grounded-v4",
+      source: `realization fit --in ${values.in} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge})`,
+      ...report.params,
+    };
+    writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);
+  }
   for (const l of report.lines) {
     const p = (s: "oop" | "ip") => {
       const x = l.players[s];

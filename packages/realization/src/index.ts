@@ -5,7 +5,7 @@ export type {
   PlayerRealization,
   StoredBoard,
 } from "./aggregate.js";
-export { aggregate, compareSeries, readBoards } from "./aggregate.js";
+export { aggregate, compareSeries, grossOfRake, readBoardSets, readBoards } from "./aggregate.js";
 export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
 export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 export type { EquityTable, FitLine, FittedModel } from "./fit.js";

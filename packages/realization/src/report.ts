@@ -44,6 +44,7 @@ export interface ReportLine {
 }
 
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
+const r8 = (x: number) => Math.round(x * 1e8) / 1e8;
 
 /**
  * The class effects' shrinkage the report uses: on round 0 (16 lines, 135 boards), leave-one-line-out averages were gap
@@ -78,6 +79,8 @@ export function fitReport(
   minBoards: number;
   lines: ReportLine[];
   skipped: string[];
+  /** The model fitted to every line of the report: a tree config's `model.grounded`. */
+  params: { theta: number[]; gamma: number[]; classEffects: number[] };
 } {
   const ridge = options.ridge ?? 1e-4;
   const classRidge = options.classRidge ?? DEFAULT_CLASS_RIDGE;
@@ -146,5 +149,10 @@ export function fitReport(
     minBoards: options.minBoards,
     lines: out,
     skipped: lines.filter((l) => l.boards < options.minBoards).map((l) => `${l.pack} (${l.boards} boards)`),
+    params: {
+      theta: Array.from(all.theta, r8),
+      gamma: Array.from(all.gamma, r8),
+      classEffects: Array.from(all.classEffects ?? [], r8),
+    },
   };
 }

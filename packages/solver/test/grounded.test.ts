@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
+  buildEngineGame,
   buildGroundedMatrices,
   buildPreflopTree,
   type DuelKind,
   loadHeadsUpEquity,
   loadTreeConfig,
+  solvePreflop,
+  type TreeConfig,
 } from "../src/index.js";
 import { treeConfigPath } from "../src/solve/files.js";
+import { threeHanded } from "./toys.js";
 
 describe("duel kinds carry the initiative", () => {
   it("names who raised last in every flop duel of nl/v2 20bb, and nobody in a limped pot", () => {
@@ -50,5 +54,40 @@ describe("buildGroundedMatrices", () => {
       at({ spr: 4, rowIsIp: true, initiative: "none", raises: 2 }),
     );
     expect(g.indexForKind({ allIn: true, spr: 0, rowIsIp: false, initiative: "row", raises: 3 })).toBe(0);
+  });
+});
+
+describe("a tree config's model.grounded", () => {
+  const headsUp: TreeConfig = {
+    ...threeHanded,
+    seats: ["SB", "BB"],
+    description: "heads-up open, 3-bet, call toy",
+    limpSeats: [],
+  };
+  const grounded = (ipEdge: number): TreeConfig => {
+    const theta = new Array<number>(13 * 8).fill(0);
+    theta[1] = ipEdge; // the constant hand feature times "in position"
+    return { ...headsUp, model: { ...headsUp.model, grounded: { theta, gamma: [0, 0] } } };
+  };
+  const solve = (config: TreeConfig) =>
+    solvePreflop({ config, stack: 25, maxIterations: 30, targetPctPot: 0.01, threads: 1, now: () => 0 });
+
+  it("shares the flop pots: an in-position edge moves chips to the SB, who plays in position", () => {
+    const flat = solve(grounded(0)).seats.find((s) => s.seat === "SB")!.value;
+    const edge = solve(grounded(0.3)).seats.find((s) => s.seat === "SB")!.value;
+    expect(edge).toBeGreaterThan(flat + 0.05);
+  });
+
+  it("replaces the contest's matrices: all-in, then two per SPR point and initiative", () => {
+    const t = loadHeadsUpEquity();
+    expect(buildEngineGame(grounded(0), 25, t).game.matrices).toHaveLength(1 + 7 * 4 * 2);
+    expect(buildEngineGame(headsUp, 25, t).game.matrices).toHaveLength(1 + 4 * 2);
+  });
+
+  it("refuses parameters of the wrong size before it solves", () => {
+    const bad = { ...headsUp, model: { ...headsUp.model, grounded: { theta: [1, 2, 3], gamma: [0, 0] } } };
+    expect(() => buildEngineGame(bad, 25, loadHeadsUpEquity())).toThrow(
+      /model\.grounded\.theta: expected 104 finite numbers, got 3/,
+    );
   });
 });

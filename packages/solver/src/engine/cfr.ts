@@ -303,7 +303,13 @@ export class CfrSolver implements Solver {
     if (game.multiway && game.multiway.matrices.length !== game.matrices.length * this.buckets)
       throw new Error("multiway model: one matrix per duel matrix and bucket expected");
     const mats = [...game.matrices, ...(game.multiway?.matrices ?? [])];
-    const matsT = mats.map((m) => transpose(m, n));
+    // One transpose per distinct matrix (unused bucket slots share one zero matrix).
+    const transposed = new Map<Float64Array, Float64Array>();
+    const matsT = mats.map((m) => {
+      let t = transposed.get(m);
+      if (!t) transposed.set(m, (t = transpose(m, n)));
+      return t;
+    });
     const wT = this.denseW ? transpose(game.W, n) : null;
     this.kernel = new ProjectionKernel(n, wT ? [wT, ...mats, ...matsT] : [...mats, ...matsT], this.norm, {
       sparse: this.denseW

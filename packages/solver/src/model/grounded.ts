@@ -1,5 +1,5 @@
 /**
- * Grounded terminal values (model v4, not yet used by any pack): how a heads-up pot that reaches the flop
+ * Grounded terminal values (model v4; a tree config's `model.grounded`): how a heads-up pot that reaches the flop
  * with chips behind is shared, with parameters fitted to this project's own postflop solves
  * (`@ranges/realization`, which fits them with these same features).
  *
@@ -20,6 +20,7 @@
  */
 
 import type { DuelKind } from "../tree/build.js";
+import type { GroundedParams } from "../tree/config.js";
 import type { ShareMatrices } from "./realization.js";
 
 const N = 169;
@@ -125,13 +126,7 @@ export function equityVsRandom(eq: Float64Array, w: Float64Array): Float64Array 
   return out;
 }
 
-export interface GroundedParams {
-  /** HAND_FEATURES x PLAYER_FEATURES, row-major. */
-  readonly theta: ArrayLike<number>;
-  readonly gamma: ArrayLike<number>;
-  /** 169 x CLASS_EFFECT_FEATURES, row-major; absent: none. */
-  readonly classEffects?: ArrayLike<number>;
-}
+export type { GroundedParams };
 
 /** mu of every class for a player in a pot. */
 export function muOf(params: GroundedParams, features: readonly number[][], p: PlayerSpot): Float64Array {

@@ -35,10 +35,16 @@ export interface BucketedDuels {
   readonly matrices: readonly Float64Array[];
 }
 
+/**
+ * `used`: the duel matrices that some pot of three or more settles with (the engine reads the buckets only in
+ * all-in pots, so in practice the all-in matrix); the others get one shared zero matrix per bucket slot, which
+ * the engine's kernel stores once. Absent: every matrix is bucketed.
+ */
 export function buildBucketedDuels(
   table: Pick<MultiwayTable, "buckets" | "pi" | "eq" | "nu">,
   w: Float64Array,
   duelMatrices: readonly Float64Array[],
+  used?: ReadonlySet<number>,
 ): BucketedDuels {
   const n = 169;
   const K = table.buckets;
@@ -46,8 +52,10 @@ export function buildBucketedDuels(
   const dk = new Float64Array(K);
   const wk = new Float64Array(K);
   const matrices: Float64Array[] = [];
+  const unused = new Float64Array(n * n);
+  const live = (m: number) => !used || used.has(m);
   for (let m = 0; m < duelMatrices.length; m++)
-    for (let k = 0; k < K; k++) matrices.push(new Float64Array(n * n));
+    for (let k = 0; k < K; k++) matrices.push(live(m) ? new Float64Array(n * n) : unused);
   for (let a = 0; a < n; a++) {
     for (let b = 0; b < n; b++) {
       const ab = a * n + b;
@@ -59,6 +67,7 @@ export function buildBucketedDuels(
         dk[k] = Math.min(1, Math.max(0, table.eq[(a * K + k) * n + b]!));
       }
       for (let m = 0; m < duelMatrices.length; m++) {
+        if (!live(m)) continue;
         const target = duelMatrices[m]![ab]! / wab;
         const lambda = oddsMultiplier(dk, wk, target);
         for (let k = 0; k < K; k++) {

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, roundBb } from "@ranges/core";
 import { PACK_FORMAT_VERSION, type PackConfig, type PackData, type PackNode } from "@ranges/store";
 import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult, type Solver } from "../engine/cfr.js";
-import { countNodes, type EngineGame, forEachNode } from "../engine/game.js";
+import { countNodes, type EngineGame, forEachNode, type TreeNode } from "../engine/game.js";
 import { ParallelCfrSolver } from "../engine/parallel.js";
 import {
   type HeadsUpEquityTable,
@@ -16,9 +16,16 @@ import {
   loadMultiwayTable,
   type MultiwayTable,
 } from "../equity/index.js";
+import {
+  buildGroundedMatrices,
+  CLASS_EFFECT_FEATURES,
+  type GroundedParams,
+  HAND_FEATURES,
+  PLAYER_FEATURES,
+} from "../model/grounded.js";
 import { buildBucketedDuels } from "../model/multiway.js";
-import { buildShareMatrices } from "../model/realization.js";
-import { type BuiltTree, buildPreflopTree } from "../tree/build.js";
+import { buildShareMatrices, type ShareMatrices } from "../model/realization.js";
+import { type BuiltTree, buildPreflopTree, type DuelKind } from "../tree/build.js";
 import {
   profileFor,
   rakeOf,
@@ -234,8 +241,18 @@ export function buildEngineGame(
       `${config.game} is PLO: its pot-limit trees build (buildPreflopTree), but the solver's terminal model and classes are hold'em only`,
     );
   }
-  const shares = buildShareMatrices(config.model, equity.eq, equity.w);
-  const tree = buildPreflopTree(config, stack, (kind) => shares.indexFor(kind.allIn, kind.spr, kind.rowIsIp));
+  let shares: ShareMatrices;
+  let matrixFor: (kind: DuelKind) => number;
+  if (config.model.grounded) {
+    const grounded = buildGroundedMatrices(checkedGrounded(config.model.grounded), equity.eq, equity.w);
+    shares = grounded;
+    matrixFor = grounded.indexForKind;
+  } else {
+    const contest = buildShareMatrices(config.model, equity.eq, equity.w);
+    shares = contest;
+    matrixFor = (kind) => contest.indexFor(kind.allIn, kind.spr, kind.rowIsIp);
+  }
+  const tree = buildPreflopTree(config, stack, matrixFor);
   const game: EngineGame = {
     seats: tree.seats,
     classCount: 169,
@@ -243,10 +260,40 @@ export function buildEngineGame(
     oppPerCombo: 1225,
     W: equity.w,
     matrices: shares.matrices,
-    multiway: buildBucketedDuels(multiway, equity.w, shares.matrices),
+    multiway: buildBucketedDuels(
+      multiway,
+      equity.w,
+      shares.matrices,
+      allInMultiwayDuels(tree.root, tree.seats.length),
+    ),
     root: tree.root,
   };
   return { game, tree };
+}
+
+/** The duel matrices that all-in pots of three or more players settle with (the only ones bucketed). */
+function allInMultiwayDuels(root: TreeNode, seats: number): Set<number> {
+  const used = new Set<number>();
+  forEachNode(root, (node) => {
+    if (node.type !== "showdown" || !node.allIn || node.players.length < 3) return;
+    for (const i of node.players)
+      for (const j of node.players) if (i !== j) used.add(node.duel[i * seats + j]!);
+  });
+  return used;
+}
+
+/** A config's grounded parameters, their sizes and numbers checked (a wrong file fails before the solve). */
+function checkedGrounded(p: GroundedParams): GroundedParams {
+  const sizes: [string, ArrayLike<number> | undefined, number][] = [
+    ["theta", p.theta, HAND_FEATURES.length * PLAYER_FEATURES.length],
+    ["gamma", p.gamma, 2],
+    ["classEffects", p.classEffects ?? [], p.classEffects ? 169 * CLASS_EFFECT_FEATURES.length : 0],
+  ];
+  for (const [name, xs, n] of sizes) {
+    if (!xs || xs.length !== n || !Array.from(xs).every(Number.isFinite))
+      throw new Error(`model.grounded.${name}: expected ${n} finite numbers, got ${xs?.length ?? "none"}`);
+  }
+  return p;
 }
 
 export function exploitabilityOf(

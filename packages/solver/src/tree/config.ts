@@ -146,6 +146,26 @@ export interface RealizationModel {
   readonly sprFull: number;
   /** Where the parameter values come from. */
   readonly source: string;
+  /**
+   * Model v4: when present, a heads-up pot that reaches the flop with chips behind is shared by the grounded
+   * model fitted to this project's postflop solves (src/model/grounded.ts; `realization params` writes it),
+   * and the contest fields above are not read. All-in pots are shared by equity either way.
+   */
+  readonly grounded?: GroundedParams;
+}
+
+/**
+ * Parameters of the grounded model (src/model/grounded.ts): `theta` HAND_FEATURES x PLAYER_FEATURES
+ * row-major, `gamma` [constant, ln SPR], `classEffects` 169 x CLASS_EFFECT_FEATURES row-major (absent: none).
+ *
+ * ```json
+ * { "theta": [0.01, ...104 numbers], "gamma": [0.31, -0.08], "classEffects": [...507 numbers] }
+ * ```
+ */
+export interface GroundedParams {
+  readonly theta: ArrayLike<number>;
+  readonly gamma: ArrayLike<number>;
+  readonly classEffects?: ArrayLike<number>;
 }
 
 /**
