@@ -3,13 +3,14 @@
 // With --grids: the 13x13 first-in grids of UTG, CO, BTN and the SB (percent that enters the pot), and the BB's
 // calls and 3-bets of pairs and suited connectors against the BTN open.
 // Run (after `pnpm build`): node scripts/read-ranges.mjs nl/v2 100 [--grids] [history ...]
-// PACKS_DIR=DIR reads packs from DIR (DIR/nl-v2/100.pack) instead of data/packs.
+// --packs-dir=DIR reads packs from DIR (DIR/nl-v2/100.pack) instead of data/packs.
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "../packages/core/dist/index.js";
 import { RangeStore } from "../packages/store/dist/index.js";
 
 const args = process.argv.slice(2);
 const grids = args.includes("--grids");
-const [game, stackArg, ...extra] = args.filter((a) => a !== "--grids");
+const packsDir = args.find((a) => a.startsWith("--packs-dir="))?.slice("--packs-dir=".length);
+const [game, stackArg, ...extra] = args.filter((a) => !a.startsWith("--"));
 if (!game || !stackArg || !GAMES[game]) {
   console.error("usage: node scripts/read-ranges.mjs GAME STACK [history ...]");
   process.exit(1);
@@ -17,7 +18,7 @@ if (!game || !stackArg || !GAMES[game]) {
 const stack = Number(stackArg);
 const seats = GAMES[game].seats;
 const store = RangeStore.open({
-  packsDir: process.env.PACKS_DIR ?? new URL("../data/packs/", import.meta.url).pathname,
+  packsDir: packsDir ?? new URL("../data/packs/", import.meta.url).pathname,
 });
 const node = async (history) =>
   JSON.parse((await store.jsonAsync({ kind: "node", game, stack, history, full: true })).bytes.toString());
