@@ -7,8 +7,8 @@
 
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
-import { representativeFlops } from "@ranges/postflop";
 import type { RangeStore } from "@ranges/store";
+import { type FlopSet, flopsOf } from "./flops.js";
 import { type FlopLine, LineError, type LineSpec, readLine } from "./lines.js";
 import { type BoardRealization, inputsHash, lineConfig, type SolveSettings, solveBoard } from "./solve.js";
 
@@ -29,15 +29,19 @@ export interface BatchPlan {
 export const jobFileName = (game: string, stack: number, line: string, board: string): string =>
   `${game.replace("/", "-")}-${stack}-${line}-${board}.json`;
 
-/** The jobs of some lines of some packs on the `boards` representative flops, cheapest pots first. */
+/**
+ * The jobs of some lines of some packs on `boards` flops of a set (src/flops.ts; round 0 solved the
+ * representative flops, later rounds the balanced ones), cheapest pots first.
+ */
 export function planBatch(
   store: RangeStore,
   packs: readonly { game: string; stack: number }[],
   lines: readonly LineSpec[],
   boards: number,
   outDir: string,
+  flopSet: FlopSet = "balanced",
 ): BatchPlan {
-  const flops = representativeFlops(boards);
+  const flops = flopsOf(flopSet, boards);
   const jobs: BatchJob[] = [];
   const skipped: BatchPlan["skipped"] = [];
   for (const { game, stack } of packs) {

@@ -5,6 +5,7 @@
  *   solve     --packs ... --boards 8 --out DIR      solve every line's flops not yet in DIR (resumable)
  *             [--lines id,id] [--shard k/n] [--threads N] [--target PCT] [--max-iterations N] [--budget S]
  *             [--board-seconds S]   (stop a board's iterations after S seconds; its file says stoppedEarly)
+ *             [--flop-set balanced|representative]   (default balanced, src/flops.ts; round 0 is representative)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
  *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--params-out FILE]
@@ -12,7 +13,8 @@
  *                                                   boards; per line and player the v3 model's, the fit's and
  *                                                   the left-out fit's gap and correlation to the solves;
  *                                                   --params-out writes the fitted parameters (a tree
- *                                                   config's model.grounded)
+ *                                                   config's model.grounded); --class-ridge X|none sets the
+ *                                                   class effects' shrinkage (none: hand features only)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
  *   (several folders: where two hold a line, the later folder's boards of it replace the earlier's)
  *
@@ -26,6 +28,7 @@ import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
 import { aggregate, readBoardSets } from "./aggregate.js";
 import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+import type { FlopSet } from "./flops.js";
 import { LineError, readLine, STANDARD_LINES } from "./lines.js";
 import { treeModelPrediction } from "./model.js";
 import { fitReport, type SeriesStats } from "./report.js";
@@ -54,6 +57,8 @@ const { values } = parseArgs({
     jobs: { type: "string" },
     "min-boards": { type: "string" },
     "params-out": { type: "string" },
+    "flop-set": { type: "string", default: "balanced" },
+    "class-ridge": { type: "string" },
   },
 });
 
@@ -66,6 +71,12 @@ const num = (name: string, raw: string | undefined): number | undefined => {
   const x = Number(raw);
   if (!Number.isFinite(x) || x <= 0) fail(`--${name} must be a positive number, got "${raw}"`);
   return x;
+};
+const flopSet = (): FlopSet => {
+  const set = values["flop-set"];
+  if (set !== "balanced" && set !== "representative")
+    fail(`--flop-set is balanced or representative, got "${set}"`);
+  return set as FlopSet;
 };
 const packs = values.packs!.split(",").map((p) => {
   const [game, stack] = p.trim().split(":");
@@ -120,7 +131,7 @@ if (command === "lines") {
     plan = planFromJson(readFileSync(resolve(values.jobs), "utf8"), out);
   } else {
     const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
-    plan = planBatch(store, packs, lines, num("boards", values.boards)!, out);
+    plan = planBatch(store, packs, lines, num("boards", values.boards)!, out, flopSet());
     store.close();
   }
   for (const s of plan.skipped) process.stderr.write(`skipped ${s.game} ${s.stack}bb ${s.line}: ${s.why}\n`);
@@ -134,7 +145,7 @@ if (command === "lines") {
 } else if (command === "plan") {
   if (!values.out) fail("plan needs --out FILE");
   const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
-  const plan = planBatch(store, packs, lines, num("boards", values.boards)!, ".");
+  const plan = planBatch(store, packs, lines, num("boards", values.boards)!, ".", flopSet());
   store.close();
   writeFileSync(resolve(values.out!), planToJson(plan));
   process.stdout.write(`${plan.jobs.length} jobs, ${plan.skipped.length} lines skipped -> ${values.out}\n`);
@@ -158,6 +169,11 @@ if (command === "lines") {
   const boards = readBoardSets(values.in!.split(",").map((d) => resolve(d)));
   const report = fitReport(boards, loadHeadsUpEquity(), treeModelPrediction(), {
     minBoards: num("min-boards", values["min-boards"]) ?? 6,
+    ...(values["class-ridge"] === "none"
+      ? { classRidge: Number.POSITIVE_INFINITY }
+      : values["class-ridge"]
+        ? { classRidge: num("class-ridge", values["class-ridge"])! }
+        : {}),
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
   if (values["params-out"]) {

@@ -10,6 +10,14 @@ export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
 export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 export type { EquityTable, FitLine, FittedModel } from "./fit.js";
 export { aggressorOfKind, equityVsRandom, fitLineOf, RealizationFit, spotOf } from "./fit.js";
+export {
+  BALANCED_FLOPS_SEED,
+  balancedFlops,
+  type FlopSet,
+  flopsOf,
+  rankCounts,
+  type WeightedFlop,
+} from "./flops.js";
 export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
 export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
 export { treeModelPrediction } from "./model.js";
