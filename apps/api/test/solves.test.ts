@@ -109,6 +109,35 @@ describe("/api/v1/solves", () => {
     });
   });
 
+  it("reads a heads-up solve with only the seats that play: the folds of the seats not dealt in are added", async () => {
+    const queued = await post(alice, {
+      game: "nl",
+      stack: 10,
+      changes: { dealtIn: ["SB", "BB"], jamOrFold: true },
+    });
+    expect(queued.status).toBe(202);
+    const id = (queued.body as { solve: { id: string } }).solve.id;
+    let status = "queued";
+    while (status === "queued" || status === "running") {
+      await new Promise((r) => setTimeout(r, 200));
+      const res = await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(alice) });
+      status = (res.body as { solve: { status: string } }).solve.status;
+    }
+    expect(status).toBe("done");
+    const read = async (query: string) => {
+      const res = await getJson(`${t.base}/api/v1/solves/${id}/${query}`, { headers: auth(alice) });
+      expect(res.status, `${query}: ${JSON.stringify(res.body)}`).toBe(200);
+      return res.body as { actor?: string; history?: string; actions?: unknown[] };
+    };
+    const short = await read("node?history=SB");
+    const long = await read("node?history=UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB");
+    expect(short.actor).toBe("SB");
+    expect(short).toEqual(long);
+    // The BB facing the SB's shove, and the same as a range.
+    expect((await read("node?history=SB_AI_BB")).actor).toBe("BB");
+    await read("range?spot=SB_AI_BB_Call");
+  });
+
   it("refuses without a key, bad trees and trees over the plan (with the estimate), and stack in a solution read", async () => {
     expect((await post(null, { game: "nl", stack: 10 })).status).toBe(401);
     const bad = await post(alice, { game: "nl", stack: 40, changes: { limpSeats: ["XX"] } });

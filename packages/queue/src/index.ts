@@ -4,7 +4,7 @@ export { JOB_STATUSES, MAX_ATTEMPTS, SolveQueue, STALE_SECONDS } from "./queue.j
 export type { SpecSizerOptions } from "./sizer.js";
 export { SpecSizer } from "./sizer.js";
 export type { OpenSolution } from "./solutions.js";
-export { SolutionPacks } from "./solutions.js";
+export { SolutionPacks, undealtSeats, withUndealtFolds } from "./solutions.js";
 export type { PlanLimits, SolveRequest, ValidSpec } from "./spec.js";
 export {
   CHANGE_LIMITS,

@@ -15,6 +15,7 @@
 
 import type Router from "@koa/router";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
+import { withUndealtFolds } from "@ranges/queue";
 import {
   parseFullParam,
   parseGameParam,
@@ -58,7 +59,12 @@ export type ServeData = (
   ctx: Ctx,
   game: GameId,
   op: DataOp,
-  solution?: { store: RangeStore; stack: number },
+  solution?: {
+    store: RangeStore;
+    stack: number;
+    /** Seats the solve did not deal in: a path that starts at a dealt seat gets their folds in front. */
+    undealt?: readonly string[];
+  },
 ) => Promise<void>;
 
 export interface RangesRoutes {
@@ -86,7 +92,7 @@ export function registerRangesRoutes(
         kind: "node",
         game,
         stack,
-        history: parsePathParam("history", q.history, game),
+        history: withUndealtFolds(parsePathParam("history", q.history, game), solution?.undealt),
         hand: q.hand,
         minFreq: parseMinFreqParam(q.minFreq),
         full: parseFullParam(q.full),
@@ -96,7 +102,7 @@ export function registerRangesRoutes(
         kind: "range",
         game,
         stack,
-        spot: parsePathParam("spot", q.spot, game),
+        spot: withUndealtFolds(parsePathParam("spot", q.spot, game), solution?.undealt),
         hand: q.hand,
         minFreq: parseMinFreqParam(q.minFreq),
       });

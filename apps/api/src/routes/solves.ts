@@ -6,7 +6,7 @@
 
 import type Router from "@koa/router";
 import { RangesError } from "@ranges/core";
-import { checkPlan, limitsOf } from "@ranges/queue";
+import { checkPlan, limitsOf, undealtSeats } from "@ranges/queue";
 import { clip, ECHO_LIMIT } from "../errors.js";
 import type { Auth } from "../http/auth.js";
 import { jsonBody } from "../http/bodies.js";
@@ -74,7 +74,9 @@ export function registerSolveRoutes(
       const { solutions } = service();
       const { keyId } = await auth.keyHolder(ctx, `/${op} of a solve`, false);
       const solution = await solutions.get(keyId, solveId(ctx.params.id));
-      await serveData(ctx, solution.game, op, solution);
+      // A solve of fewer players is read with only the seats that play: the others' folds are added.
+      const undealt = undealtSeats(solution.game, solution.job.request);
+      await serveData(ctx, solution.game, op, { store: solution.store, stack: solution.stack, undealt });
     });
   }
 }

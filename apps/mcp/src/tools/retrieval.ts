@@ -2,6 +2,7 @@
 
 import { createHash } from "node:crypto";
 import { GAMES, type GameId, isKeyless, ploClassIndex, RangesError } from "@ranges/core";
+import { undealtSeats, withUndealtFolds } from "@ranges/queue";
 import type { SpotsRow } from "@ranges/schema";
 import { ConfigSchema, ToolEnvelopeSchema } from "@ranges/schema";
 import {
@@ -289,25 +290,6 @@ interface Source {
   readonly solution?: string;
   /** The seats a solve's `dealtIn` left out, in acting order: they fold first in. */
   readonly undealt?: readonly string[];
-}
-
-/** The seats a solve request's `changes.dealtIn` leaves out (they fold first in), in acting order. */
-function undealtSeats(game: GameId, request: unknown): string[] {
-  const dealtIn = (request as { changes?: { dealtIn?: unknown } } | null)?.changes?.dealtIn;
-  if (!Array.isArray(dealtIn)) return [];
-  return GAMES[game].seats.filter((seat) => !dealtIn.includes(seat));
-}
-
-/**
- * A path into a solve whose table left seats out: a path that starts at a dealt seat gets the folds of the
- * seats not dealt in front of it ("SB_AI_BB" on a heads-up nl solve reads "UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_AI_BB"),
- * so the caller writes only the seats that play. A path that already starts with the first seat is unchanged.
- */
-export function withUndealtFolds(path: string, undealt: readonly string[] | undefined): string {
-  if (undealt === undefined || undealt.length === 0) return path;
-  const first = path.split("_", 1)[0]!;
-  if (first === undealt[0] || undealt.includes(first)) return path;
-  return `${undealt.map((seat) => `${seat}_Fold`).join("_")}_${path}`;
 }
 
 /**
