@@ -10,7 +10,14 @@ import { basename, join } from "node:path";
 import type { RangeStore } from "@ranges/store";
 import { type FlopSet, flopsOf } from "./flops.js";
 import { type FlopLine, LineError, type LineSpec, readLine } from "./lines.js";
-import { type BoardRealization, inputsHash, lineConfig, type SolveSettings, solveBoard } from "./solve.js";
+import {
+  type BoardRealization,
+  inputsHash,
+  lineConfig,
+  type SolveSettings,
+  solveBoard,
+  withFloor,
+} from "./solve.js";
 
 export interface BatchJob {
   readonly line: FlopLine;
@@ -77,7 +84,7 @@ export function finished(job: BatchJob, settings: SolveSettings): BoardRealizati
   if (!existsSync(job.file)) return null;
   try {
     const stored = JSON.parse(readFileSync(job.file, "utf8")) as BoardRealization & { weight: number };
-    const hash = inputsHash(lineConfig(job.line, job.board, settings.tree), settings);
+    const hash = inputsHash(lineConfig(job.line, job.board, settings.tree, settings.rangeFloor), settings);
     return stored.inputsHash === hash && !stored.stoppedEarly ? stored : null;
   } catch {
     return null;
@@ -108,10 +115,12 @@ export function runBatch(plan: BatchPlan, settings: SolveSettings, options: RunO
       kind: job.line.kind,
       seats: { oop: job.line.oop, ip: job.line.ip },
       history: job.line.history,
+      // The ranges solved (with the floor, if any): the fit reads each player's opponent range from here.
       ranges: {
-        oop: Array.from(job.line.ranges.oop, round4),
-        ip: Array.from(job.line.ranges.ip, round4),
+        oop: Array.from(withFloor(job.line.ranges.oop, settings.rangeFloor), round4),
+        ip: Array.from(withFloor(job.line.ranges.ip, settings.rangeFloor), round4),
       },
+      ...(settings.rangeFloor ? { rangeFloor: settings.rangeFloor } : {}),
     };
     const text = `${JSON.stringify(stored)}\n`;
     writeFileSync(`${job.file}.tmp`, text);

@@ -6,6 +6,7 @@
  *             [--lines id,id] [--shard k/n] [--threads N] [--target PCT] [--max-iterations N] [--budget S]
  *             [--board-seconds S]   (stop a board's iterations after S seconds; its file says stoppedEarly)
  *             [--flop-set balanced|representative]   (default balanced, src/flops.ts; round 0 is representative)
+ *             [--range-floor W]   (every class at least W, 0.005 from round 1 on: src/solve.ts rangeFloor)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
  *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--params-out FILE]
@@ -59,6 +60,7 @@ const { values } = parseArgs({
     "params-out": { type: "string" },
     "flop-set": { type: "string", default: "balanced" },
     "class-ridge": { type: "string" },
+    "range-floor": { type: "string" },
   },
 });
 
@@ -119,6 +121,7 @@ if (command === "lines") {
     ...(values["max-iterations"] ? { maxIterations: num("max-iterations", values["max-iterations"])! } : {}),
     ...(values.threads ? { threads: num("threads", values.threads)! } : {}),
     ...(values["board-seconds"] ? { maxSeconds: num("board-seconds", values["board-seconds"])! } : {}),
+    ...(values["range-floor"] ? { rangeFloor: num("range-floor", values["range-floor"])! } : {}),
   };
   let shard: { index: number; count: number } | undefined;
   if (values.shard) {

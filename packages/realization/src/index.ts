@@ -30,4 +30,5 @@ export {
   lineConfig,
   REALIZATION_TREE,
   solveBoard,
+  withFloor,
 } from "./solve.js";

@@ -53,6 +53,20 @@ export interface SolveSettings {
    * and the report read those (`BoardRealization.stoppedEarly` says which boards it stopped).
    */
   readonly maxSeconds?: number;
+  /**
+   * Every class of both players at least this weight (0 or absent: the pack's ranges as they are, below 0.5%
+   * left out). The preflop solver needs the value of every class in every pot, also of the hands the pack
+   * never puts there (the BTN's 72o after an open): with a floor of 0.005 (1% of a 600-combo range) each class
+   * is solved as a hand that barely changes the equilibrium, and its realization is measured instead of
+   * extrapolated by the fit.
+   */
+  readonly rangeFloor?: number;
+}
+
+/** A range with every class at least `floor`. */
+export function withFloor(weights: Float64Array, floor: number | undefined): Float64Array {
+  if (!floor) return weights;
+  return Float64Array.from(weights, (w) => Math.max(w, floor));
 }
 
 export const DEFAULT_SETTINGS: SolveSettings = {
@@ -91,12 +105,20 @@ export interface BoardRealization {
   readonly ip: ClassSums;
 }
 
-export function lineConfig(line: FlopLine, board: string, tree: RealizationTree): PostflopConfig {
+export function lineConfig(
+  line: FlopLine,
+  board: string,
+  tree: RealizationTree,
+  rangeFloor?: number,
+): PostflopConfig {
   return {
     board,
     pot: line.pot,
     stack: line.behind,
-    ranges: { oop: rangeText(line.ranges.oop), ip: rangeText(line.ranges.ip) },
+    ranges: {
+      oop: rangeText(withFloor(line.ranges.oop, rangeFloor)),
+      ip: rangeText(withFloor(line.ranges.ip, rangeFloor)),
+    },
     sizes: {
       flop: { bet: tree.flopBet, raise: tree.raise },
       turn: { bet: tree.turnBet, raise: tree.raise },
@@ -124,7 +146,7 @@ const CLASSES = 169;
 
 /** Solves one board of a line to the settings' target and sums what each class realizes. */
 export function solveBoard(line: FlopLine, board: string, settings: SolveSettings): BoardRealization {
-  const config = lineConfig(line, board, settings.tree);
+  const config = lineConfig(line, board, settings.tree, settings.rangeFloor);
   const hash = inputsHash(config, settings);
   const started = performance.now();
   const solver = createPostflopSolver(

@@ -8,11 +8,14 @@ import {
   type BatchPlan,
   DEFAULT_SETTINGS,
   type FlopLine,
+  inputsHash,
+  lineConfig,
   planFromJson,
   planToJson,
   readBoards,
   runBatch,
   type SolveSettings,
+  withFloor,
 } from "../src/index.js";
 
 const dir = mkdtempSync(join(tmpdir(), "realization-"));
@@ -76,6 +79,22 @@ describe("the realization batch", () => {
     expect(runBatch(late(), { ...settings, maxSeconds: 600 })).toBe(1);
     expect(JSON.parse(readFileSync(file, "utf8")).stoppedEarly).toBeUndefined();
     expect(runBatch(late(), settings)).toBe(0);
+  });
+
+  it("with a range floor puts every class of both players in the solve, as other inputs", () => {
+    const floored = lineConfig(line, "AhAdKc", settings.tree, 0.005);
+    for (const side of ["oop", "ip"] as const) {
+      const classes = floored.ranges[side].split(",");
+      expect(classes).toHaveLength(169);
+      expect(classes).toContain("72o:0.005");
+    }
+    // The pack's own classes keep their weight; without a floor the range is the pack's alone.
+    expect(floored.ranges.oop.split(",")).toContain("AA");
+    expect(lineConfig(line, "AhAdKc", settings.tree).ranges.oop).toBe("AA,KK");
+    const hash = (floor?: number) => inputsHash(lineConfig(line, "AhAdKc", settings.tree, floor), settings);
+    expect(hash()).not.toBe(hash(0.005));
+    expect(Math.min(...withFloor(line.ranges.ip, 0.005))).toBe(0.005);
+    expect(withFloor(line.ranges.ip, 0)).toBe(line.ranges.ip);
   });
 
   it("gives the nut range its whole pot and the drawing-dead range nothing", () => {
