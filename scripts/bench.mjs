@@ -273,8 +273,20 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
   // ---------------------------------------------------------------------------------------------------------
   // Load
 
-  function run(title, base, paths) {
+  /** CPU seconds (user + system) a process has used so far (Linux /proc; null elsewhere). */
+  const cpuSeconds = (pid) => {
+    try {
+      const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      // utime and stime, in clock ticks (100 a second on Linux).
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch {
+      return null;
+    }
+  };
+
+  function run(title, base, paths, pid) {
     let i = 0;
+    const cpuBefore = cpuSeconds(pid);
     const opts = {
       url: base,
       connections: CONNECTIONS,
@@ -293,8 +305,14 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
     return new Promise((done, fail) => {
       autocannon(opts, (err, result) => {
         if (err) return fail(err);
+        const cpuAfter = cpuSeconds(pid);
         const row = {
           title,
+          // Server CPU per answered request: what the server itself spends, whatever else the machine runs.
+          cpuUs:
+            cpuBefore !== null && cpuAfter !== null && result.requests.total > 0
+              ? ((cpuAfter - cpuBefore) / result.requests.total) * 1e6
+              : null,
           rps: result.requests.average,
           p50: result.latency.p50,
           p99: result.latency.p99,
@@ -302,7 +320,7 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
           other: result.non2xx + result.errors + result.timeouts,
         };
         console.log(
-          `${title.padEnd(16)} ${row.rps.toFixed(0).padStart(8)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  (${row.ok} ok, ${row.other} other)`,
+          `${title.padEnd(16)} ${row.rps.toFixed(0).padStart(8)} req/s  p50 ${String(row.p50).padStart(3)} ms  p99 ${String(row.p99).padStart(3)} ms  server CPU ${row.cpuUs === null ? "-" : row.cpuUs.toFixed(0)} us/request  (${row.ok} ok, ${row.other} other)`,
         );
         done(row);
       });
@@ -320,17 +338,21 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
   console.log(`Cached URL: ${cachedPath} (${sampleBody.length} bytes)\n`);
 
   await warm(`http://127.0.0.1:${baseline.port}`, "/");
-  const base = await run("baseline", `http://127.0.0.1:${baseline.port}`, "/");
+  const base = await run("baseline", `http://127.0.0.1:${baseline.port}`, "/", baseline.child.pid);
   await warm(apiBase, cachedPath);
-  const cached = await run("node cached", apiBase, cachedPath);
+  const cached = await run("node cached", apiBase, cachedPath, api.child.pid);
   // Distinct minFreq values make each request a new cache key; the value is far below any stored weight.
-  const uncached = await run("node uncached", apiBase, (k) =>
-    nodeUrl(histories[k % histories.length], `&minFreq=${((k + 1) * 1e-9).toFixed(9)}`),
+  const uncached = await run(
+    "node uncached",
+    apiBase,
+    (k) => nodeUrl(histories[k % histories.length], `&minFreq=${((k + 1) * 1e-9).toFixed(9)}`),
+    api.child.pid,
   );
   const range = await run(
     "range",
     apiBase,
     (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spots[k % spots.length])}`,
+    api.child.pid,
   );
 
   await stopServer(api.child);
@@ -371,11 +393,11 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
     `- Packs: ${packSource}`,
     `- Cached URL: \`${cachedPath}\` (${sampleBody.length} bytes); the baseline is a bare node:http server sending those bytes`,
     "",
-    "| Scenario | req/s | p50 ms | p99 ms | vs baseline | non-2xx/errors |",
-    "|---|---:|---:|---:|---:|---:|",
+    "| Scenario | req/s | p50 ms | p99 ms | vs baseline | server CPU us/request | CPU vs baseline | non-2xx/errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (r) =>
-        `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base.rps) * 100).toFixed(0)}% | ${r.other} |`,
+        `| ${r.title} | ${r.rps.toFixed(0)} | ${r.p50} | ${r.p99} | ${((r.rps / base.rps) * 100).toFixed(0)}% | ${r.cpuUs === null ? "-" : r.cpuUs.toFixed(0)} | ${r.cpuUs === null || base.cpuUs === null ? "-" : `${(r.cpuUs / base.cpuUs).toFixed(2)}x`} | ${r.other} |`,
     ),
     "",
     "Targets:",
@@ -384,7 +406,10 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
     "",
     "Scenarios: *node cached* repeats one URL (store cache hit); *node uncached* rotates over the pack's",
     "histories with a distinct `minFreq` per request so every request builds its body; *range* rotates over",
-    "every stored action (cached after the first round).",
+    `every stored action (${spots.length} here: when their bodies outgrow the response cache, nearly every request`,
+    "builds its body, so this measures uncached /range). *Server CPU* is the server process's user + system",
+    "time over the scenario divided by the requests it answered (/proc/<pid>/stat): unlike req/s it does not",
+    "move with other work on the machine, so it says where the server's own time goes.",
     "<!-- bench:api:end -->",
   ].join("\n");
 
