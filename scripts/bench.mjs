@@ -195,6 +195,7 @@ const histories = pack.nodes.map((nd) => nd.history);
 const spots = pack.nodes.flatMap((nd) => nd.actions.map((a) => `${nd.history}_${a.token}`));
 const enc = (s) => encodeURIComponent(s);
 const nodeUrl = (h, extra = "") => `${gamePath}/node?stack=${pick.stack}&history=${enc(h)}${extra}`;
+const rangeUrl = (spot) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spot)}`;
 
 // ---------------------------------------------------------------------------------------------------------
 // Servers
@@ -354,22 +355,9 @@ server.listen(0, "127.0.0.1", () => process.stderr.write("baseline on " + server
   );
   // Cached /range: the pack's first spots (the lines read most), few enough for the response cache, warmed once.
   const hot = spots.slice(0, HOT_SPOTS);
-  for (const spot of hot)
-    await (
-      await fetch(`${apiBase}${gamePath}/range?stack=${pick.stack}&spot=${enc(spot)}`, { headers: auth })
-    ).arrayBuffer();
-  const rangeCached = await run(
-    "range cached",
-    apiBase,
-    (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(hot[k % hot.length])}`,
-    api.child.pid,
-  );
-  const range = await run(
-    "range uncached",
-    apiBase,
-    (k) => `${gamePath}/range?stack=${pick.stack}&spot=${enc(spots[k % spots.length])}`,
-    api.child.pid,
-  );
+  for (const spot of hot) await (await fetch(`${apiBase}${rangeUrl(spot)}`, { headers: auth })).arrayBuffer();
+  const rangeCached = await run("range cached", apiBase, (k) => rangeUrl(hot[k % hot.length]), api.child.pid);
+  const range = await run("range uncached", apiBase, (k) => rangeUrl(spots[k % spots.length]), api.child.pid);
 
   await stopServer(api.child);
   await stopServer(baseline.child);

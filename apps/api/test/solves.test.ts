@@ -56,6 +56,16 @@ const post = (key: string | null, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/** Polls a solve until it leaves the queue; its final status. */
+async function settled(key: string, id: string): Promise<string> {
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 200));
+    const res = await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(key) });
+    const status = (res.body as { solve: { status: string } }).solve.status;
+    if (status !== "queued" && status !== "running") return status;
+  }
+}
+
 describe("/api/v1/solves", () => {
   it("accepts every solve example the READMEs show, on the standard plan", async () => {
     const root = new URL("../../../", import.meta.url);
@@ -82,13 +92,7 @@ describe("/api/v1/solves", () => {
     expect(queued.status).toBe(202);
     const id = (queued.body as { solve: { id: string } }).solve.id;
     expect(queued.headers.get("location")).toBe(`/api/v1/solves/${id}`);
-    let status = "queued";
-    while (status === "queued" || status === "running") {
-      await new Promise((r) => setTimeout(r, 200));
-      const res = await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(alice) });
-      status = (res.body as { solve: { status: string } }).solve.status;
-    }
-    expect(status).toBe("done");
+    expect(await settled(alice, id)).toBe("done");
     const node = await getJson(`${t.base}/api/v1/solves/${id}/node?history=UTG&hand=AA`, {
       headers: auth(alice),
     });
@@ -117,13 +121,7 @@ describe("/api/v1/solves", () => {
     });
     expect(queued.status).toBe(202);
     const id = (queued.body as { solve: { id: string } }).solve.id;
-    let status = "queued";
-    while (status === "queued" || status === "running") {
-      await new Promise((r) => setTimeout(r, 200));
-      const res = await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(alice) });
-      status = (res.body as { solve: { status: string } }).solve.status;
-    }
-    expect(status).toBe("done");
+    expect(await settled(alice, id)).toBe("done");
     const read = async (query: string) => {
       const res = await getJson(`${t.base}/api/v1/solves/${id}/${query}`, { headers: auth(alice) });
       expect(res.status, `${query}: ${JSON.stringify(res.body)}`).toBe(200);

@@ -145,8 +145,9 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
       const ev = new Float64Array(HOLDEM_CLASSES.length);
       const eq = new Float64Array(HOLDEM_CLASSES.length);
       for (const b of list) {
+        const gross = grossOfRake(b);
         for (let c = 0; c < HOLDEM_CLASSES.length; c++) {
-          ev[c] = ev[c]! + b.weight * b[side].ev[c]! * grossOfRake(b);
+          ev[c] = ev[c]! + b.weight * b[side].ev[c]! * gross;
           eq[c] = eq[c]! + b.weight * b[side].eq[c]!;
         }
       }

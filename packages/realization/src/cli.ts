@@ -80,6 +80,8 @@ const flopSet = (): FlopSet => {
     fail(`--flop-set is balanced or representative, got "${set}"`);
   return set as FlopSet;
 };
+/** The folders of `--in` (comma-separated; a later folder's lines replace an earlier's). */
+const inDirs = (): string[] => values.in!.split(",").map((d) => resolve(d));
 const packs = values.packs!.split(",").map((p) => {
   const [game, stack] = p.trim().split(":");
   const s = Number(stack);
@@ -154,10 +156,7 @@ if (command === "lines") {
   process.stdout.write(`${plan.jobs.length} jobs, ${plan.skipped.length} lines skipped -> ${values.out}\n`);
 } else if (command === "aggregate") {
   if (!values.in || !values.out) fail("aggregate needs --in DIR and --out FILE");
-  const result = aggregate(
-    readBoardSets(values.in!.split(",").map((d) => resolve(d))),
-    treeModelPrediction(),
-  );
+  const result = aggregate(readBoardSets(inDirs()), treeModelPrediction());
   writeFileSync(
     resolve(values.out!),
     `${JSON.stringify({ model: "v3 contest model (data/trees/<game>.json)", method: "packages/realization", lines: result }, null, 1)}\n`,
@@ -169,7 +168,7 @@ if (command === "lines") {
   }
 } else if (command === "fit") {
   if (!values.in || !values.out) fail("fit needs --in DIR and --out FILE");
-  const boards = readBoardSets(values.in!.split(",").map((d) => resolve(d)));
+  const boards = readBoardSets(inDirs());
   const report = fitReport(boards, loadHeadsUpEquity(), treeModelPrediction(), {
     minBoards: num("min-boards", values["min-boards"]) ?? 6,
     ...(values["class-ridge"] === "none"

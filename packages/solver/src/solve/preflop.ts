@@ -24,7 +24,7 @@ import {
   PLAYER_FEATURES,
 } from "../model/grounded.js";
 import { buildBucketedDuels } from "../model/multiway.js";
-import { buildShareMatrices, type ShareMatrices } from "../model/realization.js";
+import { buildShareMatrices } from "../model/realization.js";
 import { type BuiltTree, buildPreflopTree, type DuelKind } from "../tree/build.js";
 import {
   profileFor,
@@ -241,17 +241,13 @@ export function buildEngineGame(
       `${config.game} is PLO: its pot-limit trees build (buildPreflopTree), but the solver's terminal model and classes are hold'em only`,
     );
   }
-  let shares: ShareMatrices;
-  let matrixFor: (kind: DuelKind) => number;
-  if (config.model.grounded) {
-    const grounded = buildGroundedMatrices(checkedGrounded(config.model.grounded), equity.eq, equity.w);
-    shares = grounded;
-    matrixFor = grounded.indexForKind;
-  } else {
-    const contest = buildShareMatrices(config.model, equity.eq, equity.w);
-    shares = contest;
-    matrixFor = (kind) => contest.indexFor(kind.allIn, kind.spr, kind.rowIsIp);
-  }
+  const grounded = config.model.grounded
+    ? buildGroundedMatrices(checkedGrounded(config.model.grounded), equity.eq, equity.w)
+    : null;
+  const shares = grounded ?? buildShareMatrices(config.model, equity.eq, equity.w);
+  const matrixFor = grounded
+    ? grounded.indexForKind
+    : (kind: DuelKind) => shares.indexFor(kind.allIn, kind.spr, kind.rowIsIp);
   const tree = buildPreflopTree(config, stack, matrixFor);
   const game: EngineGame = {
     seats: tree.seats,

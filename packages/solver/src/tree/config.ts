@@ -148,7 +148,7 @@ export interface RealizationModel {
   readonly source: string;
   /**
    * Model v4: when present, a heads-up pot that reaches the flop with chips behind is shared by the grounded
-   * model fitted to this project's postflop solves (src/model/grounded.ts; `realization params` writes it),
+   * model fitted to this project's postflop solves (src/model/grounded.ts; `realization fit --params-out` writes it),
    * and the contest fields above are not read. All-in pots are shared by equity either way.
    */
   readonly grounded?: GroundedParams;
