@@ -3,10 +3,11 @@
  *   1. request id, client address, security headers, error mapping and the one log line per request
  *   2. CORS (every origin; preflight answered here)
  *   3. request shape: URL length (414), Host, no body on GET/HEAD (400)
- *   4. routes: the string-matching fast path of the cached data GETs first, then OAuth's own endpoints, then
+ *   4. routes: the string-matching fast path of the data GETs first, then OAuth's own endpoints, then
  *      @koa/router with every resource's routes, then the web site
  *   5. fallback: 405 with `Allow` when the path exists for another method, else 404
- * The server `listen` creates (http-server.ts) answers what never reaches Koa.
+ * The server `listen` creates (http-server.ts) answers what never reaches Koa, and a data GET that Koa answered
+ * once is answered from then on before Koa (http/fast-get.ts) while the store holds its body.
  */
 
 import type { Server } from "node:http";
@@ -19,9 +20,10 @@ import { clientAddress, compileTrustProxy } from "./client-ip.js";
 import { errorBody } from "./errors.js";
 import { createAuth } from "./http/auth.js";
 import { JSON_BODY_LIMIT } from "./http/bodies.js";
-import { compression } from "./http/compress.js";
+import { CompressedCache, compression } from "./http/compress.js";
+import { FastGets } from "./http/fast-get.js";
 import { fallback, isoNow, loggedPath, outermost, requestShape, sanitizeRequestId } from "./http/pipeline.js";
-import { createHttpServer, EXPOSED_HEADERS } from "./http-server.js";
+import { createHttpServer, EXPOSED_HEADERS, SECURITY_HEADERS } from "./http-server.js";
 import { createStdoutLogger } from "./logger.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { registerMcpRoute } from "./routes/mcp.js";
@@ -48,8 +50,22 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   app.proxy = false;
   app.silent = true;
 
+  // With an https public URL, browsers are told to use https only (HSTS, one year).
+  const hsts: Record<string, string> = o.publicUrl?.startsWith("https://")
+    ? { "Strict-Transport-Security": "max-age=31536000" }
+    : {};
+  const compressed = new CompressedCache();
+  const fast = new FastGets({
+    store,
+    access,
+    trust,
+    log,
+    compressed,
+    headers: { ...SECURITY_HEADERS, ...hsts },
+  });
+
   const router = new Router<RequestState>();
-  const ranges = registerRangesRoutes(router, { store, auth });
+  const ranges = registerRangesRoutes(router, { store, auth, remember: (url, e) => fast.remember(url, e) });
   registerHealthRoutes(router, { store, access });
   registerSolveRoutes(router, { solves: o.solves, auth, serveData: ranges.serveData });
   registerPostflopRoutes(router, { postflop: o.postflop, auth });
@@ -68,12 +84,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   registerUploadRoutes(router, o.hands);
   registerMcpRoute(router, { mcpHandler: o.mcpHandler, oauth });
 
-  // With an https public URL, browsers are told to use https only (HSTS, one year).
-  const hsts: Record<string, string> = o.publicUrl?.startsWith("https://")
-    ? { "Strict-Transport-Security": "max-age=31536000" }
-    : {};
   app.use(outermost({ trust, roots, log, headers: hsts }));
-  app.use(compression());
+  app.use(compression({ cache: compressed }));
   app.use(
     cors({
       origin: "*",
@@ -105,7 +117,7 @@ export function createApp(o: AppOptions): Koa<RequestState> {
   // for timeouts and for CONNECT, which never reach Koa (see http-server.ts).
   app.listen = ((...args: Parameters<Server["listen"]>) => {
     const server = createHttpServer(
-      app.callback(),
+      fast.handler(app.callback()),
       {
         readsBody: (req) => {
           if (readsUploadBody(req)) return true;

@@ -133,6 +133,11 @@ export interface JsonResult {
   readonly bytes: Buffer;
   /** Strong ETag (quoted), stable across restarts for the same packs and query. */
   readonly etag: string;
+  /**
+   * The cache key of the normalized query: `peek(key)` answers the same body while the cache holds it (a
+   * server may remember a URL's key and skip parsing it again).
+   */
+  readonly key: string;
 }
 
 export interface CacheStats {
@@ -234,6 +239,7 @@ class CachedJson implements JsonResult {
   constructor(
     readonly bytes: Buffer,
     readonly etag: string,
+    readonly key: string,
   ) {}
   get body(): string {
     return this.bytes.toString("utf8");
@@ -960,6 +966,17 @@ export class RangeStore {
     return this.finish(normal);
   }
 
+  /**
+   * The cached answer for a key a result of `json` or `jsonAsync` gave (`JsonResult.key`), or undefined when
+   * the cache no longer holds it (evicted, or its pack was replaced or removed): then ask with the query.
+   */
+  peek(key: string): JsonResult | undefined {
+    const item = this.memory.get(key);
+    if (item?.kind !== "body") return undefined;
+    this.hits += 1;
+    return item.result;
+  }
+
   private cached(normal: Normal): JsonResult | undefined {
     const item = this.memory.get(normal.key);
     if (item?.kind !== "body") return undefined;
@@ -972,7 +989,7 @@ export class RangeStore {
     const bytes = utf8(JSON.stringify(normal.build()));
     // The tag is read after the build: a pack read by the build gives its own checksum.
     const etag = `"${sha256hex(`${BODY_VERSION}\n${normal.tag()}\n${normal.key}`).slice(0, 40)}"`;
-    const result = new CachedJson(bytes, etag);
+    const result = new CachedJson(bytes, etag, normal.key);
     if (this.memory.budget > 0) {
       this.memory.set(normal.key, {
         kind: "body",

@@ -2,6 +2,7 @@
 
 import type { AccessStore } from "@ranges/access";
 import type { Ctx } from "../services.js";
+import { takePredecided } from "./fast-get.js";
 
 export interface Auth {
   /** Authorizes and meters the call; its headers go on the response whatever the outcome. */
@@ -15,13 +16,16 @@ export interface Auth {
 
 export function createAuth(access: AccessStore): Auth {
   const decide = async (ctx: Ctx, keyless: boolean, operation: string, free?: boolean) => {
-    const decision = await access.authorize({
-      authorization: ctx.get("authorization"),
-      ip: ctx.ip,
-      keyless,
-      operation,
-      ...(free === undefined ? {} : { free }),
-    });
+    // A call the cached GETs' fast path already decided (and metered) is not decided again.
+    const decision =
+      takePredecided(ctx.req) ??
+      (await access.authorize({
+        authorization: ctx.get("authorization"),
+        ip: ctx.ip,
+        keyless,
+        operation,
+        ...(free === undefined ? {} : { free }),
+      }));
     for (const name in decision.headers) ctx.set(name, decision.headers[name]!);
     if (!decision.ok) throw decision.error;
     ctx.state.via = decision.via;

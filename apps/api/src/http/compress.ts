@@ -18,10 +18,15 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 const COMPRESSIBLE = /^(application\/(json|javascript|manifest\+json)|text\/|image\/svg\+xml)/i;
-const MIN_BYTES = 1024;
+/** Bodies shorter than this are sent as they are (and without `Vary: Accept-Encoding`). */
+export const MIN_BYTES = 1024;
 const HASHED_FROM = 16 * 1024;
 
-type Encoding = "br" | "gzip";
+export type Encoding = "br" | "gzip";
+
+/** The compressed cache's key of a body with an ETag (the cached GETs' fast path reads the same entries). */
+export const etagKey = (encoding: Encoding, etag: string, length: number): string =>
+  `${encoding}:${etag}:${length}`;
 
 /** The encoding `Accept-Encoding` asks for: brotli, else gzip, else none (q=0 refuses one). */
 export function chooseEncoding(header: string | undefined): Encoding | null {
@@ -48,11 +53,11 @@ export function chooseEncoding(header: string | undefined): Encoding | null {
 }
 
 /** Compressed bodies by encoding and identity, least recently used first out, at most `maxBytes` in all. */
-class CompressedCache {
+export class CompressedCache {
   private readonly entries = new Map<string, Buffer>();
   private bytes = 0;
   private readonly maxBytes: number;
-  constructor(maxBytes: number) {
+  constructor(maxBytes = 16 * 1024 * 1024) {
     this.maxBytes = maxBytes;
   }
   get(key: string): Buffer | undefined {
@@ -75,8 +80,8 @@ class CompressedCache {
   }
 }
 
-export function compression(o: { cacheBytes?: number } = {}): Koa.Middleware<RequestState> {
-  const cache = new CompressedCache(o.cacheBytes ?? 16 * 1024 * 1024);
+export function compression(o: { cache?: CompressedCache } = {}): Koa.Middleware<RequestState> {
+  const cache = o.cache ?? new CompressedCache();
   return async (ctx, next) => {
     const accept = ctx.req.headers["accept-encoding"];
     await next();
@@ -92,12 +97,11 @@ export function compression(o: { cacheBytes?: number } = {}): Koa.Middleware<Req
     const encoding = chooseEncoding(typeof accept === "string" ? accept : undefined);
     if (encoding === null || /\bno-transform\b/i.test(ctx.response.get("Cache-Control"))) return;
     const etag = ctx.response.get("ETag");
-    const identity = etag
-      ? `${etag}:${bytes.length}`
+    const key = etag
+      ? etagKey(encoding, etag, bytes.length)
       : bytes.length >= HASHED_FROM
-        ? createHash("sha256").update(bytes).digest("base64url")
+        ? `${encoding}:${createHash("sha256").update(bytes).digest("base64url")}`
         : null;
-    const key = identity === null ? null : `${encoding}:${identity}`;
     let packed = key === null ? undefined : cache.get(key);
     if (!packed) {
       packed =

@@ -99,7 +99,7 @@ function limitHeaders(ctx: Koa.Context, err: unknown): void {
 const peers = new WeakMap<object, string>();
 
 /** The client address of a request: the connection's peer, or X-Forwarded-For through trusted proxies. */
-function clientOf(req: IncomingMessage, trust: ReturnType<typeof compileTrustProxy>): string {
+export function clientOf(req: IncomingMessage, trust: ReturnType<typeof compileTrustProxy>): string {
   const forwarded = req.headers["x-forwarded-for"];
   if (trust !== null && forwarded !== undefined) {
     return clientAddress(req.socket.remoteAddress, forwarded, trust);

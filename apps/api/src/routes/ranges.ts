@@ -17,6 +17,7 @@ import type Router from "@koa/router";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
 import { withUndealtFolds } from "@ranges/queue";
 import {
+  type JsonResult,
   parseFullParam,
   parseGameParam,
   parseMinFreqParam,
@@ -27,6 +28,7 @@ import {
 import type Koa from "koa";
 import type { Auth } from "../http/auth.js";
 import { CACHE_DATA, CACHE_META, sendCached } from "../http/caching.js";
+import type { FastEntry } from "../http/fast-get.js";
 import { parseQuery } from "../query.js";
 import type { Ctx, RequestState } from "../services.js";
 
@@ -75,7 +77,16 @@ export interface RangesRoutes {
 
 export function registerRangesRoutes(
   router: Router<RequestState>,
-  { store, auth }: { store: RangeStore; auth: Auth },
+  {
+    store,
+    auth,
+    remember,
+  }: {
+    store: RangeStore;
+    auth: Auth;
+    /** Called after a data GET of the store answered 200: the fast path may answer that URL from now on. */
+    remember?: (url: string, entry: FastEntry) => void;
+  },
 ): RangesRoutes {
   // Data queries go through `jsonAsync`: a pack not in memory is read off the event loop.
   const serveData: ServeData = async (ctx, game, op, solution) => {
@@ -86,7 +97,7 @@ export function registerRangesRoutes(
     const source = solution?.store ?? store;
     const q = parseQuery(ctx.querystring, solution ? PARAMS[op].filter((p) => p !== "stack") : PARAMS[op]);
     const stack = solution ? solution.stack : parseStackParam(game, q.stack);
-    let result: { bytes: Buffer; etag: string };
+    let result: JsonResult;
     if (op === "node") {
       result = await source.jsonAsync({
         kind: "node",
@@ -109,7 +120,16 @@ export function registerRangesRoutes(
     } else {
       result = await source.jsonAsync({ kind: op, game, stack });
     }
-    sendCached(ctx, result, solution ? "private, no-cache" : cacheControlOf(game, op));
+    const cacheControl = solution ? "private, no-cache" : cacheControlOf(game, op);
+    sendCached(ctx, result, cacheControl);
+    if (!solution && remember) {
+      remember(ctx.url, {
+        key: result.key,
+        keyless: isKeyless(game, op),
+        operation: `/${op} on ${game}`,
+        cacheControl,
+      });
+    }
   };
 
   const serveDiscovery = async (ctx: Ctx, game: GameId) => {
