@@ -154,7 +154,7 @@ if (packs.length === 0) {
 const heapMb = Math.round(getHeapStatistics().heap_size_limit / 2 ** 20);
 if (heapMb > 1024) {
   say(
-    `The V8 heap is not capped (limit ${heapMb} MiB): under load the process can grow far beyond CACHE_MB=${cacheMb}. Start it as pnpm start does, with node --max-old-space-size=256 (HEAP_MB).`,
+    `The V8 heap is not capped (limit ${heapMb} MiB): under load the process can grow far beyond CACHE_MB=${cacheMb}. Start it as pnpm start does, with node --max-old-space-size=256 --max-semi-space-size=2 (HEAP_MB).`,
   );
 }
 

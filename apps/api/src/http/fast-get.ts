@@ -57,6 +57,7 @@ export interface FastGetOptions {
 
 const EXPOSE = EXPOSED_HEADERS.join(",");
 const RANGES_PREFIX = "/api/v1/ranges/";
+const MAX_URL = 1024;
 
 export class FastGets {
   private readonly urls = new Map<string, FastEntry>();
@@ -73,9 +74,12 @@ export class FastGets {
     this.fixed = fixed;
   }
 
-  /** Remembers that `url` answers the store's body under `entry.key` (after Koa answered it 200). */
+  /**
+   * Remembers that `url` answers the store's body under `entry.key` (after Koa answered it 200). URLs longer
+   * than 1 KiB are not remembered (no data URL needs that much; it bounds the memory an attacker can fill).
+   */
   remember(url: string, entry: FastEntry): void {
-    if (!url.startsWith(RANGES_PREFIX) || this.urls.has(url)) return;
+    if (url.length > MAX_URL || !url.startsWith(RANGES_PREFIX) || this.urls.has(url)) return;
     if (this.urls.size >= this.maxUrls) this.urls.delete(this.urls.keys().next().value!);
     this.urls.set(url, entry);
   }
