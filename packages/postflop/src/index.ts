@@ -32,6 +32,8 @@ export type { Deal, GameOptions, Unit } from "./game.js";
 export { PostflopGame } from "./game.js";
 export type { HandCategory } from "./hand-category.js";
 export { handCategoryOf } from "./hand-category.js";
+export type { OutOfRangeValues } from "./out-of-range.js";
+export { outOfRangeValues } from "./out-of-range.js";
 export type {
   BoardEntry,
   BoardProvenance,

@@ -105,6 +105,7 @@ export class ThreadRunner implements UnitRunner {
   private readonly ports: MessagePort[] = [];
   private readonly errors: string[] = [];
   private ready = false;
+  private exited: Promise<void> = Promise.resolve();
 
   constructor(
     engine: Engine,
@@ -206,12 +207,16 @@ export class ThreadRunner implements UnitRunner {
     if (Atomics.load(c, FAILED) > 0) this.fail();
   }
 
+  closed(): Promise<void> {
+    return this.exited;
+  }
+
   close(): void {
     if (this.workers.length === 0) return;
     Atomics.store(this.control, MODE, STOP);
     Atomics.add(this.control, SEQ, 1);
     Atomics.notify(this.control, SEQ);
-    for (const worker of this.workers) void worker.terminate();
+    this.exited = Promise.all(this.workers.map((worker) => worker.terminate())).then(() => {});
     for (const port of this.ports) port.close();
     this.workers.length = 0;
     this.ports.length = 0;

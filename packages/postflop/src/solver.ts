@@ -41,6 +41,11 @@ export interface UnitRunner {
   /** Runs every unit for the engine's current traverser, mode and discount; outputs in `unitOut`. */
   run(mode: Mode, traverser: number, discount: Discount): void;
   close(): void;
+  /**
+   * Settles once what `close` stopped has exited (worker threads end only when the event loop turns, and
+   * until then they keep the shared storage alive: code that solves many games in a row awaits this).
+   */
+  closed?(): Promise<void>;
 }
 
 export interface SolverBuffers {
@@ -197,6 +202,11 @@ export class PostflopSolver {
 
   close(): void {
     this.runner.close();
+  }
+
+  /** Settles once the threads `close` stopped have exited (see `UnitRunner.closed`). */
+  closed(): Promise<void> {
+    return this.runner.closed?.() ?? Promise.resolve();
   }
 
   /** One DCFR iteration: a traversal for OOP, then one for IP. */

@@ -13,10 +13,11 @@ import { type FlopLine, LineError, type LineSpec, readLine } from "./lines.js";
 import {
   type BoardRealization,
   inputsHash,
-  lineConfig,
+  released,
   type SolveSettings,
   solveBoard,
-  withFloor,
+  solveConfig,
+  solvedRanges,
 } from "./solve.js";
 
 export interface BatchJob {
@@ -84,7 +85,7 @@ export function finished(job: BatchJob, settings: SolveSettings): BoardRealizati
   if (!existsSync(job.file)) return null;
   try {
     const stored = JSON.parse(readFileSync(job.file, "utf8")) as BoardRealization & { weight: number };
-    const hash = inputsHash(lineConfig(job.line, job.board, settings.tree, settings.rangeFloor), settings);
+    const hash = inputsHash(solveConfig(job.line, job.board, settings), settings);
     return stored.inputsHash === hash && !stored.stoppedEarly ? stored : null;
   } catch {
     return null;
@@ -98,29 +99,38 @@ export interface RunOptions {
   readonly budgetSeconds?: number;
 }
 
-/** Solves the plan's jobs this shard owns and has not finished. Returns how many it solved. */
-export function runBatch(plan: BatchPlan, settings: SolveSettings, options: RunOptions = {}): number {
+/**
+ * Solves the plan's jobs this shard owns and has not finished. Returns how many it solved. Between boards it
+ * waits until the last board's solver has released its threads and storage (`released`).
+ */
+export async function runBatch(
+  plan: BatchPlan,
+  settings: SolveSettings,
+  options: RunOptions = {},
+): Promise<number> {
   const log = options.log ?? (() => {});
   const started = performance.now();
   let solved = 0;
-  plan.jobs.forEach((job, i) => {
-    if (options.shard && i % options.shard.count !== options.shard.index) return;
+  for (let i = 0; i < plan.jobs.length; i++) {
+    const job = plan.jobs[i]!;
+    if (options.shard && i % options.shard.count !== options.shard.index) continue;
     if (options.budgetSeconds !== undefined && (performance.now() - started) / 1000 > options.budgetSeconds)
-      return;
-    if (finished(job, settings)) return;
+      continue;
+    if (finished(job, settings)) continue;
     const result = solveBoard(job.line, job.board, settings);
+    await released();
+    const ranges = solvedRanges(job.line, settings);
     const stored = {
       ...result,
       weight: job.weight,
       kind: job.line.kind,
       seats: { oop: job.line.oop, ip: job.line.ip },
       history: job.line.history,
-      // The ranges solved (with the floor, if any): the fit reads each player's opponent range from here.
-      ranges: {
-        oop: Array.from(withFloor(job.line.ranges.oop, settings.rangeFloor), round4),
-        ip: Array.from(withFloor(job.line.ranges.ip, settings.rangeFloor), round4),
-      },
+      // The ranges solved (with the floor when the solve applies it): the fit reads each player's opponent
+      // range from here.
+      ranges: { oop: Array.from(ranges.oop, round4), ip: Array.from(ranges.ip, round4) },
       ...(settings.rangeFloor ? { rangeFloor: settings.rangeFloor } : {}),
+      ...(settings.rangeFloor && settings.floorBy === "best-response" ? { floorBy: "best-response" } : {}),
     };
     const text = `${JSON.stringify(stored)}\n`;
     writeFileSync(`${job.file}.tmp`, text);
@@ -129,7 +139,7 @@ export function runBatch(plan: BatchPlan, settings: SolveSettings, options: RunO
     log(
       `${job.line.game} ${job.line.stack}bb ${job.line.id} ${job.board}: ${result.iterations} iterations, ${result.exploitabilityPct}% of the pot, ${result.seconds} s`,
     );
-  });
+  }
   return solved;
 }
 

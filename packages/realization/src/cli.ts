@@ -7,6 +7,7 @@
  *             [--board-seconds S]   (stop a board's iterations after S seconds; its file says stoppedEarly)
  *             [--flop-set balanced|representative]   (default balanced, src/flops.ts; round 0 is representative)
  *             [--range-floor W]   (every class at least W, 0.005 from round 1 on: src/solve.ts rangeFloor)
+ *             [--floor-by solve|best-response]   (how classes under the floor get values: solve.ts floorBy)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
  *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--params-out FILE]
@@ -61,6 +62,7 @@ const { values } = parseArgs({
     "flop-set": { type: "string", default: "balanced" },
     "class-ridge": { type: "string" },
     "range-floor": { type: "string" },
+    "floor-by": { type: "string" },
   },
 });
 
@@ -80,6 +82,15 @@ const flopSet = (): FlopSet => {
     fail(`--flop-set is balanced or representative, got "${set}"`);
   return set as FlopSet;
 };
+/** `--floor-by`: solve or best-response, and only with a floor to apply. */
+function floorBy(raw: string, floor: string | undefined): "solve" | "best-response" {
+  if (raw !== "solve" && raw !== "best-response")
+    return fail(`--floor-by is solve or best-response, got "${raw}"`);
+  if (floor === undefined)
+    fail("--floor-by needs --range-floor W (the weight the classes under it count at)");
+  return raw;
+}
+
 /** The folders of `--in` (comma-separated; a later folder's lines replace an earlier's). */
 const inDirs = (): string[] => values.in!.split(",").map((d) => resolve(d));
 const packs = values.packs!.split(",").map((p) => {
@@ -124,6 +135,7 @@ if (command === "lines") {
     ...(values.threads ? { threads: num("threads", values.threads)! } : {}),
     ...(values["board-seconds"] ? { maxSeconds: num("board-seconds", values["board-seconds"])! } : {}),
     ...(values["range-floor"] ? { rangeFloor: num("range-floor", values["range-floor"])! } : {}),
+    ...(values["floor-by"] ? { floorBy: floorBy(values["floor-by"], values["range-floor"]) } : {}),
   };
   let shard: { index: number; count: number } | undefined;
   if (values.shard) {
@@ -141,7 +153,7 @@ if (command === "lines") {
   }
   for (const s of plan.skipped) process.stderr.write(`skipped ${s.game} ${s.stack}bb ${s.line}: ${s.why}\n`);
   process.stderr.write(`${plan.jobs.length} jobs\n`);
-  const solved = runBatch(plan, settings, {
+  const solved = await runBatch(plan, settings, {
     ...(shard ? { shard } : {}),
     ...(values.budget ? { budgetSeconds: num("budget", values.budget)! } : {}),
     log: (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),

@@ -8,12 +8,16 @@
  */
 
 import { createHash } from "node:crypto";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import {
   CheckSchedule,
   createPostflopSolver,
   extractBoard,
+  outOfRangeValues,
   PACK_DCFR,
   type PostflopConfig,
+  type PostflopSolver,
   SOLVER_ALGORITHM,
 } from "@ranges/postflop";
 import { COMBO_CLASS } from "@ranges/solver";
@@ -61,6 +65,16 @@ export interface SolveSettings {
    * extrapolated by the fit.
    */
   readonly rangeFloor?: number;
+  /**
+   * How classes under the floor get their values. `solve` (the default): every class is in the solved
+   * ranges at the floor weight, as above (the solve's cost grows with the hands: about 3.5 times on a deep
+   * single-raised pot). `best-response`: the solve keeps the pack's ranges, and each class below the floor
+   * (left out of the solve) takes the best-response value of its combos against the other player's solved
+   * strategy (`outOfRangeValues` of @ranges/postflop: one more traversal), counted at the floor weight. A
+   * best response is an upper bound: where only such hands go the solved opponent is not held to account
+   * (the postflop package's test measures it on a toy spot; docs/solver-model.md on the realization lines).
+   */
+  readonly floorBy?: "solve" | "best-response";
 }
 
 /** A range with every class at least `floor`. */
@@ -132,12 +146,33 @@ export function lineConfig(
   };
 }
 
+/** The floor the solve itself applies: none when classes under it take best-response values instead. */
+const solvedFloor = (settings: SolveSettings): number | undefined =>
+  settings.floorBy === "best-response" ? undefined : settings.rangeFloor;
+
+/** The config a board of a line is solved with under `settings`. */
+export function solveConfig(line: FlopLine, board: string, settings: SolveSettings): PostflopConfig {
+  return lineConfig(line, board, settings.tree, solvedFloor(settings));
+}
+
+/** The ranges the solve plays (with the floor when the solve applies it), as a board's file records them. */
+export function solvedRanges(
+  line: FlopLine,
+  settings: SolveSettings,
+): { oop: Float64Array; ip: Float64Array } {
+  const floor = solvedFloor(settings);
+  return { oop: withFloor(line.ranges.oop, floor), ip: withFloor(line.ranges.ip, floor) };
+}
+
 export function inputsHash(config: PostflopConfig, settings: SolveSettings): string {
   const text = JSON.stringify({
     config,
     targetPct: settings.targetPct,
     maxIterations: settings.maxIterations,
     algorithm: SOLVER_ALGORITHM,
+    ...(settings.floorBy === "best-response" && settings.rangeFloor
+      ? { bestResponseFloor: settings.rangeFloor }
+      : {}),
   });
   return createHash("sha256").update(text).digest("hex");
 }
@@ -146,7 +181,7 @@ const CLASSES = 169;
 
 /** Solves one board of a line to the settings' target and sums what each class realizes. */
 export function solveBoard(line: FlopLine, board: string, settings: SolveSettings): BoardRealization {
-  const config = lineConfig(line, board, settings.tree, settings.rangeFloor);
+  const config = solveConfig(line, board, settings);
   const hash = inputsHash(config, settings);
   const started = performance.now();
   const solver = createPostflopSolver(
@@ -189,6 +224,9 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
         ev[c] = ev[c]! + r * e;
         eq[c] = eq[c]! + r * line.pot * q;
       }
+      if (settings.floorBy === "best-response" && settings.rangeFloor) {
+        addOutOfRange(solver, p as 0 | 1, line, settings.rangeFloor, hands, ev, eq);
+      }
       return { ev: ev.map(round6), eq: eq.map(round6) };
     });
     return {
@@ -209,7 +247,60 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
     };
   } finally {
     solver.close();
+    closing.push(solver.closed());
   }
 }
 
+/** Solvers closed by `solveBoard` whose threads may not have exited yet (`released` waits for them). */
+const closing: Promise<void>[] = [];
+
+/**
+ * Waits until the threads of every solver `solveBoard` closed have exited, then collects garbage, so the
+ * next board's storage does not stack on the last ones' (a batch solves many boards in one process; a
+ * terminated worker thread ends only when the event loop turns, and keeps its storage alive until then).
+ */
+export async function released(): Promise<void> {
+  await Promise.all(closing.splice(0));
+  collectGarbage();
+}
+
+/** `gc()` of V8, exposed for this purpose at the first call. */
+let gcFunction: (() => void) | null = null;
+function collectGarbage(): void {
+  if (gcFunction === null) {
+    setFlagsFromString("--expose-gc");
+    gcFunction = runInNewContext("gc") as () => void;
+  }
+  gcFunction();
+}
+
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+
+/**
+ * Adds, for player p, the classes the solve left out (weight under the floor) at the floor weight: each
+ * combo's best-response value against the other player's solved strategy and its equity against the solved
+ * range.
+ */
+function addOutOfRange(
+  solver: PostflopSolver,
+  p: 0 | 1,
+  line: FlopLine,
+  floor: number,
+  solvedHands: ArrayLike<number>,
+  ev: number[],
+  eq: number[],
+): void {
+  const side = p === 0 ? "oop" : "ip";
+  const wide = outOfRangeValues(solver, p, rangeText(withFloor(line.ranges[side], floor)));
+  const solved = new Set(Array.from(solvedHands));
+  for (let h = 0; h < wide.hands.length; h++) {
+    const combo = wide.hands[h]!;
+    if (solved.has(combo)) continue;
+    const e = wide.ev[h]!;
+    const q = wide.equity[h]!;
+    if (!Number.isFinite(e) || !Number.isFinite(q)) continue;
+    const c = COMBO_CLASS[combo]!;
+    ev[c] = ev[c]! + floor * e;
+    eq[c] = eq[c]! + floor * line.pot * q;
+  }
+}

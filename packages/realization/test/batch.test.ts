@@ -51,34 +51,34 @@ const plan = (): BatchPlan => ({
 });
 
 describe("the realization batch", () => {
-  it("solves a board, then skips it when its file holds the same inputs", () => {
-    expect(runBatch(plan(), settings)).toBe(1);
-    expect(runBatch(plan(), settings)).toBe(0);
+  it("solves a board, then skips it when its file holds the same inputs", async () => {
+    expect(await runBatch(plan(), settings)).toBe(1);
+    expect(await runBatch(plan(), settings)).toBe(0);
     const stored = JSON.parse(readFileSync(join(dir, "toy-AhAdKc.json"), "utf8"));
     expect(stored.exploitabilityPct).toBeLessThanOrEqual(2);
     expect(stored.ranges.oop[0]).toBe(1);
     // No rake: the two ranges' root values add up to the pot.
     expect(stored.rootEv.oop + stored.rootEv.ip).toBeCloseTo(10, 3);
     // Other inputs (a tighter target) solve it again.
-    expect(runBatch(plan(), { ...settings, targetPct: 1 })).toBe(1);
+    expect(await runBatch(plan(), { ...settings, targetPct: 1 })).toBe(1);
   });
 
-  it("stops a board at its time limit, says so in its file, and solves it again on the next run", () => {
+  it("stops a board at its time limit, says so in its file, and solves it again on the next run", async () => {
     const file = join(dir, "late", "toy-AhAdKc.json");
     const late = (): BatchPlan => ({ jobs: [{ ...plan().jobs[0]!, file }], skipped: [] });
     mkdirSync(join(dir, "late"));
     const strict = { ...settings, targetPct: 0.0001, maxIterations: 1000 };
-    expect(runBatch(late(), { ...strict, maxSeconds: 0.001 })).toBe(1);
+    expect(await runBatch(late(), { ...strict, maxSeconds: 0.001 })).toBe(1);
     const stopped = JSON.parse(readFileSync(file, "utf8"));
     expect(stopped.stoppedEarly).toBe(true);
     expect(stopped.iterations).toBeLessThan(1000);
     expect(stopped.exploitabilityPct).toBeGreaterThan(0.0001);
     // Same inputs hash, but stopped early: solved again.
-    expect(runBatch(late(), { ...strict, maxSeconds: 0.001 })).toBe(1);
+    expect(await runBatch(late(), { ...strict, maxSeconds: 0.001 })).toBe(1);
     // A board that reaches its target within the limit is finished.
-    expect(runBatch(late(), { ...settings, maxSeconds: 600 })).toBe(1);
+    expect(await runBatch(late(), { ...settings, maxSeconds: 600 })).toBe(1);
     expect(JSON.parse(readFileSync(file, "utf8")).stoppedEarly).toBeUndefined();
-    expect(runBatch(late(), settings)).toBe(0);
+    expect(await runBatch(late(), settings)).toBe(0);
   });
 
   it("with a range floor puts every class of both players in the solve, as other inputs", () => {
@@ -105,7 +105,7 @@ describe("the realization batch", () => {
     expect(agg!.spr).toBe(1);
   });
 
-  it("shards jobs by index and keeps a plan through JSON", () => {
+  it("shards jobs by index and keeps a plan through JSON", async () => {
     const two: BatchPlan = {
       jobs: [plan().jobs[0]!, { ...plan().jobs[0]!, board: "2c3d4h", file: join(dir, "x.json") }],
       skipped: [],
@@ -114,6 +114,6 @@ describe("the realization batch", () => {
     expect(back.jobs.map((j) => j.file)).toEqual(["/elsewhere/toy-AhAdKc.json", "/elsewhere/x.json"]);
     expect(Array.from(back.jobs[0]!.line.ranges.oop)).toEqual(Array.from(line.ranges.oop));
     // Shard 0 of 2 owns only the first job, already solved with these inputs; the second is shard 1's.
-    expect(runBatch(two, { ...settings, targetPct: 1 }, { shard: { index: 0, count: 2 } })).toBe(0);
+    expect(await runBatch(two, { ...settings, targetPct: 1 }, { shard: { index: 0, count: 2 } })).toBe(0);
   });
 });
