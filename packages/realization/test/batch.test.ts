@@ -97,6 +97,32 @@ describe("the realization batch", () => {
     expect(withFloor(line.ranges.ip, 0)).toBe(line.ranges.ip);
   });
 
+  it("with best-response floors solves the pack's ranges and counts every other class at the floor weight", async () => {
+    const br: SolveSettings = { ...settings, rangeFloor: 0.005, floorBy: "best-response" };
+    mkdirSync(join(dir, "br"), { recursive: true });
+    const file = join(dir, "br", "toy-AhAdKc.json");
+    const one = (): BatchPlan => ({ jobs: [{ line, board: "AhAdKc", weight: 1, file }], skipped: [] });
+    expect(await runBatch(one(), br)).toBe(1);
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    expect(stored).toMatchObject({ rangeFloor: 0.005, floorBy: "best-response" });
+    // The solve held the pack's ranges only (the file records those), so the inputs differ from a floored
+    // solve's and from an unfloored one's.
+    expect(stored.ranges.oop.filter((w: number) => w > 0)).toHaveLength(2);
+    expect(stored.inputsHash).not.toBe(inputsHash(lineConfig(line, "AhAdKc", settings.tree), settings));
+    expect(await runBatch(one(), br)).toBe(0);
+    const at = (c: string) => HOLDEM_CLASSES.indexOf(c as (typeof HOLDEM_CLASSES)[number]);
+    for (const side of ["oop", "ip"] as const) {
+      // Every class that can be dealt on the board has sums, the pack's own at their reach.
+      const held = stored[side].eq.filter((x: number) => x > 0).length;
+      expect(held).toBeGreaterThan(150);
+    }
+    // IP's 72o (left out) against OOP's full houses: nothing to win, and a best response never pays more in.
+    expect(stored.ip.ev[at("72o")]).toBeCloseTo(0, 3);
+    // OOP's 22 (left out) makes a full house too: it gets its equity's worth or more against the underpairs.
+    const r22 = stored.oop.ev[at("22")] / stored.oop.eq[at("22")];
+    expect(r22).toBeGreaterThan(0.9);
+  });
+
   it("gives the nut range its whole pot and the drawing-dead range nothing", () => {
     const [agg] = aggregate(readBoards(dir));
     expect(agg!.players.oop.realizedSolved).toBeGreaterThan(0.97);
