@@ -17,6 +17,8 @@
  *                                                   --params-out writes the fitted parameters (a tree
  *                                                   config's model.grounded); --class-ridge X|none sets the
  *                                                   class effects' shrinkage (none: hand features only)
+ *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
+ *                                                   between two rounds (src/rounds.ts; bar 0.03)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
  *   (several folders: where two hold a line, the later folder's boards of it replace the earlier's)
  *
@@ -38,6 +40,7 @@ import { fitReport, type SeriesStats } from "./report.js";
 const fmt = (s: SeriesStats | null) =>
   s ? `gap ${s.meanAbsGap.toFixed(3)} r ${s.correlation.toFixed(2)}` : "-";
 
+import { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 import { DEFAULT_SETTINGS, type SolveSettings } from "./solve.js";
 
 const [command, ...rest] = process.argv.slice(2);
@@ -63,6 +66,8 @@ const { values } = parseArgs({
     "class-ridge": { type: "string" },
     "range-floor": { type: "string" },
     "floor-by": { type: "string" },
+    from: { type: "string" },
+    to: { type: "string" },
   },
 });
 
@@ -205,6 +210,23 @@ if (command === "lines") {
     };
     process.stdout.write(`${l.pack} (SPR ${l.spr}, ${l.boards} boards): ${p("oop")}; ${p("ip")}\n`);
   }
+} else if (command === "movement") {
+  if (!values.from || !values.to)
+    fail("movement needs --from DIR[,DIR] and --to DIR[,DIR] (two rounds' boards)");
+  const dirs = (list: string) => list.split(",").map((d) => resolve(d.trim()));
+  const m = roundMovement(
+    aggregate(readBoardSets(dirs(values.from!))),
+    aggregate(readBoardSets(dirs(values.to!))),
+  );
+  if (values.out) writeFileSync(resolve(values.out), `${JSON.stringify(m, null, 1)}\n`);
+  for (const l of m.lines) {
+    const big = l.largest ? `; most: ${l.largest.class} ${l.largest.before} -> ${l.largest.after}` : "";
+    process.stdout.write(`${l.pack} ${l.seat}: ${l.movement} over ${l.classes} classes${big}\n`);
+  }
+  if (m.onlyAfter.length > 0) process.stdout.write(`not in the earlier round: ${m.onlyAfter.join(", ")}\n`);
+  process.stdout.write(
+    `largest movement ${m.max} (bar ${MOVEMENT_BAR}): ${m.converged ? "converged" : "not converged"}\n`,
+  );
 } else {
-  fail("usage: realization lines|solve|aggregate [options] (see src/cli.ts)");
+  fail("usage: realization lines|solve|plan|aggregate|fit|movement [options] (see src/cli.ts)");
 }

@@ -23,12 +23,17 @@ export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
 export { treeModelPrediction } from "./model.js";
 export type { ReportLine, ReportPlayer, SeriesStats } from "./report.js";
 export { DEFAULT_CLASS_RIDGE, fitReport } from "./report.js";
+export type { LineMovement, RoundMovement } from "./rounds.js";
+export { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 export type { BoardRealization, ClassSums, RealizationTree, SolveSettings } from "./solve.js";
 export {
   DEFAULT_SETTINGS,
   inputsHash,
   lineConfig,
   REALIZATION_TREE,
+  released,
   solveBoard,
+  solveConfig,
+  solvedRanges,
   withFloor,
 } from "./solve.js";
