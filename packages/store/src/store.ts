@@ -57,7 +57,9 @@ import {
   locateAction,
   locateNode,
   nextSeatAfter,
+  nodeJson,
   nodeView,
+  rangeJson,
   rangeView,
   spotsView,
 } from "./views.js";
@@ -233,6 +235,11 @@ interface Entry {
 type Item =
   | (MemoryItem & { readonly kind: "body"; readonly result: CachedJson; readonly owner: Entry | null })
   | (MemoryItem & { readonly kind: "pack"; readonly entry: Entry });
+
+/** A response body already serialized (node and range bodies, `nodeJson` and `rangeJson`). */
+class RawJson {
+  constructor(readonly text: string) {}
+}
 
 /** A cached response: the UTF-8 bytes in a buffer of their own (not a slice of a shared pool). */
 class CachedJson implements JsonResult {
@@ -851,6 +858,18 @@ export class RangeStore {
   }
 
   node(game: GameId, stack: number, history: string, options: NodeQueryOptions = {}): Node {
+    const q = this.nodeQuery(game, stack, history, options);
+    return nodeView(q.pack, q.node, q.opts);
+  }
+
+  /** `JSON.stringify(node(...))`, built without the objects (the JSON path's builder). */
+  private nodeText(game: GameId, stack: number, history: string, options: NodeQueryOptions): RawJson {
+    const q = this.nodeQuery(game, stack, history, options);
+    return new RawJson(nodeJson(q.pack, q.node, q.opts));
+  }
+
+  /** A node query checked and located: the pack, the node and the view's options. */
+  private nodeQuery(game: GameId, stack: number, history: string, options: NodeQueryOptions) {
     game = parseGameParam(game);
     stack = parseStackParam(game, stack);
     const hand =
@@ -875,14 +894,27 @@ export class RangeStore {
     }
     const { pack } = this.pack(game, stack);
     const node = locateNode(pack, parsed.steps, parsed.actor);
-    return nodeView(pack, node, {
+    const opts = {
       ...(hand === undefined ? {} : { hand: hand.index }),
       ...(minFreq === undefined ? {} : { minFreq }),
       full,
-    });
+    };
+    return { pack, node, opts };
   }
 
   range(game: GameId, stack: number, spot: string, options: RangeQueryOptions = {}): Range {
+    const q = this.rangeQuery(game, stack, spot, options);
+    return rangeView(q.pack, q.node, q.action, spot, q.opts);
+  }
+
+  /** `JSON.stringify(range(...))`, built without the objects (the JSON path's builder). */
+  private rangeText(game: GameId, stack: number, spot: string, options: RangeQueryOptions): RawJson {
+    const q = this.rangeQuery(game, stack, spot, options);
+    return new RawJson(rangeJson(q.pack, q.node, q.action, spot, q.opts));
+  }
+
+  /** A range query checked and located: the pack, the node, the action and the view's options. */
+  private rangeQuery(game: GameId, stack: number, spot: string, options: RangeQueryOptions) {
     game = parseGameParam(game);
     stack = parseStackParam(game, stack);
     const hand =
@@ -900,10 +932,11 @@ export class RangeStore {
     const { pack } = this.pack(game, stack);
     const node = locateNode(pack, parsed.steps.slice(0, -1), last.seat);
     const action = locateAction(pack, node, last.action.token);
-    return rangeView(pack, node, action, spot, {
+    const opts = {
       ...(hand === undefined ? {} : { hand }),
       ...(minFreq === undefined ? {} : { minFreq }),
-    });
+    };
+    return { pack, node, action, opts };
   }
 
   /** Every decision node of the pack with its betting depth and tokens; for games that serve /spots. */
@@ -986,7 +1019,8 @@ export class RangeStore {
 
   private finish(normal: Normal): JsonResult {
     this.misses += 1;
-    const bytes = utf8(JSON.stringify(normal.build()));
+    const built = normal.build();
+    const bytes = utf8(built instanceof RawJson ? built.text : JSON.stringify(built));
     // The tag is read after the build: a pack read by the build gives its own checksum.
     const etag = `"${sha256hex(`${BODY_VERSION}\n${normal.tag()}\n${normal.key}`).slice(0, 40)}"`;
     const result = new CachedJson(bytes, etag, normal.key);
@@ -1070,8 +1104,8 @@ export class RangeStore {
       entry,
       build: () =>
         q.kind === "node"
-          ? this.node(game, stack, path, { ...opts, full })
-          : this.range(game, stack, path, opts),
+          ? this.nodeText(game, stack, path, { ...opts, full })
+          : this.rangeText(game, stack, path, opts),
       tag: checksum,
     };
   }
