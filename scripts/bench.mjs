@@ -209,7 +209,10 @@ const envValue = (name) => process.env[name];
  */
 const API_FLAGS = (() => {
   const start = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts.start;
-  const m = /node (--max-old-space-size=)\$\{HEAP_MB:-(\d+)\}((?: --[a-z-]+=\d+)*) apps\/api\/dist\/main\.js/.exec(start);
+  const m =
+    /node (--max-old-space-size=)\$\{HEAP_MB:-(\d+)\}((?: --[a-z-]+=\d+)*) apps\/api\/dist\/main\.js/.exec(
+      start,
+    );
   if (!m)
     throw new Error(`package.json's start script no longer caps the heap as bench.mjs expects: ${start}`);
   return [`${m[1]}${envValue("HEAP_MB") || m[2]}`, ...m[3].trim().split(" ").filter(Boolean)];

@@ -67,7 +67,9 @@ const stats = (d) => {
   const signed = d.reduce((s, v) => s + v, 0) / d.length;
   return `${mean.toFixed(3)} | ${signed >= 0 ? "+" : ""}${signed.toFixed(3)} | ${abs[Math.floor(abs.length * 0.9)].toFixed(3)} | ${abs[abs.length - 1].toFixed(3)} (${d.length})`;
 };
-console.log(`${common.length} boards in both; solve time A ${secondsA.toFixed(0)} s, B ${secondsB.toFixed(0)} s (B/A ${(secondsB / secondsA).toFixed(2)})`);
+console.log(
+  `${common.length} boards in both; solve time A ${secondsA.toFixed(0)} s, B ${secondsB.toFixed(0)} s (B/A ${(secondsB / secondsA).toFixed(2)})`,
+);
 console.log("");
 console.log("Realization B - A per (board, class): mean |gap| | mean gap | 90th percentile | max (count)");
 console.log("");

@@ -148,10 +148,14 @@ describe("the cached GETs' fast path", () => {
     const r = await raw(s.base, path, "GET", { "Content-Length": "0" });
     expect(r.status).toBe(200);
     const withBody = await new Promise<number>((resolve, reject) => {
-      const req = request(`${s.base}${path}`, { method: "GET", headers: { "Content-Length": "5" } }, (res) => {
-        res.resume();
-        resolve(res.statusCode!);
-      });
+      const req = request(
+        `${s.base}${path}`,
+        { method: "GET", headers: { "Content-Length": "5" } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
       req.on("error", reject);
       req.end("hello");
     });
