@@ -7,8 +7,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { GameId } from "@ranges/core";
-import { packPath, RangeStore, writePack } from "@ranges/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { packPath, RangeStore, writePack } from "../src/index.js";
 import { buildPack, tmpDir } from "./fixtures.js";
 
 let dir: string;
