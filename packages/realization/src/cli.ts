@@ -10,13 +10,15 @@
  *             [--floor-by solve|best-response]   (how classes under the floor get values: solve.ts floorBy)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
- *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--params-out FILE]
+ *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--min-combos N] [--params-out FILE]
  *                                                   fit the v4 realization model to every line with enough
  *                                                   boards; per line and player the v3 model's, the fit's and
  *                                                   the left-out fit's gap and correlation to the solves;
  *                                                   --params-out writes the fitted parameters (a tree
  *                                                   config's model.grounded); --class-ridge X|none sets the
- *                                                   class effects' shrinkage (none: hand features only)
+ *                                                   class effects' shrinkage (none: hand features only);
+ *                                                   --min-combos leaves out lines where a player's range,
+ *                                                   as the pack plays it, holds fewer combos (report.ts)
  *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
  *                                                   between two rounds (src/rounds.ts; bar 0.03)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
@@ -61,6 +63,7 @@ const { values } = parseArgs({
     "board-seconds": { type: "string" },
     jobs: { type: "string" },
     "min-boards": { type: "string" },
+    "min-combos": { type: "string" },
     "params-out": { type: "string" },
     "flop-set": { type: "string", default: "balanced" },
     "class-ridge": { type: "string" },
@@ -188,6 +191,7 @@ if (command === "lines") {
   const boards = readBoardSets(inDirs());
   const report = fitReport(boards, loadHeadsUpEquity(), treeModelPrediction(), {
     minBoards: num("min-boards", values["min-boards"]) ?? 6,
+    ...(values["min-combos"] ? { minCombos: num("min-combos", values["min-combos"])! } : {}),
     ...(values["class-ridge"] === "none"
       ? { classRidge: Number.POSITIVE_INFINITY }
       : values["class-ridge"]

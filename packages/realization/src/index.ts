@@ -22,7 +22,7 @@ export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
 export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
 export { treeModelPrediction } from "./model.js";
 export type { ReportLine, ReportPlayer, SeriesStats } from "./report.js";
-export { DEFAULT_CLASS_RIDGE, fitReport } from "./report.js";
+export { DEFAULT_CLASS_RIDGE, fitReport, rangeCombos } from "./report.js";
 export type { LineMovement, RoundMovement } from "./rounds.js";
 export { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 export type { BoardRealization, ClassSums, RealizationTree, SolveSettings } from "./solve.js";

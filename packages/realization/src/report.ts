@@ -4,6 +4,7 @@
  * each one's range-weighted mean absolute gap and weighted correlation to the solves.
  */
 
+import { HOLDEM_CLASS_COMBOS } from "@ranges/core";
 import {
   aggregate,
   compareSeries,
@@ -67,11 +68,32 @@ function stats(
   return { meanAbsGap: r4(s.meanAbsGap), correlation: r4(s.correlation) };
 }
 
+/**
+ * The combos each player holds on a board's line as the pack plays it: a floored board's ranges less the
+ * floor (the floor's classes are the solve's, not the pack's). A line whose range is nearly empty (v3.3
+ * 4-bets 0.2 combos to 21.5bb on the BTN) is a pot the pack does not play.
+ */
+export function rangeCombos(board: StoredBoard): { oop: number; ip: number } {
+  const floor =
+    (board as StoredBoard & { rangeFloor?: number; floorBy?: string }).floorBy === "best-response"
+      ? 0
+      : ((board as StoredBoard & { rangeFloor?: number }).rangeFloor ?? 0);
+  const combos = (w: readonly number[]) =>
+    w.reduce((sum, x, c) => sum + Math.max(0, x - floor) * HOLDEM_CLASS_COMBOS[c]!, 0);
+  return { oop: combos(board.ranges.oop), ip: combos(board.ranges.ip) };
+}
+
 export function fitReport(
   boards: readonly StoredBoard[],
   table: EquityTable,
   v3: ModelPrediction,
-  options: { minBoards: number; ridge?: number; classRidge?: number },
+  options: {
+    minBoards: number;
+    ridge?: number;
+    classRidge?: number;
+    /** Lines where a player's range as the pack plays it holds fewer combos are left out (default 0). */
+    minCombos?: number;
+  },
 ): {
   method: string;
   ridge: number;
@@ -85,10 +107,15 @@ export function fitReport(
   const ridge = options.ridge ?? 1e-4;
   const classRidge = options.classRidge ?? DEFAULT_CLASS_RIDGE;
   const lines = aggregate(boards, v3);
-  const used = lines.filter((l) => l.boards >= options.minBoards);
-  const fitLines: FitLine[] = used.map((l) =>
-    fitLineOf(l, boards.find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack)!),
-  );
+  const minCombos = options.minCombos ?? 0;
+  const boardOf = (l: LineRealization) => boards.find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack)!;
+  const thin = (l: LineRealization): string | null => {
+    const c = rangeCombos(boardOf(l));
+    const least = Math.min(c.oop, c.ip);
+    return least < minCombos ? `${l.pack} (a range of ${Math.round(least * 10) / 10} combos)` : null;
+  };
+  const used = lines.filter((l) => l.boards >= options.minBoards && thin(l) === null);
+  const fitLines: FitLine[] = used.map((l) => fitLineOf(l, boardOf(l)));
   const fit = new RealizationFit(table);
   const all = fit.fit(fitLines, ridge, classRidge);
   const out: ReportLine[] = used.map((l, i) => {
@@ -148,7 +175,10 @@ export function fitReport(
     classRidge,
     minBoards: options.minBoards,
     lines: out,
-    skipped: lines.filter((l) => l.boards < options.minBoards).map((l) => `${l.pack} (${l.boards} boards)`),
+    skipped: [
+      ...lines.filter((l) => l.boards < options.minBoards).map((l) => `${l.pack} (${l.boards} boards)`),
+      ...lines.flatMap((l) => (l.boards >= options.minBoards ? [thin(l)].filter((x) => x !== null) : [])),
+    ],
     params: {
       theta: Array.from(all.theta, r8),
       gamma: Array.from(all.gamma, r8),
