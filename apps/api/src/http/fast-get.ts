@@ -173,7 +173,12 @@ export class FastGets {
         },
         // The access store failed (a database outage): Koa asks again and maps the error.
         () => next(req, res),
-      );
+      )
+      // Nothing above should throw; if it does, Koa answers while it still can (never an unhandled rejection).
+      .catch((error: unknown) => {
+        if (!res.headersSent) next(req, res);
+        else res.destroy(error instanceof Error ? error : new Error(String(error)));
+      });
     return true;
   }
 }
