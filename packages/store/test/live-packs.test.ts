@@ -88,17 +88,18 @@ describe("a pack replaced while the store runs", () => {
     expect((await async.jsonAsync(root)).body).toBe(await expectedBody(first));
   });
 
-  it("drops the cached bodies of a pack that is not in memory when its file changes", async () => {
+  it("a pack pushed out of memory goes after its bodies, and its changed file serves new bodies", async () => {
     // Measure the two packs, then give a budget that holds the nlmtt8 pack and a few bodies, not nl/v2.
     const probe = open({ cacheBytes: 1 << 30 });
     probe.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG" });
     const mttBytes = probe.cacheStats().packBytes;
     const store = open({ cacheBytes: mttBytes + 60_000 });
-    const before = store.json(root);
+    store.json(root);
     store.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG" });
-    expect(store.cacheStats()).toMatchObject({ packs: 1, entries: 2 });
+    // Bodies leave before packs (a body is rebuilt in a millisecond, a pack read in about a second): the
+    // nl/v2 body went first, then its pack; the nlmtt8 body is the one cached.
+    expect(store.cacheStats()).toMatchObject({ packs: 1, entries: 1 });
     expect(store.packStatus().find((p) => p.file === "nl-v2/100.pack")?.dataLoaded).toBe(false);
-    expect(store.json(root)).toBe(before); // cached
 
     await writePack(packPath(dir, "nl/v2", 100), second);
     await store.refresh();
