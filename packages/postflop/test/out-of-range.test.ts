@@ -9,31 +9,20 @@ import {
   type PostflopConfig,
   type PostflopSolver,
 } from "../src/index.js";
+import { flopSpot as smallFlop, turnSpot as smallTurn } from "./spots.js";
 
-/** A small flop spot with a raise on every street (turn and river deals inside each unit). */
+/** The solver tests' flop spot with a raise on the flop and an all-in (more of each player's decisions). */
 const flopSpot: PostflopConfig = {
-  board: "QsJh2h",
-  pot: 10,
-  stack: 40,
-  ranges: { oop: "AQ,JT,99,A5s", ip: "AA,QJ,T9s,88" },
-  sizes: {
-    flop: { bet: "50%", raise: "2.5x" },
-    turn: { bet: "75%", raise: [] },
-    river: { bet: "75%", raise: [] },
-  },
+  ...smallFlop,
+  sizes: { ...smallFlop.sizes, flop: { bet: "50%", raise: "2.5x" } },
   allInThreshold: 1,
   raiseCap: 1,
 };
 
-/** A small turn spot (river deals only). */
+/** The solver tests' turn spot without OOP's KhTh: a class-symmetric range keeps the suit isomorphism. */
 const turnSpot: PostflopConfig = {
-  board: "Qs Jh 2h 7h",
-  pot: 10,
-  stack: 40,
-  ranges: { oop: "AQ,KQ,JT,99,77,A5s", ip: "AA,QJ,T9s,KK,88,A4s" },
-  sizes: { turn: { bet: "50%", raise: "2.5x" }, river: { bet: ["50%", "100%"], raise: [] } },
-  allInThreshold: 1,
-  raiseCap: 1,
+  ...smallTurn,
+  ranges: { ...smallTurn.ranges, oop: smallTurn.ranges.oop.replace(",KhTh", "") },
 };
 
 /** The solver's own best-response EV per combo number (pot-share convention) for player p. */

@@ -6,6 +6,7 @@ import { type DcfrParams, DEFAULT_DCFR, discountAt, showdownValues } from "../sr
 import { PostflopGame } from "../src/game.js";
 import { comboName } from "../src/range.js";
 import { type PostflopResult, solvePostflop } from "../src/solve.js";
+import { flopSpot, turnSpot } from "./spots.js";
 
 /** A river where OOP holds the nuts (3 combos of 88) or air (4 combos of 76s) and IP a bluff-catcher (QQ). */
 const polarized = (bet: string): PostflopConfig => ({
@@ -144,32 +145,6 @@ describe("card removal", () => {
     }
   });
 });
-
-/** A small turn spot (river deals, suit isomorphism on the river: clubs and diamonds are off the board). */
-const turnSpot: PostflopConfig = {
-  board: "Qs Jh 2h 7h",
-  pot: 10,
-  stack: 40,
-  ranges: { oop: "AQ,KQ,JT,99,77,A5s,KhTh", ip: "AA,QJ,T9s,KK,88,A4s" },
-  sizes: { turn: { bet: "50%", raise: "2.5x" }, river: { bet: ["50%", "100%"], raise: [] } },
-  allInThreshold: 1,
-  raiseCap: 1,
-};
-
-/** A small flop spot (turn and river deals). */
-const flopSpot: PostflopConfig = {
-  board: "QsJh2h",
-  pot: 10,
-  stack: 40,
-  ranges: { oop: "AQ,JT,99,A5s", ip: "AA,QJ,T9s,88" },
-  sizes: {
-    flop: { bet: "50%", raise: [] },
-    turn: { bet: "75%", raise: [] },
-    river: { bet: "75%", raise: [] },
-  },
-  allInThreshold: 0,
-  raiseCap: 0,
-};
 
 describe("DCFR schedule", () => {
   const paper = { alpha: 1.5, beta: 0, gamma: 2 };

@@ -20,6 +20,10 @@ export interface StoredBoard extends BoardRealization {
   readonly history: string;
   /** The two preflop ranges the board was solved with (class weights, `HOLDEM_CLASSES` order). */
   readonly ranges: { readonly oop: readonly number[]; readonly ip: readonly number[] };
+  /** The range floor of the run (`SolveSettings.rangeFloor`), when it had one. */
+  readonly rangeFloor?: number;
+  /** Present when the classes under the floor took best-response values (`SolveSettings.floorBy`). */
+  readonly floorBy?: "best-response";
 }
 
 export interface ClassRow {

@@ -74,10 +74,7 @@ function stats(
  * 4-bets 0.2 combos to 21.5bb on the BTN) is a pot the pack does not play.
  */
 export function rangeCombos(board: StoredBoard): { oop: number; ip: number } {
-  const floor =
-    (board as StoredBoard & { rangeFloor?: number; floorBy?: string }).floorBy === "best-response"
-      ? 0
-      : ((board as StoredBoard & { rangeFloor?: number }).rangeFloor ?? 0);
+  const floor = board.floorBy === "best-response" ? 0 : (board.rangeFloor ?? 0);
   const combos = (w: readonly number[]) =>
     w.reduce((sum, x, c) => sum + Math.max(0, x - floor) * HOLDEM_CLASS_COMBOS[c]!, 0);
   return { oop: combos(board.ranges.oop), ip: combos(board.ranges.ip) };
