@@ -22,6 +22,8 @@
  *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
  *                                                   between two rounds (src/rounds.ts; bar 0.03)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
+ *   toy                                             the toy oracle (src/toy): the grounded iteration three
+ *                                                   ways against the whole game solved (about a minute)
  *   (several folders: where two hold a line, the later folder's boards of it replace the earlier's)
  *
  * Packs are `game:stack`; `--packs-dir` (data/packs) reads them.
@@ -44,6 +46,8 @@ const fmt = (s: SeriesStats | null) =>
 
 import { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 import { DEFAULT_SETTINGS, type SolveSettings } from "./solve.js";
+import { toyGame } from "./toy/game.js";
+import { ORACLE_TOY, oracleReport } from "./toy/grounded.js";
 
 const [command, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({
@@ -231,6 +235,15 @@ if (command === "lines") {
   process.stdout.write(
     `largest movement ${m.max} (bar ${MOVEMENT_BAR}): ${m.converged ? "converged" : "not converged"}\n`,
   );
+} else if (command === "toy") {
+  const game = toyGame(ORACLE_TOY);
+  process.stdout.write(
+    "| method | rounds x iterations | last movement (bb) | exploitability in the whole game (bb/hand) | SB value (bb/hand) |\n|---|---:|---:|---:|---:|\n",
+  );
+  for (const r of oracleReport(game))
+    process.stdout.write(
+      `| ${r.method} | ${r.rounds} x ${r.iterationsPerRound} | ${r.method.startsWith("whole") ? "-" : r.movement.toFixed(4)} | ${r.exploitability.toFixed(5)} | ${r.sbValue.toFixed(5)} |\n`,
+    );
 } else {
-  fail("usage: realization lines|solve|plan|aggregate|fit|movement [options] (see src/cli.ts)");
+  fail("usage: realization lines|solve|plan|aggregate|fit|movement|toy [options] (see src/cli.ts)");
 }

@@ -37,3 +37,17 @@ export {
   solvedRanges,
   withFloor,
 } from "./solve.js";
+export type {
+  FlopValues,
+  ToyDecision,
+  ToyEvaluation,
+  ToyGame,
+  ToyNode,
+  ToyParams,
+  ToySolution,
+  ToySolverState,
+  ToyStrategies,
+} from "./toy/game.js";
+export { evaluateToy, flopPotValues, showdownSign, solveToy, toyGame } from "./toy/game.js";
+export type { GroundedOptions, GroundedResult, GroundedRound, OracleRow } from "./toy/grounded.js";
+export { checkedDownValues, flopRanges, groundedToy, ORACLE_TOY, oracleReport } from "./toy/grounded.js";

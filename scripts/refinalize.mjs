@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+/**
+ * Re-runs the solver's `finalize` on the strategies a committed pack publishes, with the current engine, and
+ * counts what the local-holes census counts on lines nobody reaches (issue "Preflop model v4", item 4): the
+ * classes there playing, at 0.1% or more, an action more than 0.05 sb below their best EV. Beside it, the
+ * same count read from the pack itself. Nothing is written: it measures what a change to `finalize` does
+ * to the published packs without re-solving them. Values come from the current tree config; a pack whose
+ * decisions do not match its tree is skipped with a note.
+ *
+ *   pnpm build && node scripts/refinalize.mjs [--game nl/v2] [--stack 30]
+ */
+
+import { parseArgs } from "node:util";
+import { HOLDEM_CLASSES } from "../packages/core/dist/index.js";
+import {
+  algorithmOf,
+  buildEngineGame,
+  CfrSolver,
+  DCFR_PARAMS,
+  loadHeadsUpEquity,
+  loadTreeConfig,
+  packCensus,
+  treeConfigPath,
+  trembleOf,
+  trembleScopeOf,
+} from "../packages/solver/dist/index.js";
+import { RangeStore, readPackFile } from "../packages/store/dist/index.js";
+
+const { values } = parseArgs({
+  options: {
+    game: { type: "string" },
+    stack: { type: "string" },
+    examples: { type: "boolean", default: false },
+  },
+});
+const root = new URL("../", import.meta.url).pathname;
+const equity = loadHeadsUpEquity();
+const store = RangeStore.open({ packsDir: `${root}data/packs`, cacheBytes: 0 });
+const FREQ = 0.001;
+const TIE_BB = 0.025;
+console.log("| pack | reach-0 nodes | class misplays in the pack | after finalize now | of them >= 1 bb |");
+console.log("|---|---:|---:|---:|---:|");
+const statuses = store
+  .packStatus()
+  .filter((s) => s.ok && s.stack !== null && (!values.game || s.game === values.game))
+  .filter((s) => !values.stack || s.stack === Number(values.stack))
+  .sort((a, b) => a.game.localeCompare(b.game) || a.stack - b.stack);
+for (const s of statuses) {
+  const pack = await readPackFile(s.path);
+  if (pack.header.classSet !== "holdem169" || pack.header.evUnit === null) continue;
+  const config = loadTreeConfig(treeConfigPath(s.game));
+  const { game } = buildEngineGame(config, s.stack, equity);
+  const params = {
+    ...DCFR_PARAMS,
+    alternate: config.solve.alternate,
+    tremble: trembleOf(config, s.stack),
+    ...(trembleScopeOf(config, s.stack) === "every" ? { trembleEvery: true } : {}),
+    ...(algorithmOf(config, s.stack) === "pcfr+" ? { predictive: true } : {}),
+  };
+  const byHistory = new Map(pack.nodes.map((node) => [node.history, node]));
+  const solver = new CfrSolver(game, params);
+  let missing = 0;
+  solver.setStrategies((node) => {
+    const p = byHistory.get(node.history);
+    const out = new Float64Array(node.actions.length * 169);
+    if (!p || p.actions.length !== node.actions.length) {
+      missing++;
+      out.fill(1 / node.actions.length);
+      return out;
+    }
+    p.actions.forEach((a, k) => {
+      for (let c = 0; c < 169; c++) out[k * 169 + c] = a.freqs[c];
+    });
+    return out;
+  });
+  if (missing > 0) {
+    console.log(
+      `| ${s.game} ${s.stack} | ${missing} decisions do not match the current tree: skipped | | | |`,
+    );
+    continue;
+  }
+  solver.finalize();
+  solver.evaluate();
+  let zeroNodes = 0;
+  let mis = 0;
+  let big = 0;
+  const worst = [];
+  for (const d of solver.decisionResults()) {
+    if (d.reach !== 0 || !d.evs || d.node.actions.length < 2) continue;
+    zeroNodes++;
+    const nA = d.node.actions.length;
+    for (let c = 0; c < 169; c++) {
+      let best = Number.NEGATIVE_INFINITY;
+      for (let a = 0; a < nA; a++) if (d.evs[a * 169 + c] > best) best = d.evs[a * 169 + c];
+      if (!Number.isFinite(best)) continue;
+      let gap = 0;
+      let played = -1;
+      for (let a = 0; a < nA; a++) {
+        const ev = d.evs[a * 169 + c];
+        if (d.strategy[a * 169 + c] >= FREQ && Number.isFinite(ev) && best - ev > gap) {
+          gap = best - ev;
+          played = a;
+        }
+      }
+      if (values.examples && gap > TIE_BB) {
+        worst.push({
+          gap,
+          text: `${d.node.history} ${HOLDEM_CLASSES[c]} ${d.node.actions[played].token} ${(100 * d.strategy[played * 169 + c]).toFixed(1)}% ${d.evs
+            .filter((_, i) => i % 169 === c)
+            .map((x) => x.toFixed(2))
+            .join("/")} bb`,
+        });
+        worst.sort((x, y) => y.gap - x.gap);
+        worst.length = Math.min(worst.length, 8);
+      }
+      if (gap > TIE_BB) mis++;
+      if (gap >= 1) big++;
+    }
+  }
+  const c = packCensus(pack);
+  console.log(`| ${s.game} ${s.stack} | ${zeroNodes} | ${c.zeroReachMisplays} | ${mis} | ${big} |`);
+  for (const w of worst) console.log(`    ${w.text}`);
+}
+store.close();
