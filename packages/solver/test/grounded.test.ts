@@ -57,6 +57,54 @@ describe("buildGroundedMatrices", () => {
   });
 });
 
+describe("multiway flop pots under the grounded model", () => {
+  const t = loadHeadsUpEquity();
+  // A strong edge for the last raiser pushes heads-up shares outside [0, 1].
+  const theta = new Float64Array(13 * 8);
+  theta[2] = 0.8;
+  theta[11 * 8 + 2] = 2;
+  const kind = { allIn: false, spr: 4, rowIsIp: true, initiative: "row", raises: 1 } as const;
+
+  it("clip the heads-up shares to [0, 1] (complements kept), in a pair built once", () => {
+    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(2) }, t.eq, t.w);
+    const hu = g.matrices[g.indexForKind(kind)]!;
+    const huOop = g.matrices[g.indexForKind({ ...kind, rowIsIp: false, initiative: "col" })]!;
+    const three = g.indexForKind({ ...kind, players: 3 });
+    expect(g.indexForKind({ ...kind, players: 4 })).toBe(three);
+    expect(g.matrices).toHaveLength(1 + 7 * 4 * 2 + 2);
+    const mw = g.matrices[three]!;
+    const mwOop = g.matrices[g.indexForKind({ ...kind, rowIsIp: false, initiative: "col", players: 3 })]!;
+    let outside = 0;
+    for (let a = 0; a < 169; a++)
+      for (let b = 0; b < 169; b++) {
+        const wt = t.w[a * 169 + b]!;
+        if (wt === 0) continue;
+        const share = hu[a * 169 + b]! / wt;
+        if (share > 1 + 1e-9 || share < -1e-9) outside++;
+        expect(mw[a * 169 + b]! / wt).toBeCloseTo(Math.min(1, Math.max(0, share)), 12);
+        expect(mw[a * 169 + b]! + mwOop[b * 169 + a]!).toBeCloseTo(wt, 9);
+        expect(hu[a * 169 + b]! + huOop[b * 169 + a]!).toBeCloseTo(wt, 9);
+      }
+    expect(outside).toBeGreaterThan(1000);
+  });
+
+  it("are the pots of three or more players that the tree builds", () => {
+    const kinds: DuelKind[] = [];
+    buildPreflopTree(threeHanded, 25, (k) => {
+      kinds.push(k);
+      return 0;
+    });
+    expect(kinds.some((k) => !k.allIn && k.players === 3)).toBe(true);
+    expect(kinds.some((k) => !k.allIn && k.players === 2)).toBe(true);
+    const grounded = {
+      ...threeHanded,
+      model: { ...threeHanded.model, grounded: { theta: Array.from(theta), gamma: [0, 0] } },
+    };
+    // The three-handed toy has multiway flop pots, so its grounded game holds clipped pairs too.
+    expect(buildEngineGame(grounded, 25, t).game.matrices.length).toBeGreaterThan(1 + 7 * 4 * 2);
+  });
+});
+
 describe("a tree config's model.grounded", () => {
   const headsUp: TreeConfig = {
     ...threeHanded,

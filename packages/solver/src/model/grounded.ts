@@ -157,6 +157,15 @@ const INITIATIVES = ["ip", "oop", "limped", "other"] as const;
  * Share matrices of the grounded model, laid out like the contest's: [0] all-in equity, then per SPR point
  * and initiative (the IP player raised last, the OOP player did, nobody raised, a third player did) an
  * IP-row and an OOP-row matrix. `indexForKind` picks a duel's matrix.
+ *
+ * Multiway flop pots (three or more players; issue "Preflop model v4", item 3) are not solved: the engine
+ * shares them by independent duels, the chance that a player wins every duel being the product of its duel
+ * shares. That reading needs shares that are probabilities, so a duel in a multiway pot takes the same heads-up
+ * share clipped to [0, 1] (and its complement), in a pair of matrices appended on first use. What the clip
+ * loses: a heads-up share above 1 (a hand that wins more than the pot, stacking its opponent after the flop)
+ * or below 0 counts as 1 or 0 in a multiway pot, so multiway pots understate how far strong and weak hands
+ * drift from their equity; and a duel between two callers of a third player's raise takes the initiative "a
+ * third player raised", fitted on no multiway solve.
  */
 export function buildGroundedMatrices(
   params: GroundedParams,
@@ -200,12 +209,36 @@ export function buildGroundedMatrices(
     }
     return best;
   };
+  /** Heads-up base index -> index of its clipped pair (multiway pots), built on first use. */
+  const clipped = new Map<number, number>();
+  const clippedPair = (base: number): number => {
+    let at = clipped.get(base);
+    if (at === undefined) {
+      at = matrices.length;
+      const ip = matrices[base]!;
+      const cip = new Float64Array(N * N);
+      const coop = new Float64Array(N * N);
+      for (let a = 0; a < N; a++) {
+        for (let b = 0; b < N; b++) {
+          const wt = w[a * N + b]!;
+          if (wt === 0) continue;
+          const share = Math.min(1, Math.max(0, ip[a * N + b]! / wt));
+          cip[a * N + b] = wt * share;
+          coop[b * N + a] = w[b * N + a]! * (1 - share);
+        }
+      }
+      matrices.push(cip, coop);
+      clipped.set(base, at);
+    }
+    return at;
+  };
   const indexForKind = (kind: DuelKind): number => {
     if (kind.allIn) return 0;
     const ipRaised = kind.initiative === (kind.rowIsIp ? "row" : "col");
     const oopRaised = kind.initiative === (kind.rowIsIp ? "col" : "row");
     const init = ipRaised ? 0 : oopRaised ? 1 : kind.raises === 0 ? 2 : 3;
-    const base = 1 + 2 * (nearest(kind.spr) * INITIATIVES.length + init);
+    let base = 1 + 2 * (nearest(kind.spr) * INITIATIVES.length + init);
+    if ((kind.players ?? 2) >= 3) base = clippedPair(base);
     return kind.rowIsIp ? base : base + 1;
   };
   return {

@@ -47,6 +47,8 @@ export interface DuelKind {
   readonly initiative: "row" | "col" | "none";
   /** Raises made before the flop (0: a limped pot). */
   readonly raises: number;
+  /** Players contesting the pot: 2 heads-up, 3 or more in a multiway pot (absent: heads-up). */
+  readonly players?: number;
 }
 
 export interface BuiltTree {
@@ -285,6 +287,7 @@ export function buildPreflopTree(
           spr,
           initiative: raiser === i ? "row" : raiser === j ? "col" : "none",
           raises: st.raises,
+          players: active.length,
         });
       }
     }
