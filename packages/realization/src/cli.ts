@@ -238,12 +238,18 @@ if (command === "lines") {
 } else if (command === "toy") {
   const game = toyGame(ORACLE_TOY);
   process.stdout.write(
-    "| method | rounds x iterations | last movement (bb) | exploitability in the whole game (bb/hand) | SB value (bb/hand) |\n|---|---:|---:|---:|---:|\n",
+    "| method | rounds x iterations | last movement (bb) | exploitability in the whole game (bb/hand) | over the last third of the rounds | SB value (bb/hand) |\n|---|---:|---:|---:|---:|---:|\n",
   );
-  for (const r of oracleReport(game))
+  for (const r of oracleReport(game)) {
+    const its =
+      r.flopIterationsPerRound === r.iterationsPerRound
+        ? `${r.iterationsPerRound}`
+        : `${r.iterationsPerRound} (flop ${r.flopIterationsPerRound})`;
+    const whole = r.method.startsWith("whole");
     process.stdout.write(
-      `| ${r.method} | ${r.rounds} x ${r.iterationsPerRound} | ${r.method.startsWith("whole") ? "-" : r.movement.toFixed(4)} | ${r.exploitability.toFixed(5)} | ${r.sbValue.toFixed(5)} |\n`,
+      `| ${r.method} | ${r.rounds} x ${its} | ${whole ? "-" : r.movement.toFixed(4)} | ${r.exploitability.toFixed(5)} | ${whole ? "-" : `${r.lateRange[1].toFixed(4)} to ${r.lateRange[0].toFixed(4)}`} | ${r.sbValue.toFixed(5)} |\n`,
     );
+  }
 } else {
   fail("usage: realization lines|solve|plan|aggregate|fit|movement|toy [options] (see src/cli.ts)");
 }

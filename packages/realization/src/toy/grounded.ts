@@ -41,10 +41,12 @@ export interface GroundedOptions {
    */
   readonly update?: "replace" | "average";
   /**
-   * Each round goes on from the previous round's solves (regrets and averages, preflop and per flop pot)
-   * instead of solving afresh; the terminals are then the flop pots' current values.
+   * `true`: each round goes on from the previous round's solves (regrets and averages, preflop and per flop
+   * pot) instead of solving afresh, and the flop ranges and terminals come from the current iterates.
+   * `"preflop"`: only the preflop solve goes on from the last round (its averages give the flop ranges); the
+   * flop pots are solved afresh, as a hold'em batch must (a flop solve's state is gigabytes).
    */
-  readonly warm?: boolean;
+  readonly warm?: boolean | "preflop";
 }
 
 export interface GroundedRound {
@@ -141,10 +143,10 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
     const pre = solveToy(game.root, game, {
       iterations: options.preflopIterations,
       flopValues: values,
-      ...(options.warm && preState ? { from: preState } : {}),
+      ...(options.warm !== undefined && options.warm !== false && preState ? { from: preState } : {}),
     });
     preState = pre.state;
-    const ranges = flopRanges(game, options.warm ? pre.current : pre.average);
+    const ranges = flopRanges(game, options.warm === true ? pre.current : pre.average);
     const next: FlopValues = new Map();
     strategies = new Map(pre.average);
     let movement = 0;
@@ -155,7 +157,7 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
         Float64Array,
         Float64Array,
       ];
-      const from = options.warm ? flopStates.get(f.id) : undefined;
+      const from = options.warm === true ? flopStates.get(f.id) : undefined;
       const sol = solveToy(f.flop, game, {
         iterations: options.flopIterations,
         reach: floored,
@@ -163,7 +165,7 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
       });
       flopStates.set(f.id, sol.state);
       for (const [id, s] of sol.average) strategies.set(id, s);
-      const solved = flopPotValues(game, f, options.warm ? sol.current : sol.average);
+      const solved = flopPotValues(game, f, options.warm === true ? sol.current : sol.average);
       const v: [Float64Array, Float64Array] =
         options.update === "average" && round > 1
           ? ([0, 1].map((p) => old(p).map((x, i) => x + (solved[p]![i]! - x) / round)) as [
@@ -199,7 +201,11 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
 export interface OracleRow {
   readonly method: string;
   readonly rounds: number;
+  /** Preflop iterations per round (and the flop pots' where they differ: `flopIterationsPerRound`). */
   readonly iterationsPerRound: number;
+  readonly flopIterationsPerRound: number;
+  /** The largest and smallest exploitability of the last third of the rounds (bb per hand). */
+  readonly lateRange: readonly [number, number];
   /** The last round's movement (bb). */
   readonly movement: number;
   /** The combined profile's exploitability in the whole game (bb per hand, both seats). */
@@ -224,6 +230,8 @@ export function oracleReport(game: ToyGame): OracleRow[] {
     method: "whole game, CFR+",
     rounds: 1,
     iterationsPerRound: 3000,
+    flopIterationsPerRound: 3000,
+    lateRange: [e.exploitability, e.exploitability],
     movement: 0,
     exploitability: e.exploitability,
     sbValue: e.value[0],
@@ -238,6 +246,10 @@ export function oracleReport(game: ToyGame): OracleRow[] {
       { rounds: 30, preflopIterations: 1000, flopIterations: 1000, floor: 0.005, update: "average" },
     ],
     [
+      "grounded, preflop going on from the last round, flop pots solved afresh",
+      { rounds: 30, preflopIterations: 100, flopIterations: 300, floor: 0, warm: "preflop" },
+    ],
+    [
       "grounded, short rounds going on from the last",
       { rounds: 300, preflopIterations: 10, flopIterations: 10, floor: 0, warm: true },
     ],
@@ -247,11 +259,15 @@ export function oracleReport(game: ToyGame): OracleRow[] {
     ],
   ];
   for (const [method, o] of runs) {
-    const last = groundedToy(game, o).rounds.at(-1)!;
+    const all = groundedToy(game, o).rounds;
+    const last = all.at(-1)!;
+    const late = all.slice(Math.floor((2 * all.length) / 3)).map((r) => r.whole.exploitability);
     rows.push({
       method,
       rounds: o.rounds,
       iterationsPerRound: o.preflopIterations,
+      flopIterationsPerRound: o.flopIterations,
+      lateRange: [Math.max(...late), Math.min(...late)],
       movement: last.movement,
       exploitability: last.whole.exploitability,
       sbValue: last.whole.value[0],
