@@ -33,7 +33,7 @@ export const EvsSchema = z
   .describe("Hand class to EV in small blinds relative to folding; only classes the data scored.");
 
 const REACH_DEFINITION =
-  "the probability that the line is played when every seat follows the published strategies: the product over the seats that acted of the combo-weighted share of the seat's hands (hold'em 6/4/12 combos of 1,326; PLO the class's hands of 270,725) that take all of its actions on the path. Card removal between seats is ignored. 1 at the root; exactly 0 when some seat's range on the path is empty, and then the node's strategy is a best response to the others' play there, not an equilibrium frequency. Computed from the stored frequencies, rounded to 4 significant digits (a tiny reach stays non-zero).";
+  "the probability that the line is played when every seat follows the published strategies: the product over the seats that acted of the combo-weighted share of the seat's hands (hold'em 6/4/12 combos of 1,326; PLO the class's hands of 270,725) that take all of its actions on the path. Card removal between seats is ignored. 1 at the root; exactly 0 when some seat's range on the path is empty, and then the node's strategy is what the solve left there with every action trembled, not an equilibrium frequency, and a class may play below its best EV (compare the EVs). Computed from the stored frequencies, rounded to 4 significant digits (a tiny reach stays non-zero).";
 
 /** Reach of a decision node, in [0,1]; see `nodeReach` in @ranges/store. */
 export const ReachSchema = z.number().min(0).max(1).describe(`Reach of this node: ${REACH_DEFINITION}`);

@@ -117,7 +117,7 @@ export const getStarted = defineTool({
         "Stacks, sizeBb, blinds and antes in big blinds (bb); sizePctPot in percent of the pot after calling.",
         "EVs in small blinds (sb), relative to folding (fold = 0); never rescaled to bb. nl (v1) stores no EVs.",
         "Frequencies in [0,1] per hand class; hold'em has 169 classes (AA, AKs, AKo), PLO 16,432.",
-        "reach in [0,1]: the probability a node's line is played when every seat follows the published strategies (card removal ignored, 4 significant digits); 0 means never reached, and the strategy there is a best response, not an equilibrium frequency.",
+        "reach in [0,1]: the probability a node's line is played when every seat follows the published strategies (card removal ignored, 4 significant digits); 0 means never reached: the strategy there comes from the solve's tremble, not an equilibrium frequency, and a hand may play below its best EV there (compare the EVs).",
       ],
       access: [ACCESS_NOTE],
       coverage: withPostflop(coverageOf(ctx.store), ctx.postflop?.ids() ?? []),
