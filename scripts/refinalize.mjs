@@ -38,8 +38,10 @@ const equity = loadHeadsUpEquity();
 const store = RangeStore.open({ packsDir: `${root}data/packs`, cacheBytes: 0 });
 const FREQ = 0.001;
 const TIE_BB = 0.025;
-console.log("| pack | reach-0 nodes | class misplays in the pack | after finalize now | of them >= 1 bb |");
-console.log("|---|---:|---:|---:|---:|");
+console.log(
+  "| pack | reach-0 nodes | class misplays in the pack | after finalize now | of them >= 1 bb | worst seat, % of the pot: pack | after |",
+);
+console.log("|---|---:|---:|---:|---:|---:|---:|");
 const statuses = store
   .packStatus()
   .filter((s) => s.ok && s.stack !== null && (!values.game || s.game === values.game))
@@ -49,7 +51,7 @@ for (const s of statuses) {
   const pack = await readPackFile(s.path);
   if (pack.header.classSet !== "holdem169" || pack.header.evUnit === null) continue;
   const config = loadTreeConfig(treeConfigPath(s.game));
-  const { game } = buildEngineGame(config, s.stack, equity);
+  const { game, tree } = buildEngineGame(config, s.stack, equity);
   const params = {
     ...DCFR_PARAMS,
     alternate: config.solve.alternate,
@@ -79,8 +81,10 @@ for (const s of statuses) {
     );
     continue;
   }
+  const worstPct = (seats) => (Math.max(...seats.map((x) => x.exploitability)) / tree.startingPot) * 100;
+  const before = worstPct(solver.evaluate());
   solver.finalize();
-  solver.evaluate();
+  const after = worstPct(solver.evaluate());
   let zeroNodes = 0;
   let mis = 0;
   let big = 0;
@@ -118,7 +122,9 @@ for (const s of statuses) {
     }
   }
   const c = packCensus(pack);
-  console.log(`| ${s.game} ${s.stack} | ${zeroNodes} | ${c.zeroReachMisplays} | ${mis} | ${big} |`);
+  console.log(
+    `| ${s.game} ${s.stack} | ${zeroNodes} | ${c.zeroReachMisplays} | ${mis} | ${big} | ${before.toFixed(3)} | ${after.toFixed(3)} |`,
+  );
   for (const w of worst) console.log(`    ${w.text}`);
 }
 store.close();

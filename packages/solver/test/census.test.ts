@@ -7,8 +7,12 @@
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { type PackAction, type PackData, type PackNode, packPath, readPackFile } from "@ranges/store";
 import { describe, expect, it } from "vitest";
+import { CfrSolver, DCFR_PARAMS } from "../src/engine/cfr.js";
+import { loadHeadsUpEquity } from "../src/equity/index.js";
 import { CENSUS_DEFAULTS, packCensus } from "../src/index.js";
-import { defaultPacksDir } from "../src/solve/files.js";
+import { defaultPacksDir, treeConfigPath } from "../src/solve/files.js";
+import { buildEngineGame, trembleOf, trembleScopeOf } from "../src/solve/preflop.js";
+import { loadTreeConfig } from "../src/tree/config.js";
 
 function action(
   token: string,
@@ -151,4 +155,50 @@ describe("packCensus", () => {
       expect(c.zeroReachMisplays).toBeLessThanOrEqual(misplays);
     },
   );
+});
+
+describe("finalize on a committed pack's strategies (the census's unreached misplays)", () => {
+  // nl/v2 40bb as published: 111 classes play more than 0.05 sb below their best at decisions nobody reaches.
+  // Most are classes that never arrive there, whose best action `finalize` picks; it compared values weighted
+  // by a trembled mass of 1e-13 with an absolute margin of 1e-12, so it kept the first action (fold).
+  it("moves the classes that never arrive onto their best actions, however small the mass", async () => {
+    const pack = await readPackFile(packPath(defaultPacksDir(), "nl/v2", 40));
+    expect(packCensus(pack).zeroReachMisplays).toBe(111);
+    const config = loadTreeConfig(treeConfigPath("nl/v2"));
+    const { game } = buildEngineGame(config, 40, loadHeadsUpEquity());
+    const solver = new CfrSolver(game, {
+      ...DCFR_PARAMS,
+      alternate: config.solve.alternate,
+      tremble: trembleOf(config, 40),
+      ...(trembleScopeOf(config, 40) === "every" ? { trembleEvery: true } : {}),
+    });
+    const byHistory = new Map(pack.nodes.map((n) => [n.history, n]));
+    solver.setStrategies((node) => {
+      const p = byHistory.get(node.history)!;
+      const s = new Float64Array(node.actions.length * 169);
+      p.actions.forEach((a, k) => {
+        s.set(a.freqs, k * 169);
+      });
+      return s;
+    });
+    const before = solver.evaluate();
+    solver.finalize();
+    const after = solver.evaluate();
+    let misplays = 0;
+    for (const d of solver.decisionResults()) {
+      if (d.reach !== 0 || !d.evs || d.node.actions.length < 2) continue;
+      for (let c = 0; c < 169; c++) {
+        const evs = d.node.actions.map((_, a) => d.evs![a * 169 + c]!);
+        const best = Math.max(...evs);
+        if (!Number.isFinite(best)) continue;
+        if (evs.some((ev, a) => d.strategy[a * 169 + c]! >= 0.001 && best - ev > 0.025)) misplays++;
+      }
+    }
+    expect(misplays).toBeLessThanOrEqual(6);
+    // Only classes that never arrive moved: no seat's value or exploitability changes.
+    for (let i = 0; i < before.length; i++) {
+      expect(after[i]!.value).toBeCloseTo(before[i]!.value, 9);
+      expect(after[i]!.exploitability).toBeCloseTo(before[i]!.exploitability, 9);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { HOLDEM_CLASS_COMBOS, holdemClassIndex } from "@ranges/core";
 import { describe, expect, it } from "vitest";
+import { CfrSolver, DCFR_PARAMS } from "../src/engine/cfr.js";
 import { forEachNode } from "../src/engine/game.js";
 import { loadHeadsUpEquity } from "../src/equity/index.js";
 import { buildShareMatrices } from "../src/model/realization.js";
@@ -480,5 +481,43 @@ describe("reach and unreached lines", () => {
       if (call < 0) continue;
       expect(Number.isFinite(d.evs![call * 169 + holdemClassIndex("AA")!]), d.node.history).toBe(true);
     }
+  });
+});
+
+describe("best responses at the last decision of a line nobody takes (finalize)", () => {
+  // A profile in which everyone folds whenever folding is allowed (and otherwise takes the first action):
+  // every raise is a line nobody takes. The seat facing a jam there has not acted before (its own reach is
+  // whole), and the trembled mass reaching it is the product of several tremble-sized steps, 1e-12 or less.
+  const { game } = buildEngineGame(threeHanded, 25, equity);
+  const solver = new CfrSolver(game, { ...DCFR_PARAMS, alternate: true, tremble: PREFLOP_TREMBLE });
+  solver.setStrategies((node) => {
+    const s = new Float64Array(node.actions.length * 169);
+    const f = node.actions.findIndex((a) => a.kind === "fold");
+    s.fill(1, Math.max(f, 0) * 169, (f < 0 ? 1 : f + 1) * 169);
+    return s;
+  });
+  const before = solver.evaluate();
+  solver.finalize();
+  const after = solver.evaluate();
+  const results = solver.decisionResults();
+  const last = results.filter(
+    (d) => d.reach === 0 && d.evs && d.node.children.every((c) => c.type !== "decision"),
+  );
+
+  it("calls every jam nobody makes with aces, however small the mass that reaches the caller", () => {
+    // Before: the seat facing the jam had acted nowhere before (own reach whole), so it kept the profile's
+    // fold; and the choice compared values of about 1e-13 with an absolute margin of 1e-12.
+    const aa = holdemClassIndex("AA")!;
+    const jams = last.filter((d) => d.node.history.split("_").at(-2) === "AI");
+    expect(jams.length).toBeGreaterThan(3);
+    for (const d of jams) {
+      const call = d.node.actions.findIndex((a) => a.kind === "call");
+      expect(d.strategy[call * 169 + aa], d.node.history).toBe(1);
+      expect(d.evs![call * 169 + aa]!, d.node.history).toBeGreaterThan(0);
+    }
+  });
+
+  it("moves no seat's value: those lines are never reached", () => {
+    for (let i = 0; i < before.length; i++) expect(after[i]!.value).toBeCloseTo(before[i]!.value, 12);
   });
 });

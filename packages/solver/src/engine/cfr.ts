@@ -997,10 +997,15 @@ export class CfrSolver implements Solver {
         let best = -1;
         let bestValue = Number.NEGATIVE_INFINITY;
         let any = false;
+        // Values are weighted by the others' (trembled) reach mass, which on a line nobody takes can be
+        // 1e-13 or less: ties are judged relative to the values' own size, never by an absolute margin.
+        let scale = 0;
+        for (let i = 0; i < nA; i++)
+          scale = Math.max(scale, Math.abs(this.childValue(node, i, "value", foldBuf)[c]!));
         for (let i = 0; i < nA; i++) {
           const v = this.childValue(node, i, "value", foldBuf)[c]!;
           if (v !== 0) any = true;
-          if (v > bestValue + 1e-12) {
+          if (v > bestValue + 1e-9 * scale) {
             bestValue = v;
             best = i;
           }
