@@ -13,16 +13,13 @@
 import { parseArgs } from "node:util";
 import { HOLDEM_CLASSES } from "../packages/core/dist/index.js";
 import {
-  algorithmOf,
   buildEngineGame,
   CfrSolver,
-  DCFR_PARAMS,
   loadHeadsUpEquity,
   loadTreeConfig,
   packCensus,
+  solverParams,
   treeConfigPath,
-  trembleOf,
-  trembleScopeOf,
 } from "../packages/solver/dist/index.js";
 import { RangeStore, readPackFile } from "../packages/store/dist/index.js";
 
@@ -52,13 +49,7 @@ for (const s of statuses) {
   if (pack.header.classSet !== "holdem169" || pack.header.evUnit === null) continue;
   const config = loadTreeConfig(treeConfigPath(s.game));
   const { game, tree } = buildEngineGame(config, s.stack, equity);
-  const params = {
-    ...DCFR_PARAMS,
-    alternate: config.solve.alternate,
-    tremble: trembleOf(config, s.stack),
-    ...(trembleScopeOf(config, s.stack) === "every" ? { trembleEvery: true } : {}),
-    ...(algorithmOf(config, s.stack) === "pcfr+" ? { predictive: true } : {}),
-  };
+  const params = solverParams(config, s.stack);
   const byHistory = new Map(pack.nodes.map((node) => [node.history, node]));
   const solver = new CfrSolver(game, params);
   let missing = 0;

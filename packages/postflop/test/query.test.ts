@@ -1,21 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { PostflopConfig } from "../src/config.js";
 import { queryNode } from "../src/query.js";
 import { createPostflopSolver, describe as describeResult } from "../src/solve.js";
-
-const spot: PostflopConfig = {
-  board: "QsJh2h",
-  pot: 10,
-  stack: 40,
-  ranges: { oop: "AQ,JT,99,A5s", ip: "AA,QJ,T9s,88" },
-  sizes: {
-    flop: { bet: "50%", raise: [] },
-    turn: { bet: "75%", raise: [] },
-    river: { bet: "75%", raise: [] },
-  },
-  allInThreshold: 0,
-  raiseCap: 0,
-};
+import { flopSpot as spot } from "./spots.js";
 
 const solved = (isomorphism: boolean) => {
   const solver = createPostflopSolver(spot, { threads: 1, isomorphism });

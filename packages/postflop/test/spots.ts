@@ -1,4 +1,4 @@
-/** Small spots the engine's tests solve (the solver's, the out-of-range values'). */
+/** Small spots the engine's tests solve (the solver's, the out-of-range values', the queries'). */
 
 import type { PostflopConfig } from "../src/config.js";
 

@@ -129,6 +129,7 @@ export {
   solveBuiltGame,
   solveInputHash,
   solvePreflop,
+  solverParams,
   solverThreads,
   toPackData,
   trembleOf,

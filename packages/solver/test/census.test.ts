@@ -7,11 +7,11 @@
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { type PackAction, type PackData, type PackNode, packPath, readPackFile } from "@ranges/store";
 import { describe, expect, it } from "vitest";
-import { CfrSolver, DCFR_PARAMS } from "../src/engine/cfr.js";
+import { CfrSolver } from "../src/engine/cfr.js";
 import { loadHeadsUpEquity } from "../src/equity/index.js";
 import { CENSUS_DEFAULTS, packCensus } from "../src/index.js";
 import { defaultPacksDir, treeConfigPath } from "../src/solve/files.js";
-import { buildEngineGame, trembleOf, trembleScopeOf } from "../src/solve/preflop.js";
+import { buildEngineGame, solverParams } from "../src/solve/preflop.js";
 import { loadTreeConfig } from "../src/tree/config.js";
 
 function action(
@@ -166,12 +166,7 @@ describe("finalize on a committed pack's strategies (the census's unreached misp
     expect(packCensus(pack).zeroReachMisplays).toBe(111);
     const config = loadTreeConfig(treeConfigPath("nl/v2"));
     const { game } = buildEngineGame(config, 40, loadHeadsUpEquity());
-    const solver = new CfrSolver(game, {
-      ...DCFR_PARAMS,
-      alternate: config.solve.alternate,
-      tremble: trembleOf(config, 40),
-      ...(trembleScopeOf(config, 40) === "every" ? { trembleEvery: true } : {}),
-    });
+    const solver = new CfrSolver(game, solverParams(config, 40));
     const byHistory = new Map(pack.nodes.map((n) => [n.history, n]));
     solver.setStrategies((node) => {
       const p = byHistory.get(node.history)!;

@@ -7,7 +7,14 @@ import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { GAMES, HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES, roundBb } from "@ranges/core";
 import { PACK_FORMAT_VERSION, type PackConfig, type PackData, type PackNode } from "@ranges/store";
-import { CfrSolver, DCFR_PARAMS, PURIFY_BELOW, type SeatResult, type Solver } from "../engine/cfr.js";
+import {
+  type CfrParams,
+  CfrSolver,
+  DCFR_PARAMS,
+  PURIFY_BELOW,
+  type SeatResult,
+  type Solver,
+} from "../engine/cfr.js";
 import { countNodes, type EngineGame, forEachNode, type TreeNode } from "../engine/game.js";
 import { ParallelCfrSolver } from "../engine/parallel.js";
 import {
@@ -319,17 +326,26 @@ export type EngineSolveOptions = Omit<SolveOptions, "equity" | "multiway">;
  * budget, then purification and the final evaluation. `solvePreflop` and `solvePlo` differ only in the game
  * they build.
  */
+/** The engine's parameters for a config and stack: DCFR, the tremble and its scope, the algorithm. */
+export function solverParams(
+  config: TreeConfig,
+  stack: number,
+  tremble = trembleOf(config, stack),
+): CfrParams {
+  return {
+    ...DCFR_PARAMS,
+    alternate: config.solve.alternate,
+    tremble,
+    ...(trembleScopeOf(config, stack) === "every" ? { trembleEvery: true } : {}),
+    ...(algorithmOf(config, stack) === "pcfr+" ? { predictive: true } : {}),
+  };
+}
+
 export function solveBuiltGame(options: EngineSolveOptions, game: EngineGame, tree: BuiltTree): SolveResult {
   const { config, stack } = options;
   const now = options.now ?? (() => performance.now());
   const nodes = countNodes(tree.root);
-  const params = {
-    ...DCFR_PARAMS,
-    alternate: config.solve.alternate,
-    tremble: options.tremble ?? trembleOf(config, stack),
-    ...(trembleScopeOf(config, stack) === "every" ? { trembleEvery: true } : {}),
-    ...(algorithmOf(config, stack) === "pcfr+" ? { predictive: true } : {}),
-  };
+  const params = solverParams(config, stack, options.tremble);
   const threads = solverThreads(nodes.decisions, options.threads);
   const solver: Solver =
     threads > 1 ? new ParallelCfrSolver(game, params, threads) : new CfrSolver(game, params);
