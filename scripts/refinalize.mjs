@@ -20,6 +20,7 @@ import {
   packCensus,
   solverParams,
   treeConfigPath,
+  unreachedMisplays,
 } from "../packages/solver/dist/index.js";
 import { RangeStore, readPackFile } from "../packages/store/dist/index.js";
 
@@ -33,8 +34,6 @@ const { values } = parseArgs({
 const root = new URL("../", import.meta.url).pathname;
 const equity = loadHeadsUpEquity();
 const store = RangeStore.open({ packsDir: `${root}data/packs`, cacheBytes: 0 });
-const FREQ = 0.001;
-const TIE_BB = 0.025;
 console.log(
   "| pack | reach-0 nodes | class misplays in the pack | after finalize now | of them >= 1 bb | worst seat, % of the pot: pack | after |",
 );
@@ -76,46 +75,23 @@ for (const s of statuses) {
   const before = worstPct(solver.evaluate());
   solver.finalize();
   const after = worstPct(solver.evaluate());
-  let zeroNodes = 0;
-  let mis = 0;
-  let big = 0;
-  const worst = [];
-  for (const d of solver.decisionResults()) {
-    if (d.reach !== 0 || !d.evs || d.node.actions.length < 2) continue;
-    zeroNodes++;
-    const nA = d.node.actions.length;
-    for (let c = 0; c < 169; c++) {
-      let best = Number.NEGATIVE_INFINITY;
-      for (let a = 0; a < nA; a++) if (d.evs[a * 169 + c] > best) best = d.evs[a * 169 + c];
-      if (!Number.isFinite(best)) continue;
-      let gap = 0;
-      let played = -1;
-      for (let a = 0; a < nA; a++) {
-        const ev = d.evs[a * 169 + c];
-        if (d.strategy[a * 169 + c] >= FREQ && Number.isFinite(ev) && best - ev > gap) {
-          gap = best - ev;
-          played = a;
-        }
-      }
-      if (values.examples && gap > TIE_BB) {
-        worst.push({
-          gap,
-          text: `${d.node.history} ${HOLDEM_CLASSES[c]} ${d.node.actions[played].token} ${(100 * d.strategy[played * 169 + c]).toFixed(1)}% ${d.evs
-            .filter((_, i) => i % 169 === c)
-            .map((x) => x.toFixed(2))
-            .join("/")} bb`,
-        });
-        worst.sort((x, y) => y.gap - x.gap);
-        worst.length = Math.min(worst.length, 8);
-      }
-      if (gap > TIE_BB) mis++;
-      if (gap >= 1) big++;
-    }
-  }
+  // The census's rule (0.1% or more, over 0.05 sb = 0.025 bb below the best) on the engine's results.
+  const { decisions: zeroNodes, misplays } = unreachedMisplays(solver.decisionResults());
+  const mis = misplays.length;
+  const big = misplays.filter((m) => m.shortfall.gap >= 1).length;
   const c = packCensus(pack);
   console.log(
     `| ${s.game} ${s.stack} | ${zeroNodes} | ${c.zeroReachMisplays} | ${mis} | ${big} | ${before.toFixed(3)} | ${after.toFixed(3)} |`,
   );
-  for (const w of worst) console.log(`    ${w.text}`);
+  if (values.examples) {
+    const worst = [...misplays].sort((x, y) => y.shortfall.gap - x.shortfall.gap).slice(0, 8);
+    for (const { result: d, c, shortfall } of worst) {
+      const played = shortfall.played;
+      const evs = d.node.actions.map((_, a) => d.evs[a * 169 + c].toFixed(2)).join("/");
+      console.log(
+        `    ${d.node.history} ${HOLDEM_CLASSES[c]} ${d.node.actions[played].token} ${(100 * d.strategy[played * 169 + c]).toFixed(1)}% ${evs} bb`,
+      );
+    }
+  }
 }
 store.close();

@@ -16,6 +16,7 @@
 
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { nodeReach, type PackData, storedValueCount } from "@ranges/store";
+import type { DecisionResult } from "./engine/cfr.js";
 
 export interface CensusOptions {
   readonly minReach: number;
@@ -56,6 +57,89 @@ export interface CensusResult {
   /** The largest cases of each count (by EV gap), for a reader. */
   readonly worstReached: CensusHole[];
   readonly worstZeroReach: CensusHole[];
+}
+
+/** One class at one decision: its best action, and how far below it the worst action it plays lies. */
+export interface ClassShortfall {
+  /** The action with the highest EV (the first of equals). */
+  readonly best: number;
+  readonly bestEv: number;
+  /** The action played at `minFreq` or more furthest below the best, or -1 when there is none. */
+  readonly played: number;
+  /** `bestEv` minus the EV of `played`; 0 when `played` is -1. */
+  readonly gap: number;
+}
+
+/**
+ * The shortfall of one class over `count` actions, given each action's EV and frequency. Actions whose EV is
+ * not finite (unscored) are skipped; null when no action has a finite EV. The rule the census and
+ * `unreachedMisplays` share: a class is not playing a best response when `gap` exceeds the tie margin.
+ */
+export function classShortfall(
+  count: number,
+  ev: (a: number) => number,
+  freq: (a: number) => number,
+  minFreq: number,
+): ClassShortfall | null {
+  let best = -1;
+  let bestEv = Number.NEGATIVE_INFINITY;
+  for (let a = 0; a < count; a++) {
+    const x = ev(a);
+    if (Number.isFinite(x) && x > bestEv) {
+      bestEv = x;
+      best = a;
+    }
+  }
+  if (best < 0) return null;
+  let played = -1;
+  let gap = 0;
+  for (let a = 0; a < count; a++) {
+    const x = ev(a);
+    if (a === best || !Number.isFinite(x) || freq(a) < minFreq) continue;
+    if (bestEv - x > gap) {
+      gap = bestEv - x;
+      played = a;
+    }
+  }
+  return { best, bestEv, played, gap };
+}
+
+/** A class of a solver's result that is not playing a best response at a decision nobody reaches. */
+export interface UnreachedMisplay {
+  readonly result: DecisionResult;
+  readonly c: number;
+  readonly shortfall: ClassShortfall;
+}
+
+/**
+ * The census's unreached rule on a solver's results instead of a pack (EVs in bb): at each decision of
+ * reach 0 with EVs and two or more actions, the classes playing an action at `minFreq` or more that is more
+ * than `tieBb` below their best (defaults: the census's 0.001 and 0.05 sb).
+ */
+export function unreachedMisplays(
+  results: readonly DecisionResult[],
+  minFreq = CENSUS_DEFAULTS.zeroReachFreq,
+  tieBb = CENSUS_DEFAULTS.tieSb / 2,
+): { readonly decisions: number; readonly misplays: UnreachedMisplay[] } {
+  let decisions = 0;
+  const misplays: UnreachedMisplay[] = [];
+  for (const result of results) {
+    const { evs, strategy } = result;
+    const count = result.node.actions.length;
+    if (result.reach !== 0 || evs === null || count < 2) continue;
+    decisions++;
+    const classes = strategy.length / count;
+    for (let c = 0; c < classes; c++) {
+      const shortfall = classShortfall(
+        count,
+        (a) => evs[a * classes + c]!,
+        (a) => strategy[a * classes + c]!,
+        minFreq,
+      );
+      if (shortfall !== null && shortfall.gap > tieBb) misplays.push({ result, c, shortfall });
+    }
+  }
+  return { decisions, misplays };
 }
 
 const SHOWN = 10;
@@ -101,43 +185,37 @@ export function packCensus(pack: PackData, options: CensusOptions = CENSUS_DEFAU
     if (!reached && !zero) continue;
     let misplayHere = false;
     for (let c = 0; c < n; c++) {
-      let best = -1;
-      let bestEv = Number.NEGATIVE_INFINITY;
-      node.actions.forEach((a, k) => {
-        const ev = a.evs![c]!;
-        if (Number.isFinite(ev) && ev > bestEv) {
-          bestEv = ev;
-          best = k;
-        }
+      const evOf = (k: number) => node.actions[k]!.evs![c]!;
+      const freqOf = (k: number) => node.actions[k]!.freqs[c]!;
+      const hole = (k: number, best: number, bestEv: number): CensusHole => ({
+        history: node.history,
+        reach,
+        hand: nameOf(pack, c),
+        action: node.actions[k]!.token,
+        freq: freqOf(k),
+        ev: evOf(k),
+        best: node.actions[best]!.token,
+        bestEv,
       });
-      if (best < 0) continue;
-      let misplayed = false;
-      node.actions.forEach((a, k) => {
-        const ev = a.evs![c]!;
-        const freq = a.freqs[c]!;
-        if (k === best || !Number.isFinite(ev)) return;
-        const hole = {
-          history: node.history,
-          reach,
-          hand: nameOf(pack, c),
-          action: a.token,
-          freq,
-          ev,
-          best: node.actions[best]!.token,
-          bestEv,
-        };
-        if (reached && freq >= options.minFreq && bestEv - ev >= options.minGapSb) {
-          reachedHoles++;
-          keepWorst(worstReached, hole);
+      if (zero) {
+        const s = classShortfall(node.actions.length, evOf, freqOf, options.zeroReachFreq);
+        if (s !== null && s.gap > options.tieSb) {
+          keepWorst(worstZeroReach, hole(s.played, s.best, s.bestEv));
+          zeroReachMisplays++;
+          misplayHere = true;
         }
-        if (zero && freq >= options.zeroReachFreq && bestEv - ev > options.tieSb) {
-          if (!misplayed) keepWorst(worstZeroReach, hole);
-          misplayed = true;
-        }
-      });
-      if (misplayed) {
-        zeroReachMisplays++;
-        misplayHere = true;
+      }
+      if (reached) {
+        const s = classShortfall(node.actions.length, evOf, freqOf, options.minFreq);
+        if (s === null) continue;
+        node.actions.forEach((_, k) => {
+          const ev = evOf(k);
+          if (k === s.best || !Number.isFinite(ev)) return;
+          if (freqOf(k) >= options.minFreq && s.bestEv - ev >= options.minGapSb) {
+            reachedHoles++;
+            keepWorst(worstReached, hole(k, s.best, s.bestEv));
+          }
+        });
       }
     }
     if (misplayHere) zeroReachNodesWithMisplay++;

@@ -1,5 +1,11 @@
-export type { CensusHole, CensusOptions, CensusResult } from "./census.js";
-export { CENSUS_DEFAULTS, packCensus } from "./census.js";
+export type {
+  CensusHole,
+  CensusOptions,
+  CensusResult,
+  ClassShortfall,
+  UnreachedMisplay,
+} from "./census.js";
+export { CENSUS_DEFAULTS, classShortfall, packCensus, unreachedMisplays } from "./census.js";
 export type { CfrParams, DecisionResult, SeatResult, Solver } from "./engine/cfr.js";
 export { CfrSolver, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
 export type {
