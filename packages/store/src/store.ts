@@ -57,9 +57,9 @@ import {
   locateAction,
   locateNode,
   nextSeatAfter,
-  nodeJson,
+  nodeBytes,
   nodeView,
-  rangeJson,
+  rangeBytes,
   rangeView,
   spotsView,
 } from "./views.js";
@@ -236,9 +236,9 @@ type Item =
   | (MemoryItem & { readonly kind: "body"; readonly result: CachedJson; readonly owner: Entry | null })
   | (MemoryItem & { readonly kind: "pack"; readonly entry: Entry });
 
-/** A response body already serialized (node and range bodies, `nodeJson` and `rangeJson`). */
+/** A response body already serialized as UTF-8 (node and range bodies, `nodeBytes` and `rangeBytes`). */
 class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
 /** A cached response: the UTF-8 bytes in a buffer of their own (not a slice of a shared pool). */
@@ -865,7 +865,7 @@ export class RangeStore {
   /** `JSON.stringify(node(...))`, built without the objects (the JSON path's builder). */
   private nodeText(game: GameId, stack: number, history: string, options: NodeQueryOptions): RawJson {
     const q = this.nodeQuery(game, stack, history, options);
-    return new RawJson(nodeJson(q.pack, q.node, q.opts));
+    return new RawJson(nodeBytes(q.pack, q.node, q.opts));
   }
 
   /** A node query checked and located: the pack, the node and the view's options. */
@@ -910,7 +910,7 @@ export class RangeStore {
   /** `JSON.stringify(range(...))`, built without the objects (the JSON path's builder). */
   private rangeText(game: GameId, stack: number, spot: string, options: RangeQueryOptions): RawJson {
     const q = this.rangeQuery(game, stack, spot, options);
-    return new RawJson(rangeJson(q.pack, q.node, q.action, spot, q.opts));
+    return new RawJson(rangeBytes(q.pack, q.node, q.action, spot, q.opts));
   }
 
   /** A range query checked and located: the pack, the node, the action and the view's options. */
@@ -1020,7 +1020,7 @@ export class RangeStore {
   private finish(normal: Normal): JsonResult {
     this.misses += 1;
     const built = normal.build();
-    const bytes = utf8(built instanceof RawJson ? built.text : JSON.stringify(built));
+    const bytes = built instanceof RawJson ? built.bytes : utf8(JSON.stringify(built));
     // The tag is read after the build: a pack read by the build gives its own checksum.
     const etag = `"${sha256hex(`${BODY_VERSION}\n${normal.tag()}\n${normal.key}`).slice(0, 40)}"`;
     const result = new CachedJson(bytes, etag, normal.key);

@@ -15,6 +15,7 @@ import {
   type Unverified,
   unitsFor,
 } from "@ranges/schema";
+import { BodyWriter, jsonKeyBytes } from "./json-body.js";
 import type { StoredAction, StoredNode } from "./pack-index.js";
 import type { PackAction, PackHeader, PackNode } from "./pack-types.js";
 
@@ -188,14 +189,17 @@ function distribution(pack: LoadedPack, action: PackAction, opts: DistributionOp
  * keys in: names that are array indices (`"22"` to `"99"`) first, in numeric order, then the others in the
  * order they were added (class order). Made once per pack.
  */
-const jsonKeys = new WeakMap<LoadedPack, { readonly keys: readonly string[]; readonly order: Int32Array }>();
+const jsonKeys = new WeakMap<
+  LoadedPack,
+  { readonly keys: readonly Uint8Array[]; readonly order: Int32Array }
+>();
 
 const isArrayIndex = (name: string): boolean => {
   const n = Number(name);
   return Number.isInteger(n) && n >= 0 && n < 4294967295 && String(n) === name;
 };
 
-function keysOf(pack: LoadedPack): { readonly keys: readonly string[]; readonly order: Int32Array } {
+function keysOf(pack: LoadedPack): { readonly keys: readonly Uint8Array[]; readonly order: Int32Array } {
   let made = jsonKeys.get(pack);
   if (made === undefined) {
     const names = pack.classNames;
@@ -204,51 +208,31 @@ function keysOf(pack: LoadedPack): { readonly keys: readonly string[]; readonly 
       .filter((c) => isArrayIndex(names[c]!))
       .sort((a, b) => Number(names[a]) - Number(names[b]));
     const rest = indices.filter((c) => !isArrayIndex(names[c]!));
-    made = { keys: names.map((n) => `${JSON.stringify(n)}:`), order: Int32Array.from([...numeric, ...rest]) };
+    made = { keys: jsonKeyBytes(names), order: Int32Array.from([...numeric, ...rest]) };
     jsonKeys.set(pack, made);
   }
   return made;
 }
 
-/**
- * `distribution` as the JSON text of its two objects, written directly: building objects of hundreds or
- * thousands of keys and stringifying them costs several times more (a PLO node's 16,432 classes).
- */
-function distributionText(
-  pack: LoadedPack,
-  action: PackAction,
-  opts: DistributionOptions,
-): Distribution<string> {
-  const { keys, order } = keysOf(pack);
-  const weights: string[] = [];
-  const evs: string[] = [];
-  const combos = eachShown(
-    pack,
-    action,
-    opts,
-    (c, weight, ev) => {
-      if (weight !== undefined) weights.push(keys[c]! + weight);
-      if (ev !== undefined) evs.push(keys[c]! + ev);
-    },
-    order,
-  );
-  return { weights: `{${weights.join(",")}}`, evs: `{${evs.join(",")}}`, combos };
-}
-
 type Distribute<W> = (pack: LoadedPack, action: PackAction, opts: DistributionOptions) => Distribution<W>;
 
+/** One writer for every body: bodies are built synchronously, one at a time. */
+const writer = new BodyWriter();
+
 /**
- * The JSON text of a view built with `distributionText`: the view holds a placeholder string for each
- * object (a NUL character no pack string holds, then its number), replaced by the text after stringifying.
+ * The UTF-8 bytes of `JSON.stringify` of a view whose distributions `BodyWriter` writes: building objects of
+ * hundreds or thousands of keys and stringifying them costs several times more (a PLO node's 16,432 classes).
  */
-function withTexts<V>(build: (distribute: Distribute<string>) => V): string {
-  const texts: string[] = [];
-  const view = build((pack, action, opts) => {
-    const d = distributionText(pack, action, opts);
-    texts.push(d.weights, d.evs);
-    return { weights: `\u0000${texts.length - 2}`, evs: `\u0000${texts.length - 1}`, combos: d.combos };
-  });
-  return JSON.stringify(view).replace(/"\\u0000(\d+)"/g, (_, i: string) => texts[Number(i)]!);
+function withBytes<V>(build: (distribute: Distribute<string>) => V): Buffer {
+  try {
+    const view = build((pack, action, opts) => {
+      const { keys, order } = keysOf(pack);
+      return writer.distribution(keys, (visit) => eachShown(pack, action, opts, visit, order));
+    });
+    return writer.finish(view);
+  } finally {
+    writer.reset();
+  }
 }
 
 function sizeFields(
@@ -265,9 +249,9 @@ export function nodeView(pack: LoadedPack, meta: StoredNode, opts: DistributionO
   return buildNode(pack, meta, opts, distribution);
 }
 
-/** `JSON.stringify(nodeView(...))`, the same bytes, built faster. */
-export function nodeJson(pack: LoadedPack, meta: StoredNode, opts: DistributionOptions): string {
-  return withTexts((distribute) => buildNode(pack, meta, opts, distribute));
+/** `JSON.stringify(nodeView(...))` as UTF-8, the same bytes, built faster. */
+export function nodeBytes(pack: LoadedPack, meta: StoredNode, opts: DistributionOptions): Buffer {
+  return withBytes((distribute) => buildNode(pack, meta, opts, distribute));
 }
 
 function buildNode<W>(
@@ -318,15 +302,15 @@ export function rangeView(
   return buildRange(pack, meta, actionMeta, spot, opts, distribution);
 }
 
-/** `JSON.stringify(rangeView(...))`, the same bytes, built faster. */
-export function rangeJson(
+/** `JSON.stringify(rangeView(...))` as UTF-8, the same bytes, built faster. */
+export function rangeBytes(
   pack: LoadedPack,
   meta: StoredNode,
   actionMeta: StoredAction,
   spot: string,
   opts: RangeViewOptions,
-): string {
-  return withTexts((distribute) => buildRange(pack, meta, actionMeta, spot, opts, distribute));
+): Buffer {
+  return withBytes((distribute) => buildRange(pack, meta, actionMeta, spot, opts, distribute));
 }
 
 function buildRange<W>(

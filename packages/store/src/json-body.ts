@@ -1,0 +1,179 @@
+/**
+ * Node and range bodies written as UTF-8 bytes: the view's few fields through `JSON.stringify`, its class
+ * objects (`weights`, `evs`: up to 16,432 keys each) byte by byte into a scratch buffer that is reused, so a
+ * body costs one buffer of its own and little garbage. The bytes are exactly those of
+ * `JSON.stringify(view)` (test/views.test.ts compares them for every node and action of three packs).
+ */
+
+/** Visits the classes a distribution shows, in JSON key order; returns its combos. */
+export type EachShown = (
+  visit: (c: number, weight: number | undefined, ev: number | undefined) => void,
+) => number;
+
+/** A distribution's place in the view: placeholders for its two objects, replaced by their bytes. */
+export interface PlacedDistribution {
+  readonly weights: string;
+  readonly evs: string;
+  readonly combos: number;
+}
+
+/** Each class name as the bytes of a JSON object key, colon included (`"AKs":`). */
+export function jsonKeyBytes(names: readonly string[]): readonly Uint8Array[] {
+  return names.map((n) => Buffer.from(`${JSON.stringify(n)}:`, "utf8"));
+}
+
+/** `.0001` to `.9999` as written after the whole part, without trailing zeros (`.5` for 5000). */
+const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 10_000 }, (_, f) =>
+  Buffer.from(f === 0 ? "" : `.${String(f).padStart(4, "0").replace(/0+$/, "")}`, "latin1"),
+);
+
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const ZERO = 0x30;
+const OPEN = 0x7b;
+const CLOSE = 0x7d;
+/** A placeholder in the stringified view: `"\u0000` then the object's number, then `"`. */
+const PLACEHOLDER = /"\\u0000(\d+)"/;
+
+/** Bytes kept between bodies at most (a larger scratch, for a PLO body, is dropped after it). */
+const KEEP_BYTES = 1 << 20;
+
+export class BodyWriter {
+  private buf = Buffer.allocUnsafe(64 * 1024);
+  private len = 0;
+  /** Start and end in `buf` of each written object, in placeholder order. */
+  private spans: number[] = [];
+  private evClass = new Int32Array(256);
+  private evValue = new Float64Array(256);
+
+  /**
+   * Writes one distribution's objects and returns placeholders for them. `value` of a weight or EV is a
+   * number `round4` gave.
+   */
+  distribution(keys: readonly Uint8Array[], each: EachShown): PlacedDistribution {
+    let evCount = 0;
+    let first = true;
+    const start = this.len;
+    this.byte(OPEN);
+    const combos = each((c, weight, ev) => {
+      if (weight !== undefined) {
+        if (!first) this.byte(COMMA);
+        first = false;
+        this.bytes(keys[c]!);
+        this.number4(weight);
+      }
+      if (ev !== undefined) {
+        if (evCount === this.evClass.length) this.growEvs();
+        this.evClass[evCount] = c;
+        this.evValue[evCount] = ev;
+        evCount++;
+      }
+    });
+    this.byte(CLOSE);
+    const middle = this.len;
+    this.byte(OPEN);
+    for (let i = 0; i < evCount; i++) {
+      if (i > 0) this.byte(COMMA);
+      this.bytes(keys[this.evClass[i]!]!);
+      this.number4(this.evValue[i]!);
+    }
+    this.byte(CLOSE);
+    const n = this.spans.length / 2;
+    this.spans.push(start, middle, middle, this.len);
+    return { weights: `\u0000${n}`, evs: `\u0000${n + 1}`, combos };
+  }
+
+  /** The body: `JSON.stringify(view)` with each placeholder replaced by its object's bytes. Resets. */
+  finish(view: unknown): Buffer {
+    const parts = JSON.stringify(view).split(PLACEHOLDER);
+    // parts: text, object number, text, ..., text
+    let total = 0;
+    for (let i = 0; i < parts.length; i += 2) total += Buffer.byteLength(parts[i]!);
+    for (let i = 0; i < this.spans.length; i += 2) total += this.spans[i + 1]! - this.spans[i]!;
+    const out = Buffer.allocUnsafeSlow(total);
+    let at = 0;
+    for (let i = 0; i < parts.length; i++) {
+      if (i % 2 === 0) {
+        at += out.write(parts[i]!, at, "utf8");
+      } else {
+        const k = Number(parts[i]) * 2;
+        at += this.buf.copy(out, at, this.spans[k]!, this.spans[k + 1]!);
+      }
+    }
+    this.reset();
+    return out;
+  }
+
+  /** Forgets what was written (also after a build that threw). */
+  reset(): void {
+    this.len = 0;
+    this.spans = [];
+    if (this.buf.length > KEEP_BYTES) this.buf = Buffer.allocUnsafe(64 * 1024);
+  }
+
+  private room(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+
+  private byte(b: number): void {
+    this.room(1);
+    this.buf[this.len++] = b;
+  }
+
+  private bytes(b: Uint8Array): void {
+    this.room(b.length);
+    const buf = this.buf;
+    let at = this.len;
+    for (let i = 0; i < b.length; i++) buf[at++] = b[i]!;
+    this.len = at;
+  }
+
+  /**
+   * A number `round4` gave, as `String` writes it, from integers: exact while |v| * 1e4 < 2^52 (the decimal
+   * with 4 places is then the shortest that reads back as `v`, and `String` uses no exponent between 1e-6
+   * and 1e21); anything else, non-finite included, as `JSON.stringify` writes it.
+   */
+  private number4(v: number): void {
+    const n = Math.round(v * 1e4);
+    if (!(n < 2 ** 52 && n > -(2 ** 52))) {
+      this.bytes(Buffer.from(JSON.stringify(v), "latin1"));
+      return;
+    }
+    this.room(24);
+    const buf = this.buf;
+    if (n === 0) {
+      buf[this.len++] = ZERO;
+      return;
+    }
+    let a = n;
+    if (n < 0) {
+      buf[this.len++] = MINUS;
+      a = -n;
+    }
+    let whole = Math.floor(a / 1e4);
+    const fraction = FRACTIONS[a - whole * 1e4]!;
+    // The whole part's digits, written backwards after counting them.
+    let digits = 1;
+    for (let w = whole; w >= 10; w = Math.floor(w / 10)) digits++;
+    let at = this.len + digits;
+    this.len = at;
+    do {
+      const q = Math.floor(whole / 10);
+      buf[--at] = ZERO + (whole - q * 10);
+      whole = q;
+    } while (whole > 0);
+    this.bytes(fraction);
+  }
+
+  private growEvs(): void {
+    const classes = new Int32Array(this.evClass.length * 2);
+    classes.set(this.evClass);
+    const values = new Float64Array(this.evValue.length * 2);
+    values.set(this.evValue);
+    this.evClass = classes;
+    this.evValue = values;
+  }
+}
