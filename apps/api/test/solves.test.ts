@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SolutionPacks, SolveQueue, SolveWorker } from "@ranges/queue";
 import { NodeSchema } from "@ranges/schema";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError, fixturePacksDir, getJson, start, type TestServer } from "./helpers.js";
 
@@ -177,6 +178,37 @@ describe("/api/v1/solves", () => {
     expect(bbFirst.message).toMatch(/the folds of the seats not dealt in \(UTG, HJ, CO, BTN\) is SB/);
     await refused("node?history=_SB", 400, "malformed_path");
     await refused("node?history=SB_AI_BB_AI_SB", 404, "node_not_found");
+    // Any path of seats, tokens and stray characters: 200, 400 or 404, never a 500, and an error of a path
+    // that starts at a dealt seat never names the folds it did not write.
+    const segment = fc.constantFrom(
+      "UTG",
+      "HJ",
+      "BTN",
+      "SB",
+      "BB",
+      "Fold",
+      "Call",
+      "AI",
+      "60%",
+      "sb",
+      "",
+      "x",
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(segment, { minLength: 1, maxLength: 7 }),
+        fc.boolean(),
+        async (parts, node) => {
+          const path = encodeURIComponent(parts.join("_"));
+          const query = node ? `node?history=${path}` : `range?spot=${path}`;
+          const res = await getJson(`${t.base}/api/v1/solves/${id}/${query}`, { headers: auth(alice) });
+          expect([200, 400, 404], `${query}: ${res.text.slice(0, 200)}`).toContain(res.status);
+          if (res.status !== 200 && ["SB", "BB"].includes(parts[0]!))
+            expect(res.text).not.toContain("UTG_Fold");
+        },
+      ),
+      { numRuns: 150 },
+    );
     // A path that writes a seat not dealt in is read as written: the folds before it are missing.
     const written = await getJson(`${t.base}/api/v1/solves/${id}/node?history=BTN_Fold_SB`, {
       headers: auth(alice),
