@@ -35,14 +35,15 @@ import {
   READMES,
   ROOT,
   readme,
+  readsOf,
   SITE,
   sdkCallOf,
   uploadsOf,
 } from "./readme-examples.js";
 
 const DATA = fileURLToPath(new URL("data/", ROOT));
-/** The keyed read of README.md's "Try it" (a game that is not free). */
-const KEYED_READ = "/api/v1/ranges/nlmtt8/node?stack=40&history=UTG_Fold_UTG1_Fold_LJ";
+/** The first keyed read of README.md's "Try it" (a game that is not free). */
+const KEYED_READ = readsOf("README.md").find((r) => r.keyed)!.path;
 const MCP_README = "apps/mcp/README.md";
 
 let dir: string;
