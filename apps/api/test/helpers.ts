@@ -51,6 +51,8 @@ export interface StartOptions {
   signUpDailyLimit?: AppOptions["signUpDailyLimit"];
   /** Postflop packs to serve (closed with the server). */
   postflop?: AppOptions["postflop"];
+  /** Hand-history uploads: the upload route, and (with `oauth`) the MCP hand tools, links on the request's origin. */
+  hands?: AppOptions["hands"];
   /** Listen on this port (default: a free one). */
   port?: number;
   /** Mount OAuth (issuer http://127.0.0.1:<port>, so give `port`) and the MCP endpoint. */
@@ -80,7 +82,15 @@ export async function start(o: StartOptions): Promise<TestServer> {
       })
     : undefined;
   const mcpHandler =
-    o.mcpHandler ?? (o.oauth ? createMcpHttpHandler({ store, access, trustProxy: true }) : undefined);
+    o.mcpHandler ??
+    (o.oauth
+      ? createMcpHttpHandler({
+          store,
+          access,
+          trustProxy: true,
+          ...(o.hands ? { hands: { uploads: o.hands, linkBase: "request" as const } } : {}),
+        })
+      : undefined);
   const app = createApp({
     store,
     access,
@@ -94,6 +104,7 @@ export async function start(o: StartOptions): Promise<TestServer> {
     ...(o.publicUrl ? { publicUrl: o.publicUrl } : {}),
     ...(o.signUpDailyLimit === undefined ? {} : { signUpDailyLimit: o.signUpDailyLimit }),
     ...(o.postflop ? { postflop: o.postflop } : {}),
+    ...(o.hands ? { hands: o.hands } : {}),
   });
   const server = app.listen(o.port ?? 0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", () => resolve()));

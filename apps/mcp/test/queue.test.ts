@@ -138,6 +138,13 @@ describe("the solve queue tools", () => {
     expect(short).toEqual(sb);
     const jam = await ok(alice, "get_range", { solution: queued.id, spot: "SB_AI_BB_Call", hand: "AA" });
     expect(jam).toMatchObject({ spot: `${history}_AI_BB_Call`, action: "Call" });
+    // A short path that does not fit is refused in terms of the path as written, as over HTTP.
+    const wrong = await fails(alice, "get_node", { solution: queued.id, history: "SB_Call_BB" });
+    expect(wrong).toMatchObject({ status: 404, code: "action_not_available", validPrefix: "SB" });
+    expect(JSON.stringify(wrong)).not.toContain("UTG_Fold");
+    const first = await fails(alice, "get_range", { solution: queued.id, spot: "BB_AI" });
+    expect(first).toMatchObject({ status: 404, code: "node_not_found", validPrefix: "" });
+    expect(first.message).toMatch(/the folds of the seats not dealt in \(UTG, HJ, CO, BTN\) is SB/);
     // The spot list of an nl solve (the public nl packs have none).
     const spots = await ok(alice, "list_spots", { solution: queued.id });
     expect((spots.spots as { history: string }[]).map((s) => s.history)).toContain(`${history}_AI_BB`);

@@ -4,7 +4,7 @@ export { JOB_STATUSES, MAX_ATTEMPTS, SolveQueue, STALE_SECONDS } from "./queue.j
 export type { SpecSizerOptions } from "./sizer.js";
 export { SpecSizer } from "./sizer.js";
 export type { OpenSolution } from "./solutions.js";
-export { SolutionPacks, undealtSeats, withUndealtFolds } from "./solutions.js";
+export { SolutionPacks } from "./solutions.js";
 export type { PlanLimits, SolveRequest, ValidSpec } from "./spec.js";
 export {
   CHANGE_LIMITS,
@@ -16,5 +16,6 @@ export {
   SOLVABLE_GAMES,
   validateSolveRequest,
 } from "./spec.js";
+export { readWithUndealtFolds, undealtSeats, withUndealtFolds } from "./undealt.js";
 export type { SolveWorkerOptions } from "./worker.js";
 export { SolveWorker } from "./worker.js";

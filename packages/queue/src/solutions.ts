@@ -6,7 +6,7 @@
 
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { GAMES, type GameId, RangesError } from "@ranges/core";
+import { type GameId, RangesError } from "@ranges/core";
 import { packPath, RangeStore } from "@ranges/store";
 import type { SolveJob, SolveQueue } from "./queue.js";
 
@@ -90,23 +90,4 @@ export class SolutionPacks {
     }
     await rm(this.dir, { recursive: true, force: true });
   }
-}
-
-/** The seats a solve request's `changes.dealtIn` leaves out (they fold first in), in acting order. */
-export function undealtSeats(game: GameId, request: unknown): string[] {
-  const dealtIn = (request as { changes?: { dealtIn?: unknown } } | null)?.changes?.dealtIn;
-  if (!Array.isArray(dealtIn)) return [];
-  return GAMES[game].seats.filter((seat) => !dealtIn.includes(seat));
-}
-
-/**
- * A path into a solve whose table left seats out: a path that starts at a dealt seat gets the folds of the
- * seats not dealt in front of it ("SB_AI_BB" on a heads-up nl solve reads "UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_AI_BB"),
- * so the caller writes only the seats that play. A path that already starts with the first seat is unchanged.
- */
-export function withUndealtFolds(path: string, undealt: readonly string[] | undefined): string {
-  if (undealt === undefined || undealt.length === 0) return path;
-  const first = path.split("_", 1)[0]!;
-  if (first === undealt[0] || undealt.includes(first)) return path;
-  return `${undealt.map((seat) => `${seat}_Fold`).join("_")}_${path}`;
 }

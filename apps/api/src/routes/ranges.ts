@@ -15,7 +15,7 @@
 
 import type Router from "@koa/router";
 import { GAME_IDS, GAMES, type GameId, isKeyless, type Operation, RangesError } from "@ranges/core";
-import { withUndealtFolds } from "@ranges/queue";
+import { readWithUndealtFolds } from "@ranges/queue";
 import {
   type JsonResult,
   parseFullParam,
@@ -99,24 +99,18 @@ export function registerRangesRoutes(
     const stack = solution ? solution.stack : parseStackParam(game, q.stack);
     let result: JsonResult;
     if (op === "node") {
-      result = await source.jsonAsync({
-        kind: "node",
-        game,
-        stack,
-        history: withUndealtFolds(parsePathParam("history", q.history, game), solution?.undealt),
-        hand: q.hand,
-        minFreq: parseMinFreqParam(q.minFreq),
-        full: parseFullParam(q.full),
-      });
+      const written = parsePathParam("history", q.history, game);
+      const options = { hand: q.hand, minFreq: parseMinFreqParam(q.minFreq), full: parseFullParam(q.full) };
+      // A solve of fewer players is read with only the seats that play; errors speak of the path as written.
+      result = await readWithUndealtFolds(written, solution?.undealt, (history) =>
+        source.jsonAsync({ kind: "node", game, stack, history, ...options }),
+      );
     } else if (op === "range") {
-      result = await source.jsonAsync({
-        kind: "range",
-        game,
-        stack,
-        spot: withUndealtFolds(parsePathParam("spot", q.spot, game), solution?.undealt),
-        hand: q.hand,
-        minFreq: parseMinFreqParam(q.minFreq),
-      });
+      const written = parsePathParam("spot", q.spot, game);
+      const options = { hand: q.hand, minFreq: parseMinFreqParam(q.minFreq) };
+      result = await readWithUndealtFolds(written, solution?.undealt, (spot) =>
+        source.jsonAsync({ kind: "range", game, stack, spot, ...options }),
+      );
     } else {
       result = await source.jsonAsync({ kind: op, game, stack });
     }

@@ -2,7 +2,7 @@
 
 import { createHash } from "node:crypto";
 import { GAMES, type GameId, isKeyless, ploClassIndex, RangesError } from "@ranges/core";
-import { undealtSeats, withUndealtFolds } from "@ranges/queue";
+import { readWithUndealtFolds, undealtSeats } from "@ranges/queue";
 import type { SpotsRow } from "@ranges/schema";
 import { ConfigSchema, ToolEnvelopeSchema } from "@ranges/schema";
 import {
@@ -251,7 +251,8 @@ interface LineRequest {
   readonly store: RangeStore;
   readonly game: GameId;
   readonly stack: number;
-  readonly path: string;
+  /** Reads the path: on a solve that left seats out, with their folds in front (errors as written). */
+  readonly read: <T>(query: (path: string) => T) => T;
   readonly minFreq: number | undefined;
   readonly hand: ReturnType<typeof resolveHand>;
   /** Store options for detail "full" (hand and minFreq as given). */
@@ -276,10 +277,11 @@ async function lineRequest(
   const { game, stack, store } = source;
   const minFreq = parseMinFreqParam(args.minFreq);
   const hand = resolveHand(game, args.hand, args.combo);
-  const path = withUndealtFolds(requirePath(pathName, args[pathName] ?? ""), source.undealt);
+  const written = requirePath(pathName, args[pathName] ?? "");
+  const read = <T>(query: (path: string) => T): T => readWithUndealtFolds(written, source.undealt, query);
   if (args.detail === "full") requireBound(game, hand !== undefined, minFreq);
   const fullOptions = { ...(hand ? { hand: hand.name } : {}), ...(minFreq !== undefined ? { minFreq } : {}) };
-  return { store, game, stack, path, minFreq, hand, fullOptions };
+  return { store, game, stack, read, minFreq, hand, fullOptions };
 }
 
 /** Where a retrieval tool reads, and for a solve, its id and the seats it was not dealt. */
@@ -365,12 +367,12 @@ export const getNode = defineTool({
   async run(args, ctx): Promise<Outcome> {
     const r = await lineRequest("get_node", "history", args, ctx);
     if ("outcome" in r) return r.outcome;
-    const { game, stack, path, minFreq, hand, store } = r;
+    const { game, stack, minFreq, hand, store } = r;
     if (args.detail === "full") {
-      const node = store.node(game, stack, path, r.fullOptions);
+      const node = r.read((path) => store.node(game, stack, path, r.fullOptions));
       return { schema: FullNodeSchema, value: { ...node, warnings: reachWarnings(node.reach) } };
     }
-    const node = store.node(game, stack, path, hand ? { hand: hand.name } : {});
+    const node = r.read((path) => store.node(game, stack, path, hand ? { hand: hand.name } : {}));
     const value = compactNode(node, {
       threshold: threshold(minFreq),
       hand: hand?.name,
@@ -401,12 +403,12 @@ export const getRange = defineTool({
   async run(args, ctx): Promise<Outcome> {
     const r = await lineRequest("get_range", "spot", args, ctx);
     if ("outcome" in r) return r.outcome;
-    const { game, stack, path, minFreq, hand, store } = r;
+    const { game, stack, minFreq, hand, store } = r;
     if (args.detail === "full") {
-      const range = store.range(game, stack, path, r.fullOptions);
+      const range = r.read((path) => store.range(game, stack, path, r.fullOptions));
       return { schema: FullRangeSchema, value: { ...range, warnings: reachWarnings(range.reach) } };
     }
-    const range = store.range(game, stack, path, hand ? { hand: hand.name } : {});
+    const range = r.read((path) => store.range(game, stack, path, hand ? { hand: hand.name } : {}));
     const value = compactRange(range, {
       threshold: threshold(minFreq),
       hand: hand?.name,
