@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type Koa from "koa";
+import { LRUCache } from "lru-cache";
 import type { RequestState } from "../services.js";
 
 const brotli = promisify(brotliCompress);
@@ -52,31 +53,25 @@ export function chooseEncoding(header: string | undefined): Encoding | null {
   return null;
 }
 
-/** Compressed bodies by encoding and identity, least recently used first out, at most `maxBytes` in all. */
+/**
+ * Compressed bodies by encoding and identity, least recently used first out, at most `maxBytes` in all (a
+ * body over a quarter of that is not kept). `lru-cache` keeps recency in its own lists: re-adding a hot key
+ * to a Map on every hit would leave a dead entry in the key's hash chain each time.
+ */
 export class CompressedCache {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
-  private readonly maxBytes: number;
+  private readonly entries: LRUCache<string, Buffer>;
   constructor(maxBytes = 16 * 1024 * 1024) {
-    this.maxBytes = maxBytes;
+    this.entries = new LRUCache<string, Buffer>({
+      maxSize: maxBytes,
+      maxEntrySize: maxBytes / 4,
+      sizeCalculation: (value) => Math.max(1, value.length),
+    });
   }
   get(key: string): Buffer | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.entries.get(key);
   }
   set(key: string, value: Buffer): void {
-    if (value.length > this.maxBytes / 4) return;
     this.entries.set(key, value);
-    this.bytes += value.length;
-    while (this.bytes > this.maxBytes) {
-      const [oldest, buf] = this.entries.entries().next().value as [string, Buffer];
-      this.entries.delete(oldest);
-      this.bytes -= buf.length;
-    }
   }
 }
 

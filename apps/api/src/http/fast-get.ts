@@ -14,6 +14,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AccessDecision, AccessStore } from "@ranges/access";
 import type { RangeStore } from "@ranges/store";
+import { LRUCache } from "lru-cache";
 import type { compileTrustProxy } from "../client-ip.js";
 import { EXPOSED_HEADERS } from "../http-server.js";
 import { JSON_TYPE, type LogLine } from "../services.js";
@@ -51,7 +52,7 @@ export interface FastGetOptions {
   readonly compressed: CompressedCache;
   /** Headers every answer carries besides the request id (security headers, HSTS). */
   readonly headers: Readonly<Record<string, string>>;
-  /** URLs remembered at most (least recently remembered out first; default 16,384). */
+  /** URLs remembered at most (least recently used out first; default 16,384). */
   readonly maxUrls?: number;
 }
 
@@ -60,15 +61,14 @@ const RANGES_PREFIX = "/api/v1/ranges/";
 const MAX_URL = 1024;
 
 export class FastGets {
-  private readonly urls = new Map<string, FastEntry>();
-  private readonly maxUrls: number;
+  private readonly urls: LRUCache<string, FastEntry>;
   /** The headers before the request id's value, and after it up to the RateLimit headers. */
   private readonly fixed: readonly string[];
   private readonly o: FastGetOptions;
 
   constructor(o: FastGetOptions) {
     this.o = o;
-    this.maxUrls = o.maxUrls ?? 16_384;
+    this.urls = new LRUCache<string, FastEntry>({ max: o.maxUrls ?? 16_384 });
     const fixed: string[] = [];
     for (const name in o.headers) fixed.push(name, o.headers[name]!);
     this.fixed = fixed;
@@ -80,7 +80,8 @@ export class FastGets {
    */
   remember(url: string, entry: FastEntry): void {
     if (url.length > MAX_URL || !url.startsWith(RANGES_PREFIX) || this.urls.has(url)) return;
-    if (this.urls.size >= this.maxUrls) this.urls.delete(this.urls.keys().next().value!);
+    // Least recently used out first. A Map evicting its first key would skip every deleted entry before
+    // it on each call: thousands when every request is a new URL.
     this.urls.set(url, entry);
   }
 
