@@ -48,6 +48,9 @@ export function splitLines(text: string): string[] {
   return lines;
 }
 
+/** partypoker writes `Game #N starts.` before each hand's `#Game No : N`; before the first one it says nothing. */
+const GAME_STARTS = /^Game #\d+ starts\.$/;
+
 /**
  * Parses every hand of a hand-history file: one or many hands, of any supported site, mixed with
  * `site: "auto"`. A hand that cannot be read becomes an entry of `errors` naming its hand number and the
@@ -75,7 +78,7 @@ export function parseHandHistories(text: string, options: ParseOptions = {}): Pa
       if (start >= 0) parseOne(lines, start, i, kind!, site, hands, errors);
       start = i;
       kind = found;
-    } else if (start < 0 && lines[i]!.trim() !== "") {
+    } else if (start < 0 && lines[i]!.trim() !== "" && !GAME_STARTS.test(lines[i]!.trim())) {
       // Text before the first hand: one error for the whole run of it.
       let end = i;
       while (end < lines.length && startAt(lines, end) === null) end++;

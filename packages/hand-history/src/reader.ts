@@ -47,7 +47,7 @@ const SUITS = "cdhs";
 
 /** Lines that say nothing about the play of the hand. */
 const INFO =
-  / (?:joins the table at seat #\d+|leaves the table|is disconnected|is connected|has timed out(?: while (?:being )?disconnected)?|has returned|will be allowed to play after the button|was removed from the table.*|said, ".*|re-buys .*|adds .*|wins (?:the )?\S+ bounty .*|wins \S+ for eliminating .*|wins an entry .*|is sitting out|sits out|has been disqualified.*|is being treated as all-in)$|^Betting is capped$|^No low hand qualified$/;
+  / (?:joins the table at seat #\d+|leaves the table|is disconnected|is connected|has timed out(?: while (?:being )?disconnected)?|has returned|will be allowed to play after the button|was removed from the table.*|said, ".*|re-buys .*|adds .*|wins (?:the )?\S+ bounty .*|wins \S+ for eliminating .*|wins \S+ for splitting the elimination of .*|split the \S+ bounty for eliminating .*|wins an entry .*|is sitting out|sits out|has been disqualified.*|is being treated as all-in)$|^Betting is capped$|^No low hand qualified$/;
 
 const FINISHED = /^(.+) finished the tournament in (\d+)(?:st|nd|rd|th) place(?: and received (\S+?)\.?)?$/;
 const WINS_TOURNAMENT = /^(.+) wins the tournament and receives (\S+) - congratulations!$/;
@@ -82,6 +82,8 @@ export class HandReader {
   private readonly fees: Fee[] = [];
   private readonly finishes: Finish[] = [];
   private readonly notes: string[] = [];
+  /** Bets nobody matched when a street ended without an "Uncalled bet" line (older PokerStars histories). */
+  private readonly unreturned: { seat: Seat; amount: number }[] = [];
   private knockout = false;
   private hero: string | null = null;
   private heroCards: string[] | null = null;
@@ -96,6 +98,7 @@ export class HandReader {
   private totalPotIndex = -1;
   private index = 0;
   private holeCards = 2;
+  private bigBlind = 0;
 
   private readonly lines: readonly string[];
   private readonly start: number;
@@ -137,7 +140,9 @@ export class HandReader {
     for (const card of text.split(" ")) {
       if (card.length === 0) continue;
       if (card.length !== 2 || !RANKS.includes(card[0]!) || !SUITS.includes(card[1]!)) {
-        this.fail(`"${card}" is not a card`);
+        this.fail(
+          `"${card}" is not a card (2c to Ah; a client set to another language writes cards not read here)`,
+        );
       }
       cards.push(card);
     }
@@ -147,6 +152,7 @@ export class HandReader {
   read(): Hand {
     const header = this.given ?? parseHeader(this.lines[this.start]!.trim());
     this.holeCards = header.game.holeCards;
+    this.bigBlind = header.bb;
     for (this.index = this.start + 1; this.index < this.end; this.index++) {
       let line = this.lines[this.index]!;
       // Most PokerStars action lines end in a space; nothing starts with one.
@@ -228,9 +234,13 @@ export class HandReader {
       return;
     }
     if (INFO.test(line)) {
-      if (/ bounty | for eliminating /.test(line)) this.knockout = true;
+      if (/ bounty | for eliminating | elimination of /.test(line)) this.knockout = true;
       return;
     }
+    if (line.startsWith("Cash Drop to Pot"))
+      this.fail("GGPoker's Cash Drop to Pot (money the site adds to the pot) is not read");
+    if (line.includes(" cashed out the hand for "))
+      this.fail("PokerStars' all-in cash out (a player cashed out the hand) is not read");
     if (colon > 0) {
       const rest = line.slice(colon + 2);
       // Players who are not seated may still sit out or come back.
@@ -338,6 +348,9 @@ export class HandReader {
         // Sites that write no "Uncalled bet" line: a bet nobody matched (a call all-in for less) went back.
         const unmatched = this.unmatchedBet();
         if (unmatched) this.returnUncalled(unmatched.seat, unmatched.amount);
+      } else {
+        const unmatched = this.unmatchedBet();
+        if (unmatched) this.unreturned.push(unmatched);
       }
       for (const s of this.seats) s.live = 0;
     }
@@ -457,6 +470,7 @@ export class HandReader {
       });
       return;
     }
+    if (rest.startsWith("get an all-in insurance")) this.fail("GGPoker's all-in insurance is not read");
     this.fail(`unrecognised action "${rest}"`);
   }
 
@@ -469,11 +483,15 @@ export class HandReader {
     else if (rest.startsWith("ante ")) [type, amountText] = ["ante", rest.slice(5)];
     else if (rest.startsWith("small & big blinds ")) [type, amountText] = ["sb+bb", rest.slice(19)];
     else if (rest.startsWith("straddle ")) [type, amountText] = ["straddle", rest.slice(9)];
+    else if (rest.startsWith("missed blind ")) [type, amountText] = ["dead", rest.slice(13)];
     else this.fail(`unrecognised post "${rest}"`);
     const amount = this.amount(amountText);
     seat.active = true;
     seat.player.invested += amount;
-    if (type !== "ante") seat.live += amount;
+    // Antes and missed blinds are dead money: they do not count toward the bet the player faces; of a
+    // returning player's small and big blinds only the big blind does.
+    if (type === "sb+bb") seat.live += Math.min(amount, this.bigBlind);
+    else if (type !== "ante" && type !== "dead") seat.live += amount;
     if (allIn) seat.player.allIn = true;
     this.posts.push({ player: seat.player.name, type, amount, allIn });
   }
@@ -689,14 +707,19 @@ export class HandReader {
     fees = round(fees);
     let total = this.totalPot!;
     if (Math.abs(put - total) > EPSILON) {
-      const unmatched = this.unmatchedBet();
-      if (unmatched && Math.abs(put - total - unmatched.amount) <= EPSILON) {
-        // No "Uncalled bet (...) returned to ..." line: the bet nobody called went back all the same.
-        this.returnUncalled(unmatched.seat, unmatched.amount);
-        put = round(put - unmatched.amount);
-        this.notes.push(
-          `no "Uncalled bet" line: the ${unmatched.amount} that ${unmatched.seat.player.name} bet and nobody called is counted as returned`,
-        );
+      const last = this.unmatchedBet();
+      const unmatched = last ? [...this.unreturned, last] : this.unreturned;
+      const unmatchedSum = round(unmatched.reduce((sum, u) => sum + u.amount, 0));
+      if (unmatched.length > 0 && Math.abs(put - total - unmatchedSum) <= EPSILON) {
+        // No "Uncalled bet (...) returned to ..." line: the bets nobody called (on the last street, or an
+        // all-in called for less on an earlier one) went back all the same.
+        for (const u of unmatched) {
+          this.returnUncalled(u.seat, u.amount);
+          this.notes.push(
+            `no "Uncalled bet" line: the ${u.amount} that ${u.seat.player.name} bet and nobody called is counted as returned`,
+          );
+        }
+        put = round(put - unmatchedSum);
       } else if (this.antesExplain(put - total) && Math.abs(collected + fees - put) <= EPSILON) {
         // The collections and the rake account for every chip put in, and the summary's total differs by
         // antes: the total line miscounted the antes.

@@ -1,0 +1,332 @@
+/**
+ * Formats met in a wide sample of real hand-history files (counted with bench/coverage.ts, files kept outside
+ * the repository): each written here by hand, with invented players and amounts, in test/fixtures/real-formats.
+ * Every hand is read, its chips add up, and it is written back in PokerStars' format and read again; then
+ * inputs the readers refuse, each with a reason a player can act on.
+ */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type Hand, parseHandHistories, writeHandHistory } from "../src/index.js";
+import { expectChipsConserved, FIXTURES, nets, positions } from "./helpers.js";
+
+const read = (file: string): string => readFileSync(join(FIXTURES, "real-formats", file), "utf8");
+const parse = (file: string): Hand[] => {
+  const { hands, errors } = parseHandHistories(read(file));
+  expect(errors).toEqual([]);
+  return hands;
+};
+
+const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (hands: Hand[]) => void }> = [
+  {
+    file: "pokerstars-old-and-mixed.txt",
+    site: "pokerstars",
+    hands: 4,
+    check: ([a, b, c, d]) => {
+      // 2007: `Game #`, `2007/10/15 - 05:34:03 (ET)` (daylight time: UTC-4), and no "Uncalled bet" line for
+      // the 400 that Ann_K's all-in had over BobbyTables' call for less before the board was dealt.
+      expect([a!.date, a!.timeZone]).toEqual(["2007-10-15T09:34:03.000Z", "ET"]);
+      expect(a!.tournament).toMatchObject({ id: "50123", buyIn: [5, 0.5], level: "II" });
+      expect(a!.uncalled).toEqual([{ player: "Ann_K", amount: 400 }]);
+      expect(a!.notes).toEqual([
+        'no "Uncalled bet" line: the 400 that Ann_K bet and nobody called is counted as returned',
+      ]);
+      expect([a!.totalPot, a!.rake]).toEqual([1230, 0]);
+      expect(nets(a!)).toEqual({ Ann_K: -600, BobbyTables: 630, cid_the_kid: -30 });
+      // A Zoom tournament.
+      expect(b!.tournament).toMatchObject({ id: "932000111", buyIn: [3, 0.3], currency: "USD", level: "X" });
+      expect(b!.stakes).toEqual({ sb: 100, bb: 200, ante: 0, currency: null });
+      // Mixed games name the hand's game in brackets: limit hold'em here, no limit hold'em in a cash game.
+      expect(c!.game).toMatchObject({ variant: "holdem", limit: "fl", format: "tournament" });
+      expect(c!.stakes).toMatchObject({ sb: 40, bb: 80 }); // as the level gives them (the small and big bet)
+      expect(d!.game).toMatchObject({ variant: "holdem", limit: "nl", format: "cash" });
+      expect(d!.stakes).toEqual({ sb: 0.1, bb: 0.25, ante: 0, currency: "USD" });
+      expect(nets(d!)).toEqual({ Ann_K: 0.35, BobbyTables: -0.1, cid_the_kid: -0.25 });
+    },
+  },
+  {
+    file: "ggpoker-named-and-missed-blind.txt",
+    site: "ggpoker",
+    hands: 2,
+    check: ([a, b]) => {
+      // A missed blind is dead money: 5e1f2a9b's raise to $40 is over the $10 big blind alone.
+      expect(a!.posts.slice(2)).toEqual([
+        { player: "5e1f2a9b", type: "dead", amount: 5, allIn: false },
+        { player: "5e1f2a9b", type: "bb", amount: 10, allIn: false },
+      ]);
+      expect(a!.actions.preflop[0]).toEqual({
+        player: "5e1f2a9b",
+        type: "raise",
+        amount: 30,
+        to: 40,
+        allIn: false,
+      });
+      expect(a!.uncalled).toEqual([{ player: "5e1f2a9b", amount: 30 }]);
+      expect([a!.totalPot, a!.rake]).toEqual([30, 1.5]);
+      expect(nets(a!)).toEqual({ "5e1f2a9b": 13.5, "77c0ffee": 0, Hero: -5, d00dfeed: -10 });
+      // The tournament's name names a game too: the game is the last one named.
+      expect(b!.game).toMatchObject({ variant: "holdem", limit: "nl", format: "tournament" });
+      expect(b!.tournament).toMatchObject({
+        id: "9360001",
+        name: "WSOP #12: $1,000 No Limit Hold'em Summer Event [Flight B], $2M GTD",
+        level: "10",
+      });
+      expect(b!.stakes).toMatchObject({ sb: 1000, bb: 2000 });
+    },
+  },
+  {
+    file: "888poker-local-clients.txt",
+    site: "888poker",
+    hands: 3,
+    check: ([a, b, c]) => {
+      // A German client: `10Pik` is the ten of spades. European amounts without a space before the symbol.
+      expect(a!.heroCards).toEqual(["Ts", "Qh"]);
+      expect(a!.boards).toEqual([["2d", "9c", "Th"]]);
+      expect(a!.stakes).toEqual({ sb: 0.01, bb: 0.02, ante: 0, currency: "USD" });
+      // A dead blind of both parts: only the big blind part is the player's bet, so "raises [0,06 $]" is a
+      // raise to 0,08 $, and the hero's call of 0,06 $ matches it.
+      expect(a!.posts[2]).toEqual({ player: "Lotte.R", type: "sb+bb", amount: 0.03, allIn: false });
+      expect(a!.actions.preflop[0]).toMatchObject({ player: "Lotte.R", type: "raise", to: 0.08 });
+      expect(a!.actions.preflop[3]).toMatchObject({ player: "Hero", type: "call", amount: 0.06 });
+      expect(a!.uncalled).toEqual([{ player: "Lotte.R", amount: 0.1 }]);
+      expect([a!.totalPot, a!.rake]).toEqual([0.18, 0]);
+      expect(nets(a!)).toEqual({ Frieda_K: 0, Otto77: -0.01, Hero: -0.08, "Lotte.R": 0.09 });
+      // Play money ("Practice Play"): chips, no currency.
+      expect(b!.stakes).toEqual({ sb: 1, bb: 2, ante: 0, currency: null });
+      expect(b!.players.find((p) => p.name === "Hero")!.stack).toBe(1283.5);
+      expect(nets(b!)).toEqual({ paco_play: -6, Hero: 7, "ines.v": -1 });
+      // A Dutch client: `$ 3.243` is 3,243 dollars, `$ 552,72` 552.72; `Hc` is the king of clubs, `Vd` the
+      // queen of diamonds, `Bh` the jack of hearts; a Swedish board (`Knd`, `Eh`). A missed small blind alone
+      // (`[$ 10 + $ 0]`) is dead money: Bram_V still calls the whole big blind.
+      expect(c!.game).toMatchObject({ variant: "omaha", limit: "pl", holeCards: 4 });
+      expect(c!.stakes).toEqual({ sb: 10, bb: 20, ante: 0, currency: "USD" });
+      expect(c!.players.map((p) => p.stack)).toEqual([3243, 552.72, 800, 1020.5]);
+      expect(c!.heroCards).toEqual(["Kc", "Qd", "Jh", "9s"]);
+      expect(c!.boards).toEqual([["Jd", "4c", "Ah"]]);
+      expect(c!.posts[2]).toEqual({ player: "Bram_V", type: "dead", amount: 10, allIn: false });
+      expect(c!.actions.preflop[0]).toEqual({
+        player: "Bram_V",
+        type: "call",
+        amount: 20,
+        to: null,
+        allIn: false,
+      });
+      expect([c!.totalPot, c!.rake]).toEqual([60, 3]);
+      expect(nets(c!)).toEqual({ Hero: -20, Bram_V: 27, Joost: 0, Femke: -10 });
+    },
+  },
+  {
+    file: "partypoker-variants.txt",
+    site: "partypoker",
+    hands: 2,
+    check: ([a, b]) => {
+      // The Mac client's `Sunday,December 9,`, a table's buy-in for stakes, `( Real Money )`, a fastforward
+      // table's `Forward Folds`, `folds.`, and `Game #N starts.` before the first hand.
+      expect(a!.id).toBe("12000000001");
+      expect([a!.date, a!.timeZone]).toEqual(["2012-12-09T14:34:49", null]);
+      expect(a!.table).toBe("Algeciras");
+      expect(a!.stakes).toEqual({ sb: 0.1, bb: 0.25, ante: 0, currency: "USD" });
+      expect(a!.actions.preflop.map((x) => [x.player, x.type])).toEqual([
+        ["Hero", "raise"],
+        ["tomas.k", "fold"],
+        ["rosa_m", "call"],
+      ]);
+      expect([a!.totalPot, a!.rake]).toEqual([1.6, 0.08]);
+      expect(nets(a!)).toEqual({ rosa_m: -0.75, Hero: 0.77, "tomas.k": -0.1 });
+      // No betting limit named: a fixed limit game.
+      expect(b!.game).toMatchObject({ variant: "holdem", limit: "fl" });
+      expect([b!.date, b!.timeZone]).toEqual(["2011-04-25T08:42:13.000Z", "BST"]);
+      expect(nets(b!)).toEqual({ rosa_m: 0.22, Hero: -0.25, "tomas.k": 0 });
+    },
+  },
+  {
+    file: "winamax-old-and-hilo.txt",
+    site: "winamax",
+    hands: 2,
+    check: ([a, b]) => {
+      // 2011: `Seat 0000001 is the button`, and a total pot rounded to thousands (`6.03k`): the pot is what
+      // the actions put in.
+      expect(a!.buttonSeat).toBe(1);
+      expect(a!.tournament).toMatchObject({ id: "5142226", freeroll: true, level: "2" });
+      expect(a!.uncalled).toEqual([{ player: "Hero", amount: 10 }]);
+      expect([a!.totalPot, a!.rake]).toEqual([6030, 0]);
+      expect(nets(a!)).toEqual({ lucie_b: -3000, Hero: 3030, gaston: -30 });
+      // 5 Card Omaha Hi/Lo, a table line without its colon, collections of the high and the low half.
+      expect(b!.game).toMatchObject({ variant: "omaha", holeCards: 5, hiLo: true, limit: "pl" });
+      expect(b!.table).toBe("Nagoya");
+      expect(b!.collected).toEqual([
+        { player: "bastien", amount: 5.7, pot: 0, board: 0 },
+        { player: "Hero", amount: 5.7, pot: 0, board: 0 },
+      ]);
+      expect([b!.totalPot, b!.rake]).toEqual([12, 0.6]);
+      expect(nets(b!)).toEqual({ "amelie.p": 0, Hero: -0.3, bastien: -0.3 });
+    },
+  },
+  {
+    file: "ipoker-tournament-no-code.xml",
+    site: "ipoker",
+    hands: 2,
+    check: ([a, b]) => {
+      // A game type without blinds (`Holdem NL`) and no <tournamentcode>: a tournament, numbered by its
+      // table name; day-first dates (`07-Apr-2014`, `16.04.2014`).
+      expect(a!.game.format).toBe("tournament");
+      expect(a!.tournament).toMatchObject({ id: "611000222", name: null, buyIn: null });
+      expect(a!.stakes).toEqual({ sb: 10, bb: 20, ante: 0, currency: null });
+      expect([a!.date, a!.timeZone]).toEqual(["2014-04-07T20:00:05", null]);
+      // No dealer marked: the button is the seat before the small blind's.
+      expect(a!.buttonSeat).toBe(2);
+      expect(positions(a!)).toEqual({ Hero: "BTN", oskar_w: "SB", "marta.l": "BB" });
+      expect(nets(a!)).toEqual({ Hero: 0, oskar_w: 20, "marta.l": -20 });
+      // Nobody posts the small blind: half the big one.
+      expect(b!.date).toBe("2014-04-16T20:01:10");
+      expect(b!.stakes).toMatchObject({ sb: 10, bb: 20 });
+      expect(nets(b!)).toEqual({ Hero: 20, oskar_w: 0, "marta.l": -20 });
+    },
+  },
+];
+
+describe("real-world formats", () => {
+  it.each(CASES)("$file: $hands hand(s) of $site", ({ file, site, hands: count, check }) => {
+    const hands = parse(file);
+    expect(hands).toHaveLength(count);
+    for (const hand of hands) {
+      expect(hand.site).toBe(site);
+      expectChipsConserved(hand);
+    }
+    check(hands);
+  });
+
+  it.each(CASES)("$file: every hand written in PokerStars' format reads back the same", ({ file }) => {
+    for (const hand of parse(file)) {
+      const { hands, errors } = parseHandHistories(writeHandHistory(hand));
+      expect(errors).toEqual([]);
+      expect(nets(hands[0]!)).toEqual(nets(hand));
+      expect(hands[0]!.posts).toEqual(hand.posts);
+      expect(hands[0]!.actions).toEqual(hand.actions);
+      expect([hands[0]!.totalPot, hands[0]!.rake]).toEqual([hand.totalPot, hand.rake]);
+    }
+  });
+});
+
+const swap = (text: string, from: string, to: string): string => {
+  expect(text).toContain(from);
+  return text.replace(from, to);
+};
+const first = (file: string): string => read(file).split(/\n{3,}|\n\n(?=PokerStars|Poker Hand|Game #)/)[0]!;
+const STARS = first("pokerstars-old-and-mixed.txt");
+const GG = first("ggpoker-named-and-missed-blind.txt");
+const H888 = first("888poker-local-clients.txt");
+const PARTY = read("partypoker-variants.txt").split("\n\nGame #12000000002")[0]!;
+const XML = read("ipoker-tournament-no-code.xml");
+
+/** Inputs that must fail: the line named (by its text) and the reason. */
+const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp; parsed?: number }> = [
+  {
+    name: "PokerStars: 6+ Hold'em (short deck)",
+    text: swap(STARS, "Hold'em No Limit - Level II", "6+ Hold'em No Limit - Level II"),
+    at: "PokerStars Game",
+    message: /^6\+ Hold'em is not a game read here \(hold'em and Omaha only\)$/,
+  },
+  {
+    name: "PokerStars: Courchevel",
+    text: swap(STARS, "Hold'em No Limit - Level II", "Courchevel Pot Limit - Level II"),
+    at: "PokerStars Game",
+    message: /^Courchevel is not a game read here/,
+  },
+  {
+    name: "PokerStars: an all-in cash out",
+    text: swap(
+      STARS,
+      "BobbyTables collected 1230",
+      "Ann_K cashed out the hand for 500 | Cash Out Fee 5\nBobbyTables collected 1230",
+    ),
+    at: "cashed out the hand",
+    message: /^PokerStars' all-in cash out \(a player cashed out the hand\) is not read$/,
+  },
+  {
+    name: "GGPoker: short deck",
+    text: swap(GG, "PLO ($5/$10)", "ShortDeck No Limit ($5)"),
+    at: "Poker Hand #OM900001",
+    message: /^ShortDeck is not a game read here/,
+  },
+  {
+    name: "GGPoker: all-in insurance",
+    text: swap(
+      GG,
+      "77c0ffee: folds",
+      "77c0ffee: get an all-in insurance (premium ($0/$4/$0) for ($0/$10/$0))",
+    ),
+    at: "get an all-in insurance",
+    message: /^GGPoker's all-in insurance is not read$/,
+  },
+  {
+    name: "888poker: a tournament hand without its date",
+    text: swap(H888, "- *** 02 02 2020 09:09:48", "- ***"),
+    at: "Blinds No Limit Holdem - ***",
+    message: /^no date and time after '- \*\*\*': 888poker left out when this hand was played$/,
+  },
+  {
+    name: "888poker: a card in no language read here",
+    text: swap(H888, "10Pik", "10Spade"),
+    at: "Dealt to Hero",
+    message:
+      /^"10Spade" is not a card \(2c to Ah; a client set to another language writes cards not read here\)$/,
+  },
+  {
+    name: "partypoker: a tournament hand",
+    text: swap(
+      PARTY,
+      "$25 USD NL Texas Hold'em - Sunday,December 9,",
+      "NL Texas Hold'em $11 USD Buy-in Trny: 59000001 Level: 7  Blinds(300/600) - Sunday, December 9,",
+    ),
+    at: "Trny:",
+    message: /^partypoker tournament hands are not read yet \(cash games are\)$/,
+  },
+  {
+    name: "partypoker: the newer format",
+    text: swap(
+      PARTY,
+      "***** Hand History for Game 12000000001 *****",
+      "***** Hand History For Game 1784000000000abcdef12345 *****",
+    ),
+    at: "1784000000000abcdef12345",
+    message: /^partypoker's newer format \(hand numbers with letters, since 2019\) is not read yet$/,
+  },
+  {
+    name: "partypoker: the 'Game Table (NL)' format",
+    text: swap(
+      PARTY,
+      "$25 USD NL Texas Hold'em - Sunday,December 9, 14:34:49 ICT 2012",
+      "0.10/0.25 Texas Hold'em Game Table (NL) - Sun Dec 09 14:34:49 ICT 2012",
+    ),
+    at: "Game Table (NL)",
+    message: /^partypoker's 'Game Table \(NL\)' format .* is not read yet$/,
+  },
+  {
+    name: "partypoker: a player who has no seat line",
+    text: swap(PARTY, "rosa_m posts big blind [$0.25 USD].", "nadia_z posts big blind [$0.25 USD]."),
+    at: "nadia_z posts big blind",
+    message: /^"nadia_z" is not seated at this table \(no seat line gives the player's seat and stack\)$/,
+  },
+  {
+    name: "iPoker: a tournament hand with neither a dealer nor a small blind",
+    text: swap(XML, '<action no="1" player="oskar_w" sum="10" type="1" />', ""),
+    at: "</players>",
+    message: /^no dealer among the players \(dealer="1"\), and no small blind to find the button by$/,
+    parsed: 1,
+  },
+];
+
+describe("real-world formats: inputs that must fail", () => {
+  it.each(MUST_FAIL)("$name", ({ text, at, message, parsed = 0 }) => {
+    const { hands, errors } = parseHandHistories(text);
+    expect(errors, JSON.stringify(errors)).toHaveLength(1);
+    expect(errors[0]!.message).toMatch(message);
+    const index = text.split("\n").findIndex((l) => l.includes(at));
+    expect(index).toBeGreaterThanOrEqual(0);
+    expect(errors[0]!.line).toBe(index + 1);
+    // The other hands of the text still parse.
+    expect(hands).toHaveLength(parsed);
+  });
+});
