@@ -749,8 +749,11 @@ export class HandReader {
       // Sites that count a returned bet in the collection ("wins $5.18" with the $2.14 nobody called): the
       // return is already in `uncalled`, so it comes off that player's collection.
       for (const u of this.uncalled) {
-        const c = this.collected.findLast((x) => x.player === u.player);
-        if (!c || c.amount < u.amount - EPSILON) continue;
+        // partypoker may write the return as a pot of its own (`wins 14,590 chips from the side pot 2`).
+        const c =
+          this.collected.find((x) => x.player === u.player && Math.abs(x.amount - u.amount) <= EPSILON) ??
+          this.collected.findLast((x) => x.player === u.player && x.amount >= u.amount - EPSILON);
+        if (!c) continue;
         c.amount = round(c.amount - u.amount);
         const player = this.byName.get(u.player)!.player;
         player.won = round(player.won - u.amount);

@@ -141,6 +141,38 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
     },
   },
   {
+    file: "partypoker-tournament.txt",
+    site: "partypoker",
+    hands: 2,
+    check: ([a, b]) => {
+      // The game line gives the level before the hand's: the `Blinds-Antes(75/150 -15)` line under the seats
+      // is this hand's. The blinds are not written: the seats after the button post them.
+      expect(a!.tournament).toMatchObject({ id: "61000001", buyIn: [11], currency: "USD", level: "4" });
+      expect(a!.stakes).toEqual({ sb: 75, bb: 150, ante: 15, currency: null });
+      expect(a!.posts.filter((p) => p.type !== "ante")).toEqual([
+        { player: "ruben77", type: "sb", amount: 75, allIn: false },
+        { player: "lena.w", type: "bb", amount: 150, allIn: false },
+      ]);
+      expect(a!.actions.preflop.map((x) => [x.player, x.type, x.to])).toEqual([
+        ["kasia_p", "raise", 450],
+        ["Hero", "raise", 2385],
+        ["ruben77", "call", null],
+        ["lena.w", "fold", null],
+        ["kasia_p", "call", null],
+      ]);
+      // The chips nobody matched come back as "side pot 2".
+      expect(a!.uncalled).toEqual([{ player: "Hero", amount: 900 }]);
+      expect(a!.pots.map((p) => p.amount)).toEqual([1455, 2140]);
+      expect(nets(a!)).toEqual({ kasia_p: -1500, Hero: 2095, ruben77: -430, "lena.w": -165 });
+      // No tournament number on the game line: the one under the seats. Nobody posts the small blind; the
+      // player the hand never names (piet_sits) is not dealt in.
+      expect(b!.tournament).toMatchObject({ id: "75000001", buyIn: [1], currency: "EUR", level: "1" });
+      expect(b!.posts).toEqual([{ player: "sofie", type: "bb", amount: 40, allIn: false }]);
+      expect(b!.players.find((p) => p.name === "piet_sits")!.dealtIn).toBe(false);
+      expect(nets(b!)).toEqual({ marc_o: 0, Hero: 0, sofie: 0, piet_sits: 0 });
+    },
+  },
+  {
     file: "winamax-old-and-hilo.txt",
     site: "winamax",
     hands: 2,
@@ -274,14 +306,10 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
       /^"10Spade" is not a card \(2c to Ah; a client set to another language writes cards not read here\)$/,
   },
   {
-    name: "partypoker: a tournament hand",
-    text: swap(
-      PARTY,
-      "$25 USD NL Texas Hold'em - Sunday,December 9,",
-      "NL Texas Hold'em $11 USD Buy-in Trny: 59000001 Level: 7  Blinds(300/600) - Sunday, December 9,",
-    ),
-    at: "Trny:",
-    message: /^partypoker tournament hands are not read yet \(cash games are\)$/,
+    name: "partypoker: a hand partypoker did not write",
+    text: swap(PARTY, "Seat 2 is the button", "The hand history for this hand number is not available here."),
+    at: "is not available",
+    message: /^partypoker did not write this hand \(its history is not available in the file\)$/,
   },
   {
     name: "partypoker: the newer format",

@@ -9,6 +9,7 @@ import { parseHandTime } from "../dates.js";
 import { type Header, HeaderError, isKnockout } from "../header.js";
 import type { Currency, Game, Site, Tournament } from "../types.js";
 import { lineError, monthOf } from "./dialect.js";
+import { partyTournamentOf } from "./party-tournament.js";
 
 /** Thousands by dots or spaces, a comma before the cents: `1.550`, `3 023,50`, `0,02`. */
 const EUROPEAN = /^\d{1,3}(?:[. ]\d{3})*(?:,\d{1,2})?$/;
@@ -26,12 +27,14 @@ export function bare(text: string): string {
     .trim();
   // A space after the symbol (`$ 3.243`, `$ 552,72`, Dutch clients): European too.
   const first = /^([$€£])( ?)(\d.*)$/.exec(t);
-  if (first)
-    return `${first[1]}${european(first[3]!, first[2] ? EUROPEAN : /^\d{1,3}(?: \d{3})+(?:,\d{1,2})?$/)}`;
+  if (first) return `${first[1]}${european(first[3]!, first[2] ? EUROPEAN : SPACED)}`;
   const after = /^(\d.*?) ?([$€£])$/.exec(t);
   if (after) return `${after[2]}${european(after[1]!, EUROPEAN)}`;
-  return european(t, /^\d{1,3}(?: \d{3})+(?:,\d{1,2})?$/);
+  return european(t, SPACED);
 }
+
+/** Spaces between the thousands (`25 000`), or a comma before the cents alone (`$26,02`, Mac clients). */
+const SPACED = /^\d{1,3}(?: \d{3})+(?:,\d{1,2})?$|^\d+,\d{1,2}$/;
 
 /** A number in the European form `form` matches, as a plain one (`1.550,25` → `1550.25`); else as is. */
 function european(number: string, form: RegExp): string {
@@ -71,7 +74,7 @@ const GAME_888 = /^(.+?)\/(.+?) Blinds (.+?) - \*\*\*(?: (\d{2}) (\d{2}) (\d{4})
 // Older files give the table's buy-in (`$50 USD PL Texas Hold'em - ...`): the blinds then come from the posts.
 // The Mac client wrote no space after the weekday's comma (`Sunday,December 9,`), some files `Omaha Hi-Saturday`.
 const GAME_PARTY =
-  /^(\S+?)(?:\/(\S+))?(?: (USD|EUR|GBP))? (.+?)\s*(?: - |-)\w+, ?(\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
+  /^(\S+?)(?:\/(\S+))?(?: (USD|EUR|GBP))? (.+?)\s*(?: - |-)\w+, ?(\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?:\s+([A-Z]{2,5}))?\s+(\d{4})$/;
 
 export function headerOf(
   site: Site,
@@ -100,8 +103,10 @@ export function headerOf(
     [sbText, bbText, gameText] = [bare(m[1]!), bare(m[2]!), m[3]!];
     when = `${m[6]}/${m[5]}/${m[4]} ${m[7]}`;
   } else {
-    if (line.startsWith("Tourney Hand") || / Tourney | Trny: ?\d| Buy-in /.test(line)) {
-      lineError("partypoker tournament hands are not read yet (cash games are)", k);
+    const tournamentHeader = partyTournamentOf(line, id!, k);
+    if (tournamentHeader) return tournamentHeader;
+    if (line.startsWith("Tourney Hand") || / Tourney /.test(line)) {
+      lineError("partypoker tournament hands in this format are not read yet (cash games are)", k);
     }
     if (/ Game Table \((?:NL|PL|FL)\)/.test(line)) {
       lineError(

@@ -45,11 +45,19 @@ import type { Header } from "../header.js";
 import type { Site } from "../types.js";
 import { bare, headerOf, symbolFirst, tournamentOf } from "./bracket-header.js";
 import { cardList, type Dialect, lineError, playerAt, type Translation } from "./dialect.js";
+import {
+  impliedBlinds,
+  levelOf,
+  numberByTable,
+  type SeatedPlayer,
+  TOURNAMENT_NOTICE,
+} from "./party-tournament.js";
 
 const GAME_NO = /^#Game No\s*:\s*(\d+)/;
 /** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
 const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\d+) \*{5}/;
-const SEAT = /^Seat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
+/** `Seat 1: name ( $10.25 USD )`; partypoker's Mac client writes `seat 1:`. */
+const SEAT = /^[Ss]eat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
 const BUTTON = /^Seat (\d+) is the button$/;
 const DEALING = /^\*\* Dealing (down cards|[Ff]lop|[Tt]urn|[Rr]iver) \*\*\s*(?:\[(.*)\])?$/;
 
@@ -67,6 +75,13 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
   let tableK = -1;
   let maxSeats: number | null = null;
   let board: string[] = [];
+  // For partypoker's tournament hands, whose blinds go unwritten: the seats, the button, the antes.
+  const seated: SeatedPlayer[] = [];
+  const antes = new Map<string, number>();
+  let button = -1;
+  let blindsPosted = false;
+  let noSmallBlind = false;
+  let dealK = -1;
   for (let k = 0; k < end - start; k++) {
     const line = lines[start + k]!.trim();
     if (line === "") continue;
@@ -98,10 +113,12 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       maxSeats = t[4] === undefined ? null : Number(t[4]);
       tableK = k;
       if (t[1] !== undefined) p.header = tournamentOf(p.header, t[1], t[2]!, k);
+      else if (p.header.tournament) numberByTable(p.header.tournament, table, p.id ?? "");
       continue;
     }
     if ((m = BUTTON.exec(line))) {
       if (table === null) lineError("the button line comes before the table line", k);
+      button = Number(m[1]);
       out[k] = `Table '${table}' ${maxSeats === null ? "" : `${maxSeats}-max `}Seat #${m[1]} is the button`;
       continue;
     }
@@ -110,6 +127,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       const amount = bare(m[3]!);
       if (Number.isNaN(parseAmount(amount))) lineError(`"${m[3]}" is not a stack`, k);
       names.push(m[2]!);
+      seated.push({ seat: Number(m[1]), name: m[2]!, stack: parseAmount(amount), k });
       out[k] = `Seat ${m[1]}: ${m[2]} (${amount} in chips)`;
       continue;
     }
@@ -117,6 +135,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       const what = m[1]!.toLowerCase();
       if (what === "down cards") {
         out[k] = "*** HOLE CARDS ***";
+        dealK = k;
         continue;
       }
       const cards = cardList(m[2] ?? "")
@@ -142,14 +161,29 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       out[k] = playerLine(name, line.slice(name.length + 1).trim(), k);
       // partypoker's header may give the table's buy-in instead of the blinds: the posts say them.
       const post = /: posts (small blind|big blind) (\S+)$/.exec(out[k]!);
+      if (post) blindsPosted = true;
+      const ante = /^(.+): posts the ante (\S+)/.exec(out[k]!);
+      if (ante) antes.set(ante[1]!, (antes.get(ante[1]!) ?? 0) + parseAmount(ante[2]!));
       if (post && Number.isNaN(p.header.bb) && post[1] === "big blind") p.header.bb = parseAmount(post[2]!);
       if (post && Number.isNaN(p.header.sb) && post[1] === "small blind") p.header.sb = parseAmount(post[2]!);
       continue;
     }
     // Table talk and notices: `X has joined the table`, `X is connected`, chat `X: hi`, partypoker's
     // `Game #N starts.` (the next hand's) and time-bank reminders.
-    if (/^Game #\d+ starts\.$|^Your time bank will be activated|^Due to current high memory use/.test(line))
+    if (
+      /^Game #\d+ starts\.$|^Your time bank will be activated|^Due to current high memory use|^Chat has been disabled|^>You have options at |^Table Closed$|^Congratulations to player /.test(
+        line,
+      )
+    )
       continue;
+    if (line.startsWith("The hand history for this hand number is not available"))
+      lineError("partypoker did not write this hand (its history is not available in the file)", k);
+    if (TOURNAMENT_NOTICE.test(line)) {
+      if (line.startsWith("There is no Small Blind")) noSmallBlind = true;
+      // The game line may still give the level before this hand's: these lines give the hand's own.
+      if (p.header?.tournament) p.header = levelOf(p.header, line);
+      continue;
+    }
     // A player who is not among the seats: one who joined after the seats were listed, or a misspelt name.
     const actor = /^(\S+) (?:posts|raises|calls|bets|folds|checks|is all-In)\b/.exec(line);
     if (actor)
@@ -168,6 +202,14 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
   }
   if (p.header === null)
     lineError("no game line (the stakes, the game and the time) after the hand number", 0);
+  if (site === "partypoker" && p.header.tournament && !blindsPosted && dealK >= 0) {
+    // The players dealt in: every seated player the hand names after the seats (an ante, an action, a win).
+    const named = new Set(out.map((line) => /^(.+?)(?:: | collected )/.exec(line)?.[1]));
+    const dealt = seated.filter((s) => named.has(s.name));
+    out[dealK] = [...impliedBlinds(dealt, button, p.header, antes, noSmallBlind), out[dealK]].join("\n");
+    // The others sit out (dealt no cards, no position).
+    for (const s of seated) if (!named.has(s.name) && s.k !== undefined) out[s.k] += " is sitting out";
+  }
   if (tableK < 0) lineError("no 'Table ...' line", 0);
   if (Number.isNaN(p.header.bb))
     lineError("no blinds: neither the game line nor a big blind post gives them", 0);
@@ -224,7 +266,7 @@ function playerLine(name: string, rest: string, k: number): string {
   if ((m = /^collected \[\s*(.+?)\s*\]$/.exec(rest))) return `${name} collected ${bare(m[1]!)} from pot`;
   if (
     (m =
-      /^wins (?:(?:Hi|Lo) \()?([^\s()]+(?: (?:USD|EUR|GBP))?)\)?(?: from the (main pot|side pot(?: #?\d+)?).*)?\.?$/.exec(
+      /^wins (?:(?:Hi|Lo) \()?([^\s()]+(?:\s+(?:USD|EUR|GBP))?)(?: chips)?\)?(?: chips)?(?: from\s+(?:the\s+)?(main pot|side pot(?: #?\d+)?).*)?\.?$/.exec(
         rest,
       ))
   ) {
@@ -236,7 +278,7 @@ function playerLine(name: string, rest: string, k: number): string {
     return `${name} collected ${value} from ${pot}`;
   }
   if (
-    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is disconnected\. We will wait .*|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|could not respond in time\.\(disconnected\)|has been reconnected)\.?$/.test(
+    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is disconnected\. We will wait .*|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|could not respond in time\.\(disconnected\)|has been reconnected(?: and has \d+ seconds to act)?|finished in \d+ place)\.?$/.test(
       rest,
     )
   )
