@@ -82,6 +82,8 @@ export class HandReader {
   private readonly fees: Fee[] = [];
   private readonly finishes: Finish[] = [];
   private readonly notes: string[] = [];
+  /** PokerStars' all-in cash outs: what each player took, and the pot share given up for it. */
+  private readonly cashedOut = new Map<string, { amount: number; fee: number; share: number }>();
   /** Bets nobody matched when a street ended without an "Uncalled bet" line (older PokerStars histories). */
   private readonly unreturned: { seat: Seat; amount: number }[] = [];
   private knockout = false;
@@ -237,10 +239,17 @@ export class HandReader {
       if (/ bounty | for eliminating | elimination of /.test(line)) this.knockout = true;
       return;
     }
+    // "Name: " with nothing after it (PokerStars writes one for each player all in, since 2021).
+    if (line.endsWith(":") && this.byName.has(line.slice(0, -1))) return;
     if (line.startsWith("Cash Drop to Pot"))
       this.fail("GGPoker's Cash Drop to Pot (money the site adds to the pot) is not read");
-    if (line.includes(" cashed out the hand for "))
-      this.fail("PokerStars' all-in cash out (a player cashed out the hand) is not read");
+    const cashed = /^(.+) cashed out the hand for (\S+)(?: \| Cash Out Fee (\S+))?$/.exec(line);
+    if (cashed) {
+      if (!this.byName.has(cashed[1]!)) this.fail(`"${cashed[1]}" is not seated at this table`);
+      const fee = cashed[3] === undefined ? 0 : this.amount(cashed[3]);
+      this.cashedOut.set(cashed[1]!, { amount: this.amount(cashed[2]!), fee, share: 0 });
+      return;
+    }
     if (colon > 0) {
       const rest = line.slice(colon + 2);
       // Players who are not seated may still sit out or come back.
@@ -485,6 +494,8 @@ export class HandReader {
     else if (rest.startsWith("straddle ")) [type, amountText] = ["straddle", rest.slice(9)];
     else if (rest.startsWith("missed blind ")) [type, amountText] = ["dead", rest.slice(13)];
     else this.fail(`unrecognised post "${rest}"`);
+    // A second small blind (a returning player's, out of position) is dead money, as a missed blind is.
+    if (type === "sb" && this.posts.some((p) => p.type === "sb")) type = "dead";
     const amount = this.amount(amountText);
     seat.active = true;
     seat.player.invested += amount;
@@ -665,6 +676,10 @@ export class HandReader {
       const seat = colon > 5 ? this.bySeat.get(Number(line.slice(5, colon))) : undefined;
       if (!seat) return;
       const from = colon + 2 + seat.player.name.length;
+      // "won ($53.89) with ... (pot not awarded as player cashed out)": the share went to the site.
+      const share = /won \(([^)]+)\).*\(pot not awarded as player cashed out\)$/.exec(line.slice(from));
+      const cash = this.cashedOut.get(seat.player.name);
+      if (share && cash) cash.share = round(cash.share + this.amount(share[1]!));
       let at = line.indexOf("showed [", from);
       if (at < 0) at = line.indexOf("mucked [", from);
       if (at >= 0) {
@@ -699,6 +714,19 @@ export class HandReader {
       put += p.invested;
     }
     put = round(put);
+    for (const [name, cash] of this.cashedOut) {
+      // The pot share a player who cashed out would have won went to the site, which paid the cash out
+      // instead: the share counts as won, and the cash out less the share as the player's cashout.
+      const seat = this.byName.get(name)!;
+      if (cash.share > 0) {
+        this.collected.push({ player: name, amount: cash.share, pot: 0, board: 0 });
+        seat.player.won = round(seat.player.won + cash.share);
+      }
+      this.cashouts.push({ player: name, amount: round(cash.amount - cash.share) });
+      this.notes.push(
+        `${name} cashed out the hand for ${cash.amount}${cash.fee > 0 ? ` (a fee of ${cash.fee})` : ""}${cash.share > 0 ? `, giving up a pot share of ${cash.share}` : ""}`,
+      );
+    }
     let collected = 0;
     for (const c of this.collected) collected += c.amount;
     collected = round(collected);
