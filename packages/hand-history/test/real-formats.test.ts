@@ -242,6 +242,22 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
       expect(nets(b!)).toEqual({ Hero: 20, oskar_w: 0, "marta.l": -20 });
     },
   },
+  {
+    file: "ipoker-cash-unnamed-game.xml",
+    site: "ipoker",
+    hands: 1,
+    check: ([a]) => {
+      // `PL €2/€4` names no game: five cards dealt make it 5 card Omaha. The game's first tags run together
+      // on one line. A big blind of €6 at a €4 table is a returning player's small and big blind: only the
+      // €4 is a bet, so the raise to €12 puts in €8 more.
+      expect(a!.game).toMatchObject({ variant: "omaha", holeCards: 5, limit: "pl", format: "cash" });
+      expect(a!.stakes).toEqual({ sb: 2, bb: 4, ante: 0, currency: "EUR" });
+      expect(a!.heroCards).toEqual(["As", "Ah", "7d", "7c", "2s"]);
+      expect(a!.posts[2]).toEqual({ player: "yann_l", type: "sb+bb", amount: 6, allIn: false });
+      expect(a!.uncalled).toEqual([{ player: "yann_l", amount: 8 }]);
+      expect(nets(a!)).toEqual({ Hero: 0, ines_b: -2, "tobias.r": -4, yann_l: 6 });
+    },
+  },
 ];
 
 describe("real-world formats", () => {

@@ -89,13 +89,15 @@ export function sessionOf(general: string, sessionCode: string): Session {
       : null);
   const format = code ? "tournament" : "cash";
   let game: Game | string;
-  if (!omaha && !t.includes("holdem") && !t.includes("hold'em"))
-    game = `"${gametype}" is not hold'em or Omaha, the games read here`;
+  const holdem = t.includes("holdem") || t.includes("hold'em") || /^lh\b/.test(t);
+  // Some skins write no game at all (`PL €2/€4` for 5 card Omaha): the cards dealt tell (holeCards 0).
+  const unnamed = !omaha && !holdem && /^(?:nl|pl|fl|l)\s/.test(t);
+  if (!omaha && !holdem && !unnamed) game = `"${gametype}" is not hold'em or Omaha, the games read here`;
   else if (limit === null) game = `no betting limit (NL, PL, FL) in the game type "${gametype}"`;
   else
     game = {
       variant: omaha ? "omaha" : "holdem",
-      holeCards: omaha ? 4 : 2,
+      holeCards: unnamed ? 0 : omaha ? 4 : 2,
       hiLo: /hi-?lo/.test(t),
       limit,
       format,

@@ -78,7 +78,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     throw new LineError(message, k);
   };
   if (typeof s.game === "string") fail(s.game, 0);
-  const game = s.game as Game;
+  let game = s.game as Game;
+  let pocket = 0;
   let date: string | null = null;
   const wins = new Map<string, number>();
   /** Action lines per round: their line, their `no`, their reader text. */
@@ -134,6 +135,7 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const known = cards.filter((c): c is string => typeof c === "string");
       if (kind === "Pocket") {
         const player = attr(line, "player") ?? "";
+        pocket = Math.max(pocket, cards.length);
         if (known.length === 0) continue;
         out[k] =
           player === s.hero && known.length === cards.length
@@ -159,7 +161,16 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const simple = TYPES[type];
       if (simple) out[k] = `${player}: ${simple}`;
       else if (type === "1" || type === "2" || type === "15") {
-        const what = type === "1" ? "small blind" : type === "2" ? "big blind" : "the ante";
+        // A big blind of more than the table's is a returning player's small and big blind together.
+        const both = type === "2" && game.format === "cash" && sum > s.bb + 1e-9;
+        const what =
+          type === "1"
+            ? "small blind"
+            : both
+              ? "small & big blinds"
+              : type === "2"
+                ? "big blind"
+                : "the ante";
         if (type === "1") sbSeat = seats.get(player!) ?? -1;
         if (type === "1" && game.format === "tournament") sb = sum;
         if (type === "2" && game.format === "tournament") bb = sum;
@@ -179,6 +190,12 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     }
   }
   if (seatsK < 0) fail("no players in the game", 0);
+  if (game.holeCards === 0) {
+    // The game type names no game: 2 cards dealt are hold'em, 4 or 5 Omaha.
+    if (pocket !== 2 && pocket !== 4 && pocket !== 5)
+      fail(`"${game.label}" names no game (hold'em or Omaha), and no player's cards tell which`, 0);
+    game = { ...game, variant: pocket === 2 ? "holdem" : "omaha", holeCards: pocket };
+  }
   if (dealer < 0 && game.format === "tournament") dealer = buttonBefore(sbSeat, [...seats.values()]);
   if (dealer < 0) {
     const why = game.format === "tournament" ? ", and no small blind to find the button by" : "";
@@ -186,7 +203,7 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   }
   out[tableK < 0 ? seatsK : tableK] =
     `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
-  if (date === null) fail("no <startdate> in the game", 0);
+  if (date === null) fail("no <startdate> in the game: the hand is cut short, or not iPoker's export", 0);
   const time = parseHandTime(dateOf(date!));
   if (time === null) fail(`"${date}" is not a date and time`, 0);
   // Actions in the order of their numbers, in the lines of their round.
@@ -231,8 +248,10 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
 /** Parses an iPoker XML session: every `<game>` a hand. */
 export function parseIPoker(text: string, site: SiteOption): ParseResult {
   let lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
-  // A session written without line breaks: one tag a line.
-  if (lines.some((l) => (l.match(/<action /g)?.length ?? 0) > 1)) {
+  // A session written without line breaks, or a game's tags run together (`<game ...><general><startdate>`):
+  // one tag a line.
+  const TAGS = /<(?:game|general|players|player|round|action|cards|startdate)\b/g;
+  if (lines.some((l) => (l.match(TAGS)?.length ?? 0) > 1)) {
     lines = text
       .replace(/^\uFEFF/, "")
       .replace(/>\s*</g, ">\n<")
