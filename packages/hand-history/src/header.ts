@@ -118,9 +118,12 @@ export function parseHeader(line: string): Header {
   const other = OTHER_GAME.exec(rest);
   if (other) throw new HeaderError(`${other[0]} is not a game read here (hold'em and Omaha only)`);
   // Mixed games name the game of the hand in brackets: `Mixed NLH/PLO (Hold'em No Limit, $0.10/$0.25 USD)`,
-  // `Mixed Hold'em (Hold'em Limit) - Level I (40/80)`: read as that game.
-  rest = rest.replace(/Mixed [^(]*\(([^,()]+)(?:, ([^()]+))?\)/, (_, game: string, stakes?: string) =>
-    stakes === undefined ? game : `${game} (${stakes})`,
+  // `Mixed Hold'em (Hold'em Limit) - Level I (40/80)`, `8-Game (Hold'em Limit)`: read as that game.
+  // Home games name their club first (`{Dazzle's Room} Tournament #1, ...`).
+  rest = rest.replace(/^\{[^}]*\}\s*/, "");
+  rest = rest.replace(
+    /(?:Mixed [^(]*|\d+-Game |HORSE |HOSE )\(([^,()]+)(?:, ([^()]+))?\)/,
+    (_, game: string, stakes?: string) => (stakes === undefined ? game : `${game} (${stakes})`),
   );
 
   let tournament: Tournament | null = null;

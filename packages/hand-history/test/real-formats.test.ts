@@ -22,8 +22,8 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
   {
     file: "pokerstars-old-and-mixed.txt",
     site: "pokerstars",
-    hands: 4,
-    check: ([a, b, c, d]) => {
+    hands: 5,
+    check: ([a, b, c, d, e]) => {
       // 2007: `Game #`, `2007/10/15 - 05:34:03 (ET)` (daylight time: UTC-4), and no "Uncalled bet" line for
       // the 400 that Ann_K's all-in had over BobbyTables' call for less before the board was dealt.
       expect([a!.date, a!.timeZone]).toEqual(["2007-10-15T09:34:03.000Z", "ET"]);
@@ -43,6 +43,10 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
       expect(d!.game).toMatchObject({ variant: "holdem", limit: "nl", format: "cash" });
       expect(d!.stakes).toEqual({ sb: 0.1, bb: 0.25, ante: 0, currency: "USD" });
       expect(nets(d!)).toEqual({ Ann_K: 0.35, BobbyTables: -0.1, cid_the_kid: -0.25 });
+      // A home game names its club first; an 8-game tournament's hand of limit hold'em.
+      expect(e!.game).toMatchObject({ variant: "holdem", limit: "fl", format: "tournament" });
+      expect(e!.tournament).toMatchObject({ id: "743000001", buyIn: [100, 9], currency: null, level: "II" });
+      expect(nets(e!)).toEqual({ Ann_K: -10, BobbyTables: 10 });
     },
   },
   {
