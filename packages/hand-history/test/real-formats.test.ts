@@ -380,6 +380,12 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     message: /^"nadia_z" is not seated at this table \(no seat line gives the player's seat and stack\)$/,
   },
   {
+    name: "Winamax: a tournament summary, not a hand",
+    text: `Winamax Poker - Tournament summary : Freeroll 150(5142226)\nPlayer : Hero\nBuy-In : 0€ + 0€\nYou finished in 12th place`,
+    at: "Tournament summary",
+    message: /^a Winamax tournament summary \(the results, no hands\): there is no hand to read$/,
+  },
+  {
     name: "iPoker: a tournament hand with neither a dealer nor a small blind",
     text: swap(XML, '<action no="1" player="oskar_w" sum="10" type="1" />', ""),
     at: "</players>",

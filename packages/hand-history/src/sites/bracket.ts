@@ -55,7 +55,7 @@ import {
 
 const GAME_NO = /^#Game No\s*:\s*(\d+)/;
 /** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
-const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\d+) \*{5}/;
+const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\w+) \*{5}/;
 /** `Seat 1: name ( $10.25 USD )`; partypoker's Mac client writes `seat 1:`. */
 const SEAT = /^[Ss]eat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
 const BUTTON = /^Seat (\d+) is the button$/;

@@ -63,6 +63,8 @@ function gameOf(text: string, format: Game["format"]): Game | string {
 }
 
 function headerOf(line: string): Header {
+  if (line.startsWith("Winamax Poker - Tournament summary"))
+    lineError("a Winamax tournament summary (the results, no hands): there is no hand to read", 0);
   const m = FIRST.exec(line);
   if (!m)
     lineError(
