@@ -108,12 +108,6 @@ export function headerOf(
     if (line.startsWith("Tourney Hand") || / Tourney /.test(line)) {
       lineError("partypoker tournament hands in this format are not read yet (cash games are)", k);
     }
-    if (/ Game Table \((?:NL|PL|FL)\)/.test(line)) {
-      lineError(
-        "partypoker's 'Game Table (NL)' format (emailed histories, and the client since 2019) is not read yet",
-        k,
-      );
-    }
     const m = GAME_PARTY.exec(line);
     if (!m)
       lineError(

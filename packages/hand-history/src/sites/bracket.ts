@@ -45,6 +45,7 @@ import type { Header } from "../header.js";
 import type { Site } from "../types.js";
 import { bare, headerOf, symbolFirst, tournamentOf } from "./bracket-header.js";
 import { cardList, type Dialect, lineError, playerAt, type Translation } from "./dialect.js";
+import { isGameTableFormat, translateGameTable } from "./party-game-table.js";
 import {
   impliedBlinds,
   levelOf,
@@ -68,6 +69,8 @@ interface Partial {
 
 /** Reads one hand of either site; `site` picks the header lines and the summary verbs. */
 function translate(site: Site, lines: readonly string[], start: number, end: number): Translation {
+  if (site === "partypoker" && isGameTableFormat(lines, start, end))
+    return translateGameTable(lines, start, end);
   const out: string[] = new Array(end - start).fill("");
   const p: Partial = { id: null, header: null };
   const names: string[] = [];
@@ -89,9 +92,6 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     if ((m = GAME_NO.exec(line))) {
       p.id = m[1]!;
       continue;
-    }
-    if (/^\*{5} Hand History For Game \d+[a-z]\w* \*{5}/.test(line)) {
-      lineError("partypoker's newer format (hand numbers with letters, since 2019) is not read yet", k);
     }
     if ((m = HISTORY.exec(line))) {
       p.id ??= m[2]!;
@@ -292,7 +292,7 @@ function dialect(site: Site, isOurs: (historyLine: string) => boolean): Dialect 
     startsAt(lines, i) {
       const line = lines[i]!;
       if (line.startsWith("#Game No")) {
-        for (let j = i + 1; j < lines.length && j < i + 3; j++) {
+        for (let j = i + 1; j < lines.length && j < i + 6; j++) {
           const next = lines[j]!.trim();
           if (next !== "") return isOurs(next);
         }
