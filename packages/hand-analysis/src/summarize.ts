@@ -228,7 +228,7 @@ export function summarizeHand(hand: Hand, o: SummarizeOptions = {}): HandSummary
       antesBb,
       anteBy,
       straddle: hand.posts.some((p) => p.type === "straddle"),
-      deadBlind: hand.posts.some((p) => p.type === "sb+bb"),
+      deadBlind: hand.posts.some((p) => p.type === "sb+bb" || p.type === "dead"),
       sbPosted: hand.posts.some((p) => p.type === "sb"),
     },
   };

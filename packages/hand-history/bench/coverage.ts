@@ -3,10 +3,13 @@
  * package's fixtures, and ../shared/hand-histories beside the repository when present). Files are decoded
  * as `decodeHandHistory` does (UTF-8, UTF-16, Windows-1252); `.txt` and `.xml` files are read.
  *
- *   node packages/hand-history/bench/coverage.ts [folder ...]
+ *   node packages/hand-history/bench/coverage.ts [--list] [folder ...]
  *
  * A hand counts once: parsed, or refused with its reason (the reasons are listed, most frequent first).
- * Text that is no hand of any site (`no hand found`) counts as one refused hand of site "unknown".
+ * A hand met again (same site and hand number, in another file or twice in one) counts once, so sample sets
+ * that copy each other's files do not weigh twice. Text that is no hand of any site (`no hand found`)
+ * counts as one refused hand of site "unknown". `--list` also prints every refused hand: file, line,
+ * message and the offending text.
  */
 
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -36,7 +39,8 @@ function listFiles(dir: string): string[] {
   return files;
 }
 
-const args = process.argv.slice(2);
+const list = process.argv.includes("--list");
+const args = process.argv.slice(2).filter((a) => a !== "--list");
 const shared = resolve(here, "..", "..", "..", "..", "shared", "hand-histories");
 const dirs =
   args.length > 0 ? args : [join(here, "..", "test", "fixtures"), ...(existsSync(shared) ? [shared] : [])];
@@ -46,7 +50,17 @@ const entry = (site: string) => {
   if (!e) perSite.set(site, (e = { parsed: 0, refused: 0, reasons: new Map() }));
   return e;
 };
+const seen = new Set<string>();
+const firstTime = (site: string | null, id: string | null) => {
+  if (id === null) return true;
+  const key = `${site ?? "unknown"} ${id}`;
+  if (seen.has(key)) return false;
+  seen.add(key);
+  return true;
+};
+const refusals: string[] = [];
 let files = 0;
+let repeats = 0;
 for (const dir of dirs) {
   for (const file of listFiles(dir)) {
     files++;
@@ -60,8 +74,16 @@ for (const dir of dirs) {
       continue;
     }
     const { hands, errors } = lib.parseHandHistories(text);
-    for (const h of hands) entry(h.site).parsed++;
+    for (const h of hands) {
+      if (firstTime(h.site, h.id)) entry(h.site).parsed++;
+      else repeats++;
+    }
     for (const err of errors) {
+      if (!firstTime(err.site, err.handId)) {
+        repeats++;
+        continue;
+      }
+      if (list) refusals.push(`${file}:${err.line}: [${err.site ?? "unknown"}] ${err.message} (${err.text})`);
       const e = entry(err.site ?? "unknown");
       e.refused++;
       const reason = err.message.replace(/\d+(\.\d+)?/g, "N").replace(/"[^"]*"/g, '"…"');
@@ -69,7 +91,10 @@ for (const dir of dirs) {
     }
   }
 }
-process.stdout.write(`coverage: ${files} files under ${dirs.join(", ")}\n`);
+for (const line of refusals) process.stdout.write(`${line}\n`);
+process.stdout.write(
+  `coverage: ${files} files under ${dirs.join(", ")}${repeats > 0 ? ` (${repeats} hands met again, counted once)` : ""}\n`,
+);
 let parsed = 0;
 let total = 0;
 for (const [site, e] of [...perSite.entries()].sort()) {

@@ -129,7 +129,9 @@ export interface HandTime {
   timeZone: string | null;
 }
 
-const TIME = /(\d{4})\/(\d{1,2})\/(\d{1,2}) (\d{1,2}):(\d{2}):(\d{2})(?: ([A-Z]{2,5}))?/g;
+/** `2014/01/06 7:21:05 ET`, and PokerStars' older `2007/10/15 - 05:34:03 (ET)`. */
+const TIME =
+  /(\d{4})\/(\d{1,2})\/(\d{1,2})(?: -)? (\d{1,2}):(\d{2}):(\d{2})(?: ([A-Z]{2,5})\b| \(([A-Z]{2,5})\))?/g;
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
 
@@ -179,7 +181,7 @@ export function parseHandTime(text: string): HandTime | null {
     if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
       return null;
     const wall = Date.UTC(year, month - 1, day, hour, minute, second);
-    const zone = m[7];
+    const zone = m[7] ?? m[8];
     const offset = zone === undefined ? null : offsetOfLocal(zone, wall, year);
     if (offset !== null) return { date: isoString(wall - offset * 60_000), timeZone: zone! };
     local ??= {

@@ -44,6 +44,10 @@ export class HeaderError extends Error {}
 const GAME =
   /(Hold'em|Holdem|(?:([56]) Card )?Omaha(?: (Hi\/Lo))?|PLO(?:-?([56]))?(?: (Hi\/Lo))?)(?: (No Limit|Pot Limit|Fixed Limit|Limit))?/;
 /** `($0.05/$0.10 USD)`, `(10/20)`, and capped no limit `($1/$2 - $40 Cap -  USD)` (two spaces, as written). */
+const GAME_ALL = new RegExp(GAME.source, "g");
+/** Games of PokerStars and GGPoker that are not hold'em or Omaha. */
+const OTHER_GAME =
+  /\b(?:6\+ Hold'em|ShortDeck|Short Deck|Courchevel(?: Hi\/Lo)?|Razz|7 Card Stud(?: Hi\/Lo)?|5 Card Draw|Triple Draw 2-7 Lowball|Single Draw 2-7 Lowball|Badugi)\b|\bOmaha \(NL postflop\)/;
 const STAKES =
   /^\s*\(([^/()\s]+)\/([^/()\s]+)(?:\/[^/()\s]+)?(?: - [^()\s]+ Cap)?(?: -)?(?:\s+(USD|EUR|GBP))?\)/;
 const LEVEL = /Level\s*([A-Za-z0-9]+)\s*\(([\d.,]+)\/([\d.,]+)(?:\(([\d.,]+)\))?\)/;
@@ -110,9 +114,22 @@ export function parseHeader(line: string): Header {
   if (!rest.startsWith(":")) throw new HeaderError('no ":" after the hand number');
   rest = rest.slice(1).trim();
 
+  // Games not read here, named before anything else is looked at.
+  const other = OTHER_GAME.exec(rest);
+  if (other) throw new HeaderError(`${other[0]} is not a game read here (hold'em and Omaha only)`);
+  // Mixed games name the game of the hand in brackets: `Mixed NLH/PLO (Hold'em No Limit, $0.10/$0.25 USD)`,
+  // `Mixed Hold'em (Hold'em Limit) - Level I (40/80)`, `8-Game (Hold'em Limit)`: read as that game.
+  // Home games name their club first (`{Dazzle's Room} Tournament #1, ...`).
+  rest = rest.replace(/^\{[^}]*\}\s*/, "");
+  rest = rest.replace(
+    /(?:Mixed [^(]*|\d+-Game |HORSE |HOSE )\(([^,()]+)(?:, ([^()]+))?\)/,
+    (_, game: string, stakes?: string) => (stakes === undefined ? game : `${game} (${stakes})`),
+  );
+
   let tournament: Tournament | null = null;
   let gameText = rest;
-  if (rest.startsWith("Tournament #")) {
+  if (/^(?:Zoom )?Tournament #/.test(rest)) {
+    rest = rest.replace(/^Zoom /, "");
     const comma = rest.indexOf(",");
     if (comma < 0) throw new HeaderError('no "," after the tournament number');
     const tid = rest.slice("Tournament #".length, comma).trim();
@@ -129,7 +146,11 @@ export function parseHeader(line: string): Header {
       knockout: false,
     };
   }
-  const g = GAME.exec(gameText);
+  // The game is the last one named (GGPoker's tournament names may name one too: `WSOP #77: $5,000 No Limit
+  // Hold'em Main Event, $25M GTD Hold'em No Limit - Level10`).
+  let g: RegExpExecArray | null = null;
+  for (const m of gameText.matchAll(GAME_ALL))
+    if (g === null || m[6] !== undefined || g[6] === undefined) g = m;
   if (!g) throw new HeaderError("no game (Hold'em, Omaha, PLO) in the first line");
   if (tournament) {
     Object.assign(tournament, tournamentPrefix(gameText.slice(0, g.index)));

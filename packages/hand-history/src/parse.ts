@@ -39,14 +39,22 @@ function startAt(lines: readonly string[], i: number): Dialect | "native" | null
   return null;
 }
 
-/** Splits text into lines: LF, CRLF or CR endings; byte order marks dropped (also mid-file, from `cat`). */
+/**
+ * Splits text into lines: LF, CRLF or CR endings; byte order marks dropped (also mid-file, from `cat`), and
+ * the NUL characters partypoker's client writes before some lines (`\0Game #N starts.`).
+ */
 export function splitLines(text: string): string[] {
   const lines = text.includes("\r") ? text.split(/\r\n?|\n/) : text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.charCodeAt(0) === 0xfeff) lines[i] = lines[i]!.slice(1);
+    const first = lines[i]!.charCodeAt(0);
+    if (first === 0xfeff) lines[i] = lines[i]!.slice(1);
+    else if (first === 0) lines[i] = lines[i]!.replace(/^\0+/, "");
   }
   return lines;
 }
+
+/** partypoker writes `Game #N starts.` before each hand's `#Game No : N`; before the first one it says nothing. */
+const GAME_STARTS = /^Game #\d+ starts\.$/;
 
 /**
  * Parses every hand of a hand-history file: one or many hands, of any supported site, mixed with
@@ -75,7 +83,7 @@ export function parseHandHistories(text: string, options: ParseOptions = {}): Pa
       if (start >= 0) parseOne(lines, start, i, kind!, site, hands, errors);
       start = i;
       kind = found;
-    } else if (start < 0 && lines[i]!.trim() !== "") {
+    } else if (start < 0 && lines[i]!.trim() !== "" && !GAME_STARTS.test(lines[i]!.trim())) {
       // Text before the first hand: one error for the whole run of it.
       let end = i;
       while (end < lines.length && startAt(lines, end) === null) end++;
@@ -170,7 +178,23 @@ function parseOne(
     }
     const translated = kind.translate(lines, start, end);
     handId = translated.id ?? handId;
-    const hand = new HandReader(translated.lines, 0, translated.lines.length, translated.header).read();
+    // A translated line may stand for several reader lines (`a\nb`, lines the site leaves unwritten):
+    // the reader reads them one by one, and an error names the line of the file they stand for.
+    const readerLines: string[] = [];
+    const origin: number[] = [];
+    translated.lines.forEach((line, k) => {
+      for (const part of line.includes("\n") ? line.split("\n") : [line]) {
+        readerLines.push(part);
+        origin.push(k);
+      }
+    });
+    let hand: Hand;
+    try {
+      hand = new HandReader(readerLines, 0, readerLines.length, translated.header).read();
+    } catch (error) {
+      if (error instanceof LineError) throw new LineError(error.message, origin[error.index] ?? error.index);
+      throw error;
+    }
     hand.line = start + 1;
     hands.push(hand);
   } catch (error) {

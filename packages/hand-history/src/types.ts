@@ -159,8 +159,9 @@ export interface Player {
 }
 
 /**
- * A forced bet before the cards are dealt: `ante`, `sb`, `bb`, `straddle`, or `sb+bb` (a returning player's
- * "posts small & big blinds": `amount` is both together; the small blind part is dead).
+ * A forced bet before the cards are dealt: `ante`, `sb`, `bb`, `straddle`, `sb+bb` (a returning player's
+ * "posts small & big blinds": `amount` is both together; the small blind part is dead), or `dead` (a missed
+ * blind posted on return, GGPoker's "posts missed blind $2": dead money, not part of the player's bet).
  *
  * @example
  * // "Nightfox82: posts small blind $0.05"
@@ -168,7 +169,7 @@ export interface Player {
  */
 export interface Post {
   player: string;
-  type: "ante" | "sb" | "bb" | "sb+bb" | "straddle";
+  type: "ante" | "sb" | "bb" | "sb+bb" | "straddle" | "dead";
   /** Chips this post put in (for GGPoker's `straddle $X`, which gives the street total, the difference). */
   amount: number;
   allIn: boolean;

@@ -20,6 +20,7 @@ const POST_TEXT: Record<Post["type"], string> = {
   bb: "posts big blind",
   "sb+bb": "posts small & big blinds",
   straddle: "posts straddle",
+  dead: "posts missed blind",
 };
 
 function gameLabel(hand: Hand): string {

@@ -40,7 +40,7 @@ const BAD: Bad[] = [
     name: "a game this parser does not read",
     text: swap(GOOD, "Hold'em No Limit (€0.02", "Razz (€0.02"),
     at: "PokerStars Hand",
-    message: /no game/,
+    message: /^Razz is not a game read here \(hold'em and Omaha only\)$/,
   },
   {
     name: "no betting limit",
@@ -148,7 +148,7 @@ const BAD: Bad[] = [
     name: "a GGPoker cash drop (not supported)",
     text: swap(GOOD, "*** FLOP ***", "Cash Drop to Pot : total €1\n*** FLOP ***"),
     at: "Cash Drop",
-    message: /not seated|unrecognised/,
+    message: /^GGPoker's Cash Drop to Pot \(money the site adds to the pot\) is not read$/,
   },
   {
     name: "a raise without 'to'",

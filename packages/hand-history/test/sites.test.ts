@@ -286,7 +286,7 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     name: "partypoker: a tournament hand",
     text: swap(HAND_PARTY, "$0.05/$0.10 USD NL Texas Hold'em", "Tourney Hand NL Texas Hold'em"),
     at: "Tourney Hand",
-    message: /tournament hands are not read yet/,
+    message: /tournament hands in this format are not read yet/,
   },
   {
     name: "partypoker: a month that is not one",

@@ -40,52 +40,27 @@
  *     Hero wins $4.75 USD from the main pot with a pair of Tens.
  */
 
-import { currencyOfSymbol, parseAmount } from "../amounts.js";
-import { parseHandTime } from "../dates.js";
-import { type Header, HeaderError, isKnockout } from "../header.js";
-import type { Currency, Game, Site, Tournament } from "../types.js";
-import { cardList, type Dialect, lineError, monthOf, playerAt, type Translation } from "./dialect.js";
+import { parseAmount } from "../amounts.js";
+import type { Header } from "../header.js";
+import type { Site } from "../types.js";
+import { bare, headerOf, symbolFirst, tournamentOf } from "./bracket-header.js";
+import { cardList, type Dialect, lineError, playerAt, type Translation } from "./dialect.js";
+import { isGameTableFormat, translateGameTable } from "./party-game-table.js";
+import {
+  impliedBlinds,
+  levelOf,
+  numberByTable,
+  type SeatedPlayer,
+  TOURNAMENT_NOTICE,
+} from "./party-tournament.js";
 
 const GAME_NO = /^#Game No\s*:\s*(\d+)/;
 /** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
-const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\d+) \*{5}/;
-const SEAT = /^Seat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
+const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\w+) \*{5}/;
+/** `Seat 1: name ( $10.25 USD )`; partypoker's Mac client writes `seat 1:`. */
+const SEAT = /^[Ss]eat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
 const BUTTON = /^Seat (\d+) is the button$/;
 const DEALING = /^\*\* Dealing (down cards|[Ff]lop|[Tt]urn|[Rr]iver) \*\*\s*(?:\[(.*)\])?$/;
-
-/** `$0.05 USD`, `€1,250`, `12,400`, `25 $`: an amount with its symbol first, the currency code dropped. */
-function bare(text: string): string {
-  return text
-    .replace(/\s*(USD|EUR|GBP)\s*$/, "")
-    .trim()
-    .replace(/^(\d{1,3}(?:(?:\u00a0|Â\u00a0| )\d{3})*)(?:,(\d{1,2}))? ?([$€£])$/, european)
-    .replace(/^([\d.,]+) ?([$€£])$/, "$2$1");
-}
-
-/** A European amount, the symbol after it (`3 023,50 $`, space or no-break space between thousands, some
- * files with the no-break space garbled as `Â `): as `$3023.50`. */
-function european(_: string, whole: string, decimals: string | undefined, symbol: string): string {
-  return `${symbol}${whole.replace(/\D/g, "")}${decimals === undefined ? "" : `.${decimals}`}`;
-}
-
-/** Amounts written after their number (`25 $/50 $`) as the reader writes them (`$25/$50`). */
-const symbolFirst = (line: string): string =>
-  line.replace(/\d[\d.,]*(?:(?:\u00a0|Â\u00a0| )\d{3})*(?:,\d{1,2})? [$€£]/g, (amount) => bare(amount));
-
-function gameOf(text: string, format: Game["format"]): Game {
-  const t = text.toLowerCase();
-  const omaha = t.includes("omaha");
-  const hiLo = /hi\s*[/-]?\s*lo/.test(t);
-  let limit: Game["limit"];
-  if (/no limit|\bnl\b/.test(t)) limit = "nl";
-  else if (/pot limit|\bpl\b/.test(t)) limit = "pl";
-  else if (/fix(?:ed)? limit|\bfl\b|^limit|\blimit\b/.test(t)) limit = "fl";
-  else throw new HeaderError(`no betting limit (No Limit, Pot Limit, Fix Limit) in "${text}"`);
-  const holdem = /hold'?em/.test(t);
-  if (!omaha && !holdem) throw new HeaderError(`"${text}" is not hold'em or Omaha, the games read here`);
-  const cards = omaha ? (/\b5[ -]?card|omaha ?5/.test(t) ? 5 : 4) : 2;
-  return { variant: omaha ? "omaha" : "holdem", holeCards: cards, hiLo, limit, format, label: text.trim() };
-}
 
 interface Partial {
   id: string | null;
@@ -94,6 +69,8 @@ interface Partial {
 
 /** Reads one hand of either site; `site` picks the header lines and the summary verbs. */
 function translate(site: Site, lines: readonly string[], start: number, end: number): Translation {
+  if (site === "partypoker" && isGameTableFormat(lines, start, end))
+    return translateGameTable(lines, start, end);
   const out: string[] = new Array(end - start).fill("");
   const p: Partial = { id: null, header: null };
   const names: string[] = [];
@@ -101,6 +78,13 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
   let tableK = -1;
   let maxSeats: number | null = null;
   let board: string[] = [];
+  // For partypoker's tournament hands, whose blinds go unwritten: the seats, the button, the antes.
+  const seated: SeatedPlayer[] = [];
+  const antes = new Map<string, number>();
+  let button = -1;
+  let blindsPosted = false;
+  let noSmallBlind = false;
+  let dealK = -1;
   for (let k = 0; k < end - start; k++) {
     const line = lines[start + k]!.trim();
     if (line === "") continue;
@@ -118,18 +102,23 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       continue;
     }
     if (table === null && (line.startsWith("Table ") || line.startsWith("Tournament #"))) {
-      const t = /^(?:Tournament #(\d+) (.*?) - )?Table (.*?)(?: (\d+) Max)? \((?:Real|Play) Money\)/.exec(
-        line,
-      );
+      const t =
+        /^(?:Tournament #(\d+) (.*?) - )?Table (.*?)(?: (\d+) Max)? \(\s*(Real Money|Play Money|Practice Play)\s*\)/.exec(
+          line,
+        );
       if (!t) lineError("unrecognised table line (Table Name 6 Max (Real Money))", k);
+      // 888poker's play money tables: chips, not currency.
+      if (t[5] === "Practice Play" && t[1] === undefined) p.header = { ...p.header, currency: null };
       table = t[3]!.replace(/^#/, "");
       maxSeats = t[4] === undefined ? null : Number(t[4]);
       tableK = k;
       if (t[1] !== undefined) p.header = tournamentOf(p.header, t[1], t[2]!, k);
+      else if (p.header.tournament) numberByTable(p.header.tournament, table, p.id ?? "");
       continue;
     }
     if ((m = BUTTON.exec(line))) {
       if (table === null) lineError("the button line comes before the table line", k);
+      button = Number(m[1]);
       out[k] = `Table '${table}' ${maxSeats === null ? "" : `${maxSeats}-max `}Seat #${m[1]} is the button`;
       continue;
     }
@@ -138,6 +127,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       const amount = bare(m[3]!);
       if (Number.isNaN(parseAmount(amount))) lineError(`"${m[3]}" is not a stack`, k);
       names.push(m[2]!);
+      seated.push({ seat: Number(m[1]), name: m[2]!, stack: parseAmount(amount), k });
       out[k] = `Seat ${m[1]}: ${m[2]} (${amount} in chips)`;
       continue;
     }
@@ -145,6 +135,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       const what = m[1]!.toLowerCase();
       if (what === "down cards") {
         out[k] = "*** HOLE CARDS ***";
+        dealK = k;
         continue;
       }
       const cards = cardList(m[2] ?? "")
@@ -170,13 +161,36 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       out[k] = playerLine(name, line.slice(name.length + 1).trim(), k);
       // partypoker's header may give the table's buy-in instead of the blinds: the posts say them.
       const post = /: posts (small blind|big blind) (\S+)$/.exec(out[k]!);
+      if (post) blindsPosted = true;
+      const ante = /^(.+): posts the ante (\S+)/.exec(out[k]!);
+      if (ante) antes.set(ante[1]!, (antes.get(ante[1]!) ?? 0) + parseAmount(ante[2]!));
       if (post && Number.isNaN(p.header.bb) && post[1] === "big blind") p.header.bb = parseAmount(post[2]!);
       if (post && Number.isNaN(p.header.sb) && post[1] === "small blind") p.header.sb = parseAmount(post[2]!);
       continue;
     }
     // Table talk and notices: `X has joined the table`, `X is connected`, chat `X: hi`, partypoker's
     // `Game #N starts.` (the next hand's) and time-bank reminders.
-    if (/^Game #\d+ starts\.$|^Your time bank will be activated/.test(line)) continue;
+    if (
+      /^Game #\d+ starts\.$|^Your time bank will be activated|^Due to current high memory use|^Chat has been disabled|^>You have options at |^Table Closed$|^Congratulations to player /.test(
+        line,
+      )
+    )
+      continue;
+    if (line.startsWith("The hand history for this hand number is not available"))
+      lineError("partypoker did not write this hand (its history is not available in the file)", k);
+    if (TOURNAMENT_NOTICE.test(line)) {
+      if (line.startsWith("There is no Small Blind")) noSmallBlind = true;
+      // The game line may still give the level before this hand's: these lines give the hand's own.
+      if (p.header?.tournament) p.header = levelOf(p.header, line);
+      continue;
+    }
+    // A player who is not among the seats: one who joined after the seats were listed, or a misspelt name.
+    const actor = /^(\S+) (?:posts|raises|calls|bets|folds|checks|is all-In)\b/.exec(line);
+    if (actor)
+      lineError(
+        `"${actor[1]}" is not seated at this table (no seat line gives the player's seat and stack)`,
+        k,
+      );
     if (
       / (?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|has been reconnected)\.?$/.test(
         line,
@@ -188,6 +202,14 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
   }
   if (p.header === null)
     lineError("no game line (the stakes, the game and the time) after the hand number", 0);
+  if (site === "partypoker" && p.header.tournament && !blindsPosted && dealK >= 0) {
+    // The players dealt in: every seated player the hand names after the seats (an ante, an action, a win).
+    const named = new Set(out.map((line) => /^(.+?)(?:: | collected )/.exec(line)?.[1]));
+    const dealt = seated.filter((s) => named.has(s.name));
+    out[dealK] = [...impliedBlinds(dealt, button, p.header, antes, noSmallBlind), out[dealK]].join("\n");
+    // The others sit out (dealt no cards, no position).
+    for (const s of seated) if (!named.has(s.name) && s.k !== undefined) out[s.k] += " is sitting out";
+  }
   if (tableK < 0) lineError("no 'Table ...' line", 0);
   if (Number.isNaN(p.header.bb))
     lineError("no blinds: neither the game line nor a big blind post gives them", 0);
@@ -220,16 +242,21 @@ function playerLine(name: string, rest: string, k: number): string {
     if (parts.length > 1) {
       const sum = parts.reduce((t, x) => t + parseAmount(bare(x)), 0);
       if (Number.isNaN(sum)) lineError(`"${m[2]}" is not an amount`, k);
+      // `[0,01 $ + 0 $]`: only the missed small blind, dead money; the player's bet is still nothing.
+      if (parts.length === 2 && parseAmount(bare(parts[1]!)) === 0)
+        return `${name}: posts missed blind ${parseAmount(bare(parts[0]!))}`;
       return `${name}: posts ${kind} ${Math.round(sum * 100) / 100}`;
     }
     return `${name}: posts ${kind} ${amountOf(m[2]!)}`;
   }
-  if (rest === "folds" || rest === "checks") return `${name}: ${rest}`;
+  // `folds.` on some tables, `Forward Folds` (fastforward tables folding ahead of their turn).
+  if (/^(?:Forward )?[Ff]olds\.?$/.test(rest)) return `${name}: folds`;
+  if (rest === "checks" || rest === "checks.") return `${name}: checks`;
   if ((m = /^(calls|bets) (\[.*)$/.exec(rest))) return `${name}: ${m[1]} ${amountOf(m[2]!)}`;
   if ((m = /^raises (\[.*)$/.exec(rest))) return `${name}: adds ${amountOf(m[1]!)}`;
   if ((m = /^(?:is )?all-[Ii]n\s*(\[.*)$/.exec(rest)))
     return `${name}: adds ${amountOf(m[1]!)} and is all-in`;
-  if ((m = /^(shows|mucks|doesn't show) \[(.*?)\]/.exec(rest))) {
+  if ((m = /^(shows|mucks|doesn't show)\s+\[(.*?)\]/.exec(rest))) {
     const cards = cardList(m[2]!);
     return m[1] === "shows" ? `${name}: shows [${cards}]` : `${name}: mucks [${cards}]`;
   }
@@ -239,7 +266,7 @@ function playerLine(name: string, rest: string, k: number): string {
   if ((m = /^collected \[\s*(.+?)\s*\]$/.exec(rest))) return `${name} collected ${bare(m[1]!)} from pot`;
   if (
     (m =
-      /^wins (?:(?:Hi|Lo) \()?([^\s()]+(?: (?:USD|EUR|GBP))?)\)?(?: from the (main pot|side pot(?: #?\d+)?).*)?\.?$/.exec(
+      /^wins (?:(?:Hi|Lo) \()?([^\s()]+(?:\s+(?:USD|EUR|GBP))?)(?: chips)?\)?(?: chips)?(?: from\s+(?:the\s+)?(main pot|side pot(?: #?\d+)?).*)?\.?$/.exec(
         rest,
       ))
   ) {
@@ -251,96 +278,12 @@ function playerLine(name: string, rest: string, k: number): string {
     return `${name} collected ${value} from ${pot}`;
   }
   if (
-    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|has been reconnected)\.?$/.test(
+    /^(?:has (?:joined|left) the table|is (?:dis)?connected|is disconnected\. We will wait .*|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|could not respond in time\.\(disconnected\)|has been reconnected(?: and has \d+ seconds to act)?|finished in \d+ place)\.?$/.test(
       rest,
     )
   )
     return "";
   lineError(`unrecognised action "${rest}"`, k);
-}
-
-/** 888poker: `$0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12`. */
-const GAME_888 = /^(\S+)\/(\S+) Blinds (.+?) - \*\*\* (\d{2}) (\d{2}) (\d{4}) (\d{1,2}:\d{2}:\d{2})$/;
-/** partypoker: `$0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024`. */
-// Older files give the table's buy-in (`$50 USD PL Texas Hold'em - ...`): the blinds then come from the posts.
-const GAME_PARTY =
-  /^(\S+?)(?:\/(\S+))?(?: (USD|EUR|GBP))? (.+?) - \w+, (\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?: ([A-Z]{2,5}))? (\d{4})$/;
-
-function headerOf(
-  site: Site,
-  line: string,
-  lines: readonly string[],
-  at: number,
-  id: string | null,
-  k: number,
-): Header {
-  if (id === null) lineError("no hand number ('#Game No : N') before the game line", k);
-  const tournament = lines.slice(at + 1, at + 3).some((l) => l.trim().startsWith("Tournament #"));
-  let sbText: string;
-  let bbText: string;
-  let gameText: string;
-  let when: string;
-  let code: string | undefined;
-  if (site === "888poker") {
-    const m = GAME_888.exec(line);
-    if (!m)
-      lineError(
-        "unrecognised 888poker game line ($0.05/$0.10 Blinds No Limit Holdem - *** 14 03 2024 18:45:12)",
-        k,
-      );
-    [sbText, bbText, gameText] = [m[1]!, m[2]!, m[3]!];
-    when = `${m[6]}/${m[5]}/${m[4]} ${m[7]}`;
-  } else {
-    if (line.startsWith("Tourney Hand") || / Tourney /.test(line)) {
-      lineError("partypoker tournament hands are not read yet (cash games are)", k);
-    }
-    const m = GAME_PARTY.exec(line);
-    if (!m)
-      lineError(
-        "unrecognised partypoker game line ($0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024)",
-        k,
-      );
-    const month = monthOf(m[5]!);
-    if (month === 0) lineError(`"${m[5]}" is not a month`, k);
-    // Only one amount: the table's buy-in; the blinds come from the posts.
-    [sbText, bbText, gameText, code] =
-      m[2] === undefined ? ["", "", m[4]!, m[3]] : [m[1]!, m[2], m[4]!, m[3]];
-    when = `${m[9]}/${month}/${m[6]} ${m[7]}${m[8] ? ` ${m[8]}` : ""}`;
-  }
-  const sb = parseAmount(sbText);
-  const bb = parseAmount(bbText);
-  if (bbText !== "" && (Number.isNaN(sb) || Number.isNaN(bb)))
-    lineError(`"${sbText}/${bbText}" are not blinds`, k);
-  const time = parseHandTime(when);
-  if (time === null) lineError(`"${when}" is not a date and time`, k);
-  const currency = tournament ? null : ((code as Currency | undefined) ?? currencyOfSymbol(line.charAt(0)));
-  let game: Game;
-  try {
-    game = gameOf(gameText, tournament ? "tournament" : "cash");
-  } catch (error) {
-    lineError((error as Error).message, k);
-  }
-  return { site, id, game, sb, bb, ante: 0, currency, time, tournament: null, totalWritten: false };
-}
-
-/** 888poker's tournament table line: `Tournament #215483921 $10 + $1 - Table #4 9 Max (Real Money)`. */
-function tournamentOf(header: Header, id: string, buyInText: string, k: number): Header {
-  const parts = buyInText.split("+").map((x) => x.trim());
-  const free = /^free/i.test(buyInText) || parts.every((x) => parseAmount(x) === 0);
-  const amounts = parts.map(parseAmount);
-  if (!free && amounts.some(Number.isNaN)) lineError(`"${buyInText}" is not a buy-in ($10 + $1)`, k);
-  const t: Tournament = {
-    id,
-    name: /bounty|knock|\bko\b/i.test(buyInText) ? buyInText : null,
-    buyIn: free ? null : amounts,
-    currency: free ? null : currencyOfSymbol(parts[0]!.charAt(0)),
-    freeroll: free,
-    level: null,
-    finishes: [],
-    knockout: false,
-  };
-  t.knockout = isKnockout(t);
-  return { ...header, game: { ...header.game, format: "tournament" }, currency: null, tournament: t };
 }
 
 function dialect(site: Site, isOurs: (historyLine: string) => boolean): Dialect {
@@ -349,7 +292,7 @@ function dialect(site: Site, isOurs: (historyLine: string) => boolean): Dialect 
     startsAt(lines, i) {
       const line = lines[i]!;
       if (line.startsWith("#Game No")) {
-        for (let j = i + 1; j < lines.length && j < i + 3; j++) {
+        for (let j = i + 1; j < lines.length && j < i + 6; j++) {
           const next = lines[j]!.trim();
           if (next !== "") return isOurs(next);
         }

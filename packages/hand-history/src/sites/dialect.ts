@@ -54,12 +54,24 @@ export function monthOf(name: string): number {
   return 0;
 }
 
-/** Cards as `[ 7d, 2h, Qs ]` or `[7d 2h Qs]`, as the reader's `7d 2h Qs`; `10h` becomes `Th`. */
+/** 888poker clients in other languages: German suits (`9Pik`, `QHerz`), Swedish and Dutch ranks (`Knh`, `Hc`). */
+const SUITS: Record<string, string> = { Pik: "s", Herz: "h", Karo: "d", Kreuz: "c" };
+const RANKS: Record<string, string> = { Kn: "J", D: "Q", E: "A", B: "J", V: "Q", H: "K" };
+const LOCAL_CARD = /^(10|[2-9TJQKA]|Kn|[DEBVH])(Pik|Herz|Karo|Kreuz|[cdhs])$/;
+
+/**
+ * Cards as `[ 7d, 2h, Qs ]` or `[7d 2h Qs]`, as the reader's `7d 2h Qs`; `10h` becomes `Th`, and the suits and
+ * ranks some clients write in their language become English (`10Pik` is `Ts`, `Knh` is `Jh`).
+ */
 export function cardList(text: string): string {
   return text
     .split(/[\s,]+/)
     .filter((c) => c.length > 0)
-    .map((c) => (c.startsWith("10") ? `T${c.slice(2)}` : c))
+    .map((c) => {
+      const m = LOCAL_CARD.exec(c);
+      if (!m) return c;
+      return `${m[1] === "10" ? "T" : (RANKS[m[1]!] ?? m[1])}${SUITS[m[2]!] ?? m[2]}`;
+    })
     .join(" ");
 }
 

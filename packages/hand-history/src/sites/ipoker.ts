@@ -39,11 +39,20 @@
  * `<tournamentcode>`, `<tournamentname>` and `<buyin>`; their blinds are read from each hand's posts.
  */
 
-import { currencyOfSymbol, parseAmount } from "../amounts.js";
 import { parseHandTime } from "../dates.js";
 import { type Header, HeaderError, isKnockout } from "../header.js";
 import { HandReader, LineError } from "../reader.js";
-import type { Currency, Game, Hand, HandParseError, ParseResult, SiteOption } from "../types.js";
+import type { Game, Hand, HandParseError, ParseResult, SiteOption } from "../types.js";
+import {
+  amountOf,
+  attr,
+  buttonBefore,
+  card,
+  dateOf,
+  type Session,
+  sessionOf,
+  tag,
+} from "./ipoker-session.js";
 
 /** Whether a text is an iPoker XML session (rather than a text hand history). */
 export function isIPokerXml(text: string): boolean {
@@ -52,106 +61,6 @@ export function isIPokerXml(text: string): boolean {
     .replace(/^\uFEFF/, "")
     .trimStart();
   return head.startsWith("<?xml") || head.startsWith("<session");
-}
-
-const attr = (tag: string, name: string): string | null => {
-  const m = new RegExp(`\\b${name}="([^"]*)"`).exec(tag);
-  return m ? unescapeXml(m[1]!) : null;
-};
-
-function unescapeXml(text: string): string {
-  return text
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&quot;", '"')
-    .replaceAll("&apos;", "'")
-    .replaceAll("&amp;", "&");
-}
-
-/** `€0.05`, `$1,250.50`, `0,05 €` (some skins): as a plain amount. */
-function amountOf(text: string | null): number {
-  if (text === null) return Number.NaN;
-  const t = text.replace(/[€$£\s]/g, "");
-  return parseAmount(/^\d+,\d{1,2}$/.test(t) ? t.replace(",", ".") : t);
-}
-
-/** `SK` → `Ks`, `H10` → `Th`; null for a card not shown (`X`). */
-function card(text: string): string | null | undefined {
-  if (text === "X" || text === "x") return null;
-  const suit = text.charAt(0).toLowerCase();
-  const rank = text.slice(1) === "10" ? "T" : text.slice(1);
-  if (!"cdhs".includes(suit) || rank.length !== 1 || !"23456789TJQKA".includes(rank)) return undefined;
-  return `${rank}${suit}`;
-}
-
-interface Session {
-  /** The player who saved the file (`<nickname>`): the hero. */
-  hero: string | null;
-  game: Game | string;
-  sb: number;
-  bb: number;
-  currency: Currency | null;
-  table: string;
-  maxSeats: number | null;
-  tournament: { id: string; name: string | null; buyIn: number[] | null; currency: Currency | null } | null;
-}
-
-function tag(text: string, name: string): string | null {
-  const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(text);
-  return m ? unescapeXml(m[1]!.trim()) : null;
-}
-
-function sessionOf(general: string): Session {
-  const gametype = tag(general, "gametype") ?? "";
-  const t = gametype.toLowerCase();
-  const omaha = t.includes("omaha");
-  const limit = /\bnl\b|no limit/.test(t)
-    ? "nl"
-    : /\bpl\b|pot limit/.test(t)
-      ? "pl"
-      : /\bfl\b|\bl\b|\blimit\b/.test(t)
-        ? "fl"
-        : null;
-  const code = tag(general, "tournamentcode");
-  const format = code ? "tournament" : "cash";
-  let game: Game | string;
-  if (!omaha && !t.includes("holdem") && !t.includes("hold'em"))
-    game = `"${gametype}" is not hold'em or Omaha, the games read here`;
-  else if (limit === null) game = `no betting limit (NL, PL, FL) in the game type "${gametype}"`;
-  else
-    game = {
-      variant: omaha ? "omaha" : "holdem",
-      holeCards: omaha ? 4 : 2,
-      hiLo: /hi-?lo/.test(t),
-      limit,
-      format,
-      label: gametype,
-    };
-  const blinds = /(\S+)\/(\S+)\s*$/.exec(gametype);
-  const currencyCode = tag(general, "currency");
-  const currency =
-    currencyCode === "USD" || currencyCode === "EUR" || currencyCode === "GBP"
-      ? currencyCode
-      : currencyOfSymbol((blinds?.[1] ?? "").charAt(0));
-  const buyInText = tag(general, "buyin");
-  const buyIn = buyInText === null ? null : buyInText.split("+").map((x) => amountOf(x));
-  return {
-    hero: tag(general, "nickname"),
-    game,
-    sb: blinds ? amountOf(blinds[1]!) : Number.NaN,
-    bb: blinds ? amountOf(blinds[2]!) : Number.NaN,
-    currency: code ? null : currency,
-    table: tag(general, "tablename") ?? "",
-    maxSeats: Number(tag(general, "tablesize")) || null,
-    tournament: code
-      ? {
-          id: code,
-          name: tag(general, "tournamentname"),
-          buyIn: buyIn?.every((x) => !Number.isNaN(x)) ? buyIn : null,
-          currency: currencyOfSymbol((buyInText ?? "").trim().charAt(0)),
-        }
-      : null,
-  };
 }
 
 const TYPES: Record<string, string> = { "0": "folds", "4": "checks" };
@@ -169,7 +78,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     throw new LineError(message, k);
   };
   if (typeof s.game === "string") fail(s.game, 0);
-  const game = s.game as Game;
+  let game = s.game as Game;
+  let pocket = 0;
   let date: string | null = null;
   const wins = new Map<string, number>();
   /** Action lines per round: their line, their `no`, their reader text. */
@@ -177,6 +87,9 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   let round_ = -1;
   let dealer = -1;
   let seatsK = -1;
+  let tableK = -1;
+  const seats = new Map<string, number>();
+  let sbSeat = -1;
   let sb = s.sb;
   let bb = s.bb;
   let ante = 0;
@@ -192,18 +105,20 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const seat = attr(line, "seat");
       const name = attr(line, "name");
       const chips = amountOf(attr(line, "chips"));
+      // An empty seat some skins list (`name="" chips="$0"`).
+      if (name === "" && chips === 0) continue;
       if (!seat || !name || Number.isNaN(chips))
         fail('unrecognised player (<player seat="1" name="..." chips="€10" .../>)', k);
       if (attr(line, "dealer") === "1") dealer = Number(seat);
       const win = amountOf(attr(line, "win") ?? "0");
       if (win > 0) wins.set(name!, win);
       out[k] = `Seat ${seat}: ${name} (${chips} in chips)`;
+      seats.set(name!, Number(seat));
       seatsK = k;
       continue;
     }
     if (line.startsWith("</players>")) {
-      if (dealer < 0) fail('no dealer among the players (dealer="1")', k);
-      out[k] = `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
+      tableK = k;
       continue;
     }
     const r = /^<round no="(\d+)"/.exec(line);
@@ -220,6 +135,7 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const known = cards.filter((c): c is string => typeof c === "string");
       if (kind === "Pocket") {
         const player = attr(line, "player") ?? "";
+        pocket = Math.max(pocket, cards.length);
         if (known.length === 0) continue;
         out[k] =
           player === s.hero && known.length === cards.length
@@ -245,7 +161,17 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       const simple = TYPES[type];
       if (simple) out[k] = `${player}: ${simple}`;
       else if (type === "1" || type === "2" || type === "15") {
-        const what = type === "1" ? "small blind" : type === "2" ? "big blind" : "the ante";
+        // A big blind of more than the table's is a returning player's small and big blind together.
+        const both = type === "2" && game.format === "cash" && sum > s.bb + 1e-9;
+        const what =
+          type === "1"
+            ? "small blind"
+            : both
+              ? "small & big blinds"
+              : type === "2"
+                ? "big blind"
+                : "the ante";
+        if (type === "1") sbSeat = seats.get(player!) ?? -1;
         if (type === "1" && game.format === "tournament") sb = sum;
         if (type === "2" && game.format === "tournament") bb = sum;
         if (type === "15") ante = Math.max(ante, sum);
@@ -264,8 +190,21 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     }
   }
   if (seatsK < 0) fail("no players in the game", 0);
-  if (date === null) fail("no <startdate> in the game", 0);
-  const time = parseHandTime(date!.replaceAll("-", "/"));
+  if (game.holeCards === 0) {
+    // The game type names no game: 2 cards dealt are hold'em, 4 or 5 Omaha.
+    if (pocket !== 2 && pocket !== 4 && pocket !== 5)
+      fail(`"${game.label}" names no game (hold'em or Omaha), and no player's cards tell which`, 0);
+    game = { ...game, variant: pocket === 2 ? "holdem" : "omaha", holeCards: pocket };
+  }
+  if (dealer < 0 && game.format === "tournament") dealer = buttonBefore(sbSeat, [...seats.values()]);
+  if (dealer < 0) {
+    const why = game.format === "tournament" ? ", and no small blind to find the button by" : "";
+    fail(`no dealer among the players (dealer="1")${why}`, tableK);
+  }
+  out[tableK < 0 ? seatsK : tableK] =
+    `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
+  if (date === null) fail("no <startdate> in the game: the hand is cut short, or not iPoker's export", 0);
+  const time = parseHandTime(dateOf(date!));
   if (time === null) fail(`"${date}" is not a date and time`, 0);
   // Actions in the order of their numbers, in the lines of their round.
   for (const slots of rounds.values()) {
@@ -288,6 +227,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     };
     tournament.knockout = isKnockout(tournament);
   }
+  // A tournament hand where nobody posts the small blind (its player was knocked out): half the big one.
+  if (Number.isNaN(sb) && !Number.isNaN(bb) && game.format === "tournament") sb = bb / 2;
   if (Number.isNaN(sb) || Number.isNaN(bb)) fail("no blinds in the game type (Holdem NL €0.05/€0.10)", 0);
   const header: Header = {
     site: "ipoker",
@@ -307,8 +248,10 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
 /** Parses an iPoker XML session: every `<game>` a hand. */
 export function parseIPoker(text: string, site: SiteOption): ParseResult {
   let lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
-  // A session written without line breaks: one tag a line.
-  if (lines.some((l) => (l.match(/<action /g)?.length ?? 0) > 1)) {
+  // A session written without line breaks, or a game's tags run together (`<game ...><general><startdate>`):
+  // one tag a line.
+  const TAGS = /<(?:game|general|players|player|round|action|cards|startdate)\b/g;
+  if (lines.some((l) => (l.match(TAGS)?.length ?? 0) > 1)) {
     lines = text
       .replace(/^\uFEFF/, "")
       .replace(/>\s*</g, ">\n<")
@@ -317,7 +260,8 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
   const hands: Hand[] = [];
   const errors: HandParseError[] = [];
   const first = lines.findIndex((l) => l.trim().startsWith("<game "));
-  const session = sessionOf(lines.slice(0, first < 0 ? lines.length : first).join("\n"));
+  const head = lines.slice(0, first < 0 ? lines.length : first).join("\n");
+  const session = sessionOf(head, /<session sessioncode="([^"]*)"/.exec(head)?.[1] ?? "");
   if (first < 0) {
     errors.push({
       handId: null,

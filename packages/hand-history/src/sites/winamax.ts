@@ -29,7 +29,8 @@ import { cardList, type Dialect, lineError, playerAt, type Translation } from ".
 
 const FIRST =
   /^Winamax Poker - (CashGame|Tournament "(.*?)" buyIn: (.*?)(?: level: (\S+))?|[^-]+?) - HandId: #([\d-]+) - (.+?) \(([^()]+)\) - (\d{4}\/\d{1,2}\/\d{1,2} \d{1,2}:\d{2}:\d{2}(?: [A-Z]{2,5})?)/;
-const TABLE = /^Table: '(.*)' (?:(\d+)-max )?\((?:real|play) money\)(?: Seat #(\d+) is the button)?/;
+/** Older files write `Seat 0000005 is the button`, some newer ones `Table 'Nagoya'` without the colon. */
+const TABLE = /^Table:? '(.*)' (?:(\d+)-max )?\((?:real|play) money\)(?: Seat #?0*(\d+) is the button)?/;
 const SEAT = /^Seat (\d+): (.+) \(([^(),]+)(?:, ([^()]+) bounty)?\)(.*)$/;
 
 /** `0.10€` as `€0.10`; `1,500` and `$2` as they are. */
@@ -40,7 +41,7 @@ function money(text: string): string {
 
 function gameOf(text: string, format: Game["format"]): Game | string {
   const t = text.toLowerCase();
-  const omaha = t.startsWith("omaha");
+  const omaha = /^(?:5 card )?omaha/.test(t);
   if (!omaha && !t.startsWith("holdem")) return `"${text}" is not hold'em or Omaha, the games read here`;
   const limit = t.includes("no limit")
     ? "nl"
@@ -50,7 +51,7 @@ function gameOf(text: string, format: Game["format"]): Game | string {
         ? "fl"
         : null;
   if (limit === null) return `no betting limit in "${text}"`;
-  const five = /omaha ?5/.test(t);
+  const five = /omaha ?5|^5 card/.test(t);
   return {
     variant: omaha ? "omaha" : "holdem",
     holeCards: omaha ? (five ? 5 : 4) : 2,
@@ -62,6 +63,8 @@ function gameOf(text: string, format: Game["format"]): Game | string {
 }
 
 function headerOf(line: string): Header {
+  if (line.startsWith("Winamax Poker - Tournament summary"))
+    lineError("a Winamax tournament summary (the results, no hands): there is no hand to read", 0);
   const m = FIRST.exec(line);
   if (!m)
     lineError(
@@ -125,7 +128,15 @@ function translate(lines: readonly string[], start: number, end: number): Transl
     let m: RegExpExecArray | null;
     if (summary) {
       if (line.startsWith("Total pot ")) {
-        out[k] = line.replace(/\| No rake$/, "| Rake 0").replace(/(\d[\d.,]*)€/g, "€$1");
+        // Older tournament hands round the total to thousands (`Total pot 6.02k`); it is not used here
+        // (the pot is read from the actions), only the rake is.
+        out[k] = line
+          .replace(/\| No rake$/, "| Rake 0")
+          .replace(/(\d[\d.,]*)€/g, "€$1")
+          .replace(
+            /^Total pot (\d+(?:\.\d+)?)k /,
+            (_, n: string) => `Total pot ${Math.round(Number(n) * 1000)} `,
+          );
       } else if (line.startsWith("Seat ")) out[k] = line.replace(/(\d[\d.,]*)€/g, "€$1");
       continue;
     }
@@ -162,7 +173,8 @@ function translate(lines: readonly string[], start: number, end: number): Transl
         .slice(name.length + 1)
         .trim()
         .replace(/(\d[\d.,]*)€/g, "€$1");
-      if ((m = /^collected (\S+) from (pot|main pot|side pot ?#?(\d+))$/.exec(rest))) {
+      // Hi/Lo games: `collected 4.96€ from pot (HI)`, `from pot(LO)`.
+      if ((m = /^collected (\S+) from (pot|main pot|side pot ?#?(\d+))(?: ?\((?:HI|LO)\))?$/.exec(rest))) {
         out[k] = `${name} collected ${m[1]} from ${m[3] ? `side pot-${m[3]}` : m[2]}`;
       } else if ((m = /^posts (ante|small blind|big blind) (\S+)/.exec(rest))) {
         out[k] =
@@ -170,7 +182,9 @@ function translate(lines: readonly string[], start: number, end: number): Transl
       } else if (/^(?:shows|mucks|folds|checks|calls|bets|raises|doesn't show)/.test(rest))
         out[k] = `${name}: ${rest}`;
       else if (
-        /^(?:wins .* bounty|is sitting out|sits out|has returned|joins the table|leaves the table)/.test(rest)
+        /^(?:wins .* bounty|is sitting out|sits out|has returned|joins the table|leaves the table|denies big blind)/.test(
+          rest,
+        )
       ) {
         if (rest.includes("bounty") && header.tournament) header.tournament.knockout = true;
       } else lineError(`unrecognised action "${rest}"`, k);
