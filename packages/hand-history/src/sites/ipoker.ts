@@ -203,6 +203,11 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   }
   out[tableK < 0 ? seatsK : tableK] =
     `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
+  if (date === null && round_ <= 0 && wins.size === 0)
+    fail(
+      "this hand holds only the seats and the blinds (no date, no cards, no play, no winner): the file left the rest of it out",
+      0,
+    );
   if (date === null) fail("no <startdate> in the game: the hand is cut short, or not iPoker's export", 0);
   const time = parseHandTime(dateOf(date!));
   if (time === null) fail(`"${date}" is not a date and time`, 0);
@@ -245,6 +250,13 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   return { lines: out, tail, header };
 }
 
+/** The index of the last line that is not blank. */
+function lastLine(lines: readonly string[]): number {
+  let k = lines.length - 1;
+  while (k > 0 && lines[k]!.trim() === "") k--;
+  return k;
+}
+
 /** Parses an iPoker XML session: every `<game>` a hand. */
 export function parseIPoker(text: string, site: SiteOption): ParseResult {
   let lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
@@ -276,8 +288,18 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
   for (let i = first; i < lines.length; i++) {
     const open = lines[i]!.trim();
     if (!open.startsWith("<game ")) continue;
+    // The game's lines end at its `</game>`; a file cut off (a client still writing it, a copy interrupted)
+    // ends inside its last game, and a game cut off inside a file runs into the next `<game`.
     let end = i + 1;
-    while (end < lines.length && !lines[end]!.trim().startsWith("</game>")) end++;
+    let next = -1;
+    for (; end < lines.length; end++) {
+      const l = lines[end]!.trim();
+      if (l.startsWith("</game>")) break;
+      if (l.startsWith("<game ")) {
+        next = end;
+        break;
+      }
+    }
     const id = attr(open, "gamecode");
     const report = (message: string, index: number): void => {
       errors.push({
@@ -291,7 +313,15 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
     };
     if (site !== "auto" && site !== "ipoker") report(`an iPoker hand, but the site asked for is ${site}`, i);
     else if (id === null) report('a <game> without its gamecode="..."', i);
-    else {
+    else if (end >= lines.length || next >= 0) {
+      // Its play and its winners may be missing: the game is refused, the games before and after it are read.
+      report(
+        next < 0
+          ? "this hand is cut off: the file ends inside it (no </game>), so its play and its result are incomplete"
+          : "this hand is cut off: the next <game> starts before its </game>, so its play and its result are incomplete",
+        next < 0 ? lastLine(lines) : next - 1,
+      );
+    } else {
       try {
         const g = translateGame(lines, i, Math.min(end + 1, lines.length), session, id);
         const hand = new HandReader(g.lines, 0, g.lines.length, g.header, g.tail).read();
@@ -303,7 +333,7 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
         else throw error;
       }
     }
-    i = end;
+    i = next < 0 ? end : next - 1;
   }
   return { hands, errors };
 }
