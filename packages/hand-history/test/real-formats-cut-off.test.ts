@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { parseHandHistories, writeHandHistory } from "../src/index.js";
+import { type Hand, parseHandHistories, writeHandHistory } from "../src/index.js";
 import { expectChipsConserved, FIXTURES, nets, positions } from "./helpers.js";
 
 const CUT = readFileSync(join(FIXTURES, "real-formats", "ipoker-cut-off.xml"), "utf8");
@@ -73,18 +73,42 @@ describe("iPoker: a session whose file ends early", () => {
     }
   });
 
-  it("refuses a game whose </game> is missing before the next one, and reads the next", () => {
-    const text = WHOLE.replace("</game>", "");
+  it("reads a game that stops right after a round, its </game> unwritten, and says so", () => {
+    // The export writes a game whole, its results first: a file ending after a </round> lost only closing
+    // tags. The hand reads as it would whole, with a note.
+    const note = (what: string) =>
+      `${what} after this hand's last round, before its </game>: the hand is read as written, and its chips add up`;
+    const ends = WHOLE.slice(0, WHOLE.lastIndexOf("</round>") + "</round>".length);
+    const inner = WHOLE.replace(" </game>\n", "");
+    const whole = parseHandHistories(WHOLE).hands;
+    for (const [text, cutIndex, what] of [
+      [ends, 1, "the file ends"],
+      [inner, 0, "the next <game> starts"],
+    ] as const) {
+      const { hands, errors } = parseHandHistories(text);
+      expect(errors).toEqual([]);
+      expect(hands).toHaveLength(2);
+      expect(hands[cutIndex]!.notes).toEqual([note(what)]);
+      // The same hands (the line of the second moves up when a line is taken out).
+      const same = (h: Hand) => ({ ...h, notes: [], line: 0 });
+      expect(same(hands[cutIndex]!)).toEqual(same(whole[cutIndex]!));
+      expect(same(hands[1 - cutIndex]!)).toEqual(same(whole[1 - cutIndex]!));
+    }
+  });
+
+  it("refuses a game that stops after a round when it cannot be read, saying it is cut off", () => {
+    // The third game cut after its blinds: nobody has won yet.
+    const text = CUT.slice(0, CUT.indexOf("</round>", CUT.indexOf('<game gamecode="9100003">')) + 8);
     const { hands, errors } = parseHandHistories(text);
-    expect(hands.map((h) => h.id)).toEqual(["9100002"]);
+    expect(hands).toHaveLength(2);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({
-      handId: "9100001",
-      handLine: lineOf(text, '<game gamecode="9100001">'),
-      line: lineOf(text, '<game gamecode="9100002">') - 1,
-      message:
-        "this hand is cut off: the next <game> starts before its </game>, so its play and its result are incomplete",
+      handId: "9100003",
+      handLine: lineOf(text, '<game gamecode="9100003">'),
     });
+    expect(errors[0]!.message).toMatch(
+      /^nobody collects the pot of 0\.1: .* \(this hand is cut off: the file ends inside it\)$/,
+    );
   });
 
   it("refuses, each as one hand, games that hold only the seats and the blinds", () => {

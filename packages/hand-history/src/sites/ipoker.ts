@@ -250,9 +250,9 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   return { lines: out, tail, header };
 }
 
-/** The index of the last line that is not blank. */
-function lastLine(lines: readonly string[]): number {
-  let k = lines.length - 1;
+/** The index of the last line up to `from` that is not blank. */
+function lastLine(lines: readonly string[], from: number): number {
+  let k = from;
   while (k > 0 && lines[k]!.trim() === "") k--;
   return k;
 }
@@ -313,24 +313,31 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
     };
     if (site !== "auto" && site !== "ipoker") report(`an iPoker hand, but the site asked for is ${site}`, i);
     else if (id === null) report('a <game> without its gamecode="..."', i);
-    else if (end >= lines.length || next >= 0) {
-      // Its play and its winners may be missing: the game is refused, the games before and after it are read.
-      report(
-        next < 0
-          ? "this hand is cut off: the file ends inside it (no </game>), so its play and its result are incomplete"
-          : "this hand is cut off: the next <game> starts before its </game>, so its play and its result are incomplete",
-        next < 0 ? lastLine(lines) : next - 1,
-      );
-    } else {
-      try {
-        const g = translateGame(lines, i, Math.min(end + 1, lines.length), session, id);
-        const hand = new HandReader(g.lines, 0, g.lines.length, g.header, g.tail).read();
-        hand.line = i + 1;
-        hands.push(hand);
-      } catch (error) {
-        if (error instanceof LineError) report(error.message, i + error.index);
-        else if (error instanceof HeaderError) report(error.message, i);
-        else throw error;
+    else {
+      // A game cut off is refused, unless it stops right after one of its rounds (the export writes a game
+      // whole, its results first: only the closing tags are missing); the games before and after it are read.
+      const cut = end >= lines.length || next >= 0;
+      const last = lastLine(lines, (next < 0 ? lines.length : next) - 1);
+      const where = next < 0 ? "the file ends inside it" : "the next <game> starts before its </game>";
+      if (cut && lines[last]!.trim() !== "</round>") {
+        const detail = next < 0 ? `${where} (no </game>)` : where;
+        report(`this hand is cut off: ${detail}, so its play and its result are incomplete`, last);
+      } else {
+        try {
+          const g = translateGame(lines, i, cut ? last + 1 : end + 1, session, id);
+          const hand = new HandReader(g.lines, 0, g.lines.length, g.header, g.tail).read();
+          hand.line = i + 1;
+          if (cut)
+            hand.notes.push(
+              `${next < 0 ? "the file ends" : "the next <game> starts"} after this hand's last round, before its </game>: the hand is read as written, and its chips add up`,
+            );
+          hands.push(hand);
+        } catch (error) {
+          const suffix = cut ? ` (this hand is cut off: ${where})` : "";
+          if (error instanceof LineError) report(error.message + suffix, i + error.index);
+          else if (error instanceof HeaderError) report(error.message + suffix, i);
+          else throw error;
+        }
       }
     }
     i = next < 0 ? end : next - 1;
