@@ -35,7 +35,8 @@
  * out) and 9 (sits in) say nothing about the play. Actions are played in the order of their `no`, which is not
  * always the order of the lines (a player's cards and actions may be grouped). A file written on one line is
  * read tag by tag (its errors then name the tag's line in that reading). Game types: `Holdem NL`, `Omaha PL`,
- * `Holdem L` (fixed limit). Tournament sessions carry
+ * `Holdem L` (fixed limit). A file cut off gives its complete games; the game it ends inside is refused,
+ * unless it stops right after a round (only closing tags missing) and reads. Tournament sessions carry
  * `<tournamentcode>`, `<tournamentname>` and `<buyin>`; their blinds are read from each hand's posts.
  */
 
