@@ -171,6 +171,44 @@ const CASES: Array<{ file: string; site: Hand["site"]; hands: number; check: (ha
     },
   },
   {
+    file: "partypoker-mac-and-old-seats.txt",
+    site: "partypoker",
+    hands: 2,
+    check: ([a, b]) => {
+      // The Mac client runs some lines together: a sit-out and the next player's big blind, and the two
+      // halves of a split pot, each read as two lines.
+      expect(a!.posts.map((x) => [x.player, x.type, x.amount])).toEqual([
+        ["jonas.f", "sb", 0.1],
+        ["lena_w", "bb", 0.25],
+      ]);
+      expect(a!.players.find((p) => p.name === "maud_t")!.dealtIn).toBe(false);
+      expect(positions(a!)).toEqual({ lena_w: "BB", Hero: "BTN", "jonas.f": "SB", maud_t: null });
+      expect(a!.collected.map((c) => [c.player, c.amount])).toEqual([
+        ["lena_w", 3.61],
+        ["Hero", 3.61],
+      ]);
+      expect([a!.totalPot, a!.rake]).toEqual([7.6, 0.38]);
+      expect(nets(a!)).toEqual({ lena_w: -0.14, Hero: -0.14, "jonas.f": -0.1, maud_t: 0 });
+      // An older client: `seat1:` with no space, `raises[ $35 USD ]` with none before the bracket.
+      expect(b!.game).toMatchObject({ variant: "omaha", holeCards: 4, limit: "pl", format: "cash" });
+      expect(b!.players.map((p) => [p.seat, p.name, p.stack])).toEqual([
+        [1, "ida_s", 480],
+        [2, "Hero", 1012.5],
+        [5, "bram_v", 300],
+      ]);
+      expect(b!.actions.preflop[0]).toEqual({
+        player: "Hero",
+        type: "raise",
+        amount: 25,
+        to: 35,
+        allIn: false,
+      });
+      expect(b!.uncalled).toEqual([{ player: "Hero", amount: 120 }]);
+      expect([b!.totalPot, b!.rake]).toEqual([175, 3]);
+      expect(nets(b!)).toEqual({ ida_s: -85, Hero: 87, bram_v: -5 });
+    },
+  },
+  {
     file: "partypoker-tournament.txt",
     site: "partypoker",
     hands: 2,

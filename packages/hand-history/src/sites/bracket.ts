@@ -58,7 +58,7 @@ const GAME_NO = /^#Game No\s*:\s*(\d+)/;
 /** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
 const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\w+) \*{5}/;
 /** `Seat 1: name ( $10.25 USD )`; partypoker's Mac client writes `seat 1:`. */
-const SEAT = /^[Ss]eat (\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
+const SEAT = /^[Ss]eat ?(\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
 const BUTTON = /^Seat (\d+) is the button$/;
 const DEALING = /^\*\* Dealing (down cards|[Ff]lop|[Tt]urn|[Rr]iver) \*\*\s*(?:\[(.*)\])?$/;
 
@@ -85,10 +85,13 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
   let blindsPosted = false;
   let noSmallBlind = false;
   let dealK = -1;
+  // Players who joined the table during the hand (`X has joined the table.`).
+  const joined = new Set<string>();
   for (let k = 0; k < end - start; k++) {
     const line = lines[start + k]!.trim();
     if (line === "") continue;
     let m: RegExpExecArray | null;
+    if ((m = /^(.+) has joined the table\.?$/.exec(line))) joined.add(m[1]!);
     if ((m = GAME_NO.exec(line))) {
       p.id = m[1]!;
       continue;
@@ -131,6 +134,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
       out[k] = `Seat ${m[1]}: ${m[2]} (${amount} in chips)`;
       continue;
     }
+    if (/^[Ss]eat ?\d+:/.test(line)) lineError("unrecognised seat line (Seat 1: name ( $10.25 USD ))", k);
     if ((m = DEALING.exec(line))) {
       const what = m[1]!.toLowerCase();
       if (what === "down cards") {
@@ -158,7 +162,19 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     }
     const name = playerAt(line, names);
     if (name !== null) {
-      out[k] = playerLine(name, line.slice(name.length + 1).trim(), k);
+      out[k] = runTogether(line, names)
+        .map((part) => {
+          const who = playerAt(part, names)!;
+          return playerLine(who, part.slice(who.length + 1).trim(), k);
+        })
+        .join("\n");
+      // A player who joins lists a stack of 0 until the buy-in is counted: their stack is not written.
+      const stack = seated.find((x) => x.name === name)?.stack;
+      if (stack === 0 && joined.has(name) && /: (?:posts|calls|bets|adds|raises)/.test(out[k]!))
+        lineError(
+          `"${name}" joined the table during this hand and plays it, but partypoker wrote their stack as 0 (before their buy-in): the hand cannot be replayed without it`,
+          k,
+        );
       // partypoker's header may give the table's buy-in instead of the blinds: the posts say them.
       const post = /: posts (small blind|big blind) (\S+)$/.exec(out[k]!);
       if (post) blindsPosted = true;
@@ -188,7 +204,9 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     const actor = /^(\S+) (?:posts|raises|calls|bets|folds|checks|is all-In)\b/.exec(line);
     if (actor)
       lineError(
-        `"${actor[1]}" is not seated at this table (no seat line gives the player's seat and stack)`,
+        joined.has(actor[1]!)
+          ? `"${actor[1]}" joined the table after the seats were listed and plays this hand, but partypoker wrote no seat or stack for them: the hand cannot be replayed without them`
+          : `"${actor[1]}" plays this hand but has no seat line, so their seat and stack are unknown (the seats are listed incompletely, or the file spells the name two ways)`,
         k,
       );
     if (
@@ -215,6 +233,20 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     lineError("no blinds: neither the game line nor a big blind post gives them", 0);
   if (Number.isNaN(p.header.sb)) p.header.sb = p.header.bb / 2;
   return { header: p.header, lines: out, id: p.id };
+}
+
+/**
+ * partypoker's Mac client sometimes writes a line without its line break: `Player3 is sitting outPlayer4 posts
+ * big blind [$0,25 USD].`, `... with two pairs, Aces and Queens.Player4 wins $27,36 USD ...`. The line's
+ * parts, split where a seated player's name follows a full stop or `sitting out` with no space.
+ */
+function runTogether(line: string, names: readonly string[]): string[] {
+  for (let j = (playerAt(line, names)?.length ?? 0) + 1; j < line.length; j++) {
+    if (line[j - 1] !== "." && !line.slice(0, j).endsWith("sitting out")) continue;
+    if (playerAt(line.slice(j), names) !== null)
+      return [line.slice(0, j), ...runTogether(line.slice(j), names)];
+  }
+  return [line];
 }
 
 const AMOUNT_IN_BRACKETS = /^\[\s*([^\]]+?)\s*\]\.?$/;
@@ -252,8 +284,8 @@ function playerLine(name: string, rest: string, k: number): string {
   // `folds.` on some tables, `Forward Folds` (fastforward tables folding ahead of their turn).
   if (/^(?:Forward )?[Ff]olds\.?$/.test(rest)) return `${name}: folds`;
   if (rest === "checks" || rest === "checks.") return `${name}: checks`;
-  if ((m = /^(calls|bets) (\[.*)$/.exec(rest))) return `${name}: ${m[1]} ${amountOf(m[2]!)}`;
-  if ((m = /^raises (\[.*)$/.exec(rest))) return `${name}: adds ${amountOf(m[1]!)}`;
+  if ((m = /^(calls|bets) ?(\[.*)$/.exec(rest))) return `${name}: ${m[1]} ${amountOf(m[2]!)}`;
+  if ((m = /^raises ?(\[.*)$/.exec(rest))) return `${name}: adds ${amountOf(m[1]!)}`;
   if ((m = /^(?:is )?all-[Ii]n\s*(\[.*)$/.exec(rest)))
     return `${name}: adds ${amountOf(m[1]!)} and is all-in`;
   if ((m = /^(shows|mucks|doesn't show)\s+\[(.*?)\]/.exec(rest))) {
@@ -277,6 +309,8 @@ function playerLine(name: string, rest: string, k: number): string {
     if (Number.isNaN(parseAmount(value))) lineError(`"${m[1]}" is not an amount`, k);
     return `${name} collected ${value} from ${pot}`;
   }
+  // Before the cards, a player sitting out is dealt none (the reader ignores it later in the hand).
+  if (/^(?:is sitting out|sits out)\.?$/.test(rest)) return `${name}: sits out`;
   if (
     /^(?:has (?:joined|left) the table|is (?:dis)?connected|is disconnected\. We will wait .*|is sitting out|sits out|has returned|will be using (?:his|her|their) time bank.*|shows[\dA-Z,]+ +for low|did not respond in time|could not respond in time\.\(disconnected\)|has been reconnected(?: and has \d+ seconds to act)?|finished in \d+ place)\.?$/.test(
       rest,

@@ -35,7 +35,8 @@
  * out) and 9 (sits in) say nothing about the play. Actions are played in the order of their `no`, which is not
  * always the order of the lines (a player's cards and actions may be grouped). A file written on one line is
  * read tag by tag (its errors then name the tag's line in that reading). Game types: `Holdem NL`, `Omaha PL`,
- * `Holdem L` (fixed limit). Tournament sessions carry
+ * `Holdem L` (fixed limit). A file cut off gives its complete games; the game it ends inside is refused,
+ * unless it stops right after a round (only closing tags missing) and reads. Tournament sessions carry
  * `<tournamentcode>`, `<tournamentname>` and `<buyin>`; their blinds are read from each hand's posts.
  */
 
@@ -203,6 +204,11 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   }
   out[tableK < 0 ? seatsK : tableK] =
     `Table '${s.table}' ${s.maxSeats ? `${s.maxSeats}-max ` : ""}Seat #${dealer} is the button`;
+  if (date === null && round_ <= 0 && wins.size === 0)
+    fail(
+      "this hand holds only the seats and the blinds (no date, no cards, no play, no winner): the file left the rest of it out",
+      0,
+    );
   if (date === null) fail("no <startdate> in the game: the hand is cut short, or not iPoker's export", 0);
   const time = parseHandTime(dateOf(date!));
   if (time === null) fail(`"${date}" is not a date and time`, 0);
@@ -245,6 +251,13 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   return { lines: out, tail, header };
 }
 
+/** The index of the last line up to `from` that is not blank. */
+function lastLine(lines: readonly string[], from: number): number {
+  let k = from;
+  while (k > 0 && lines[k]!.trim() === "") k--;
+  return k;
+}
+
 /** Parses an iPoker XML session: every `<game>` a hand. */
 export function parseIPoker(text: string, site: SiteOption): ParseResult {
   let lines = text.replace(/^\uFEFF/, "").split(/\r\n?|\n/);
@@ -276,8 +289,18 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
   for (let i = first; i < lines.length; i++) {
     const open = lines[i]!.trim();
     if (!open.startsWith("<game ")) continue;
+    // The game's lines end at its `</game>`; a file cut off (a client still writing it, a copy interrupted)
+    // ends inside its last game, and a game cut off inside a file runs into the next `<game`.
     let end = i + 1;
-    while (end < lines.length && !lines[end]!.trim().startsWith("</game>")) end++;
+    let next = -1;
+    for (; end < lines.length; end++) {
+      const l = lines[end]!.trim();
+      if (l.startsWith("</game>")) break;
+      if (l.startsWith("<game ")) {
+        next = end;
+        break;
+      }
+    }
     const id = attr(open, "gamecode");
     const report = (message: string, index: number): void => {
       errors.push({
@@ -292,18 +315,33 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
     if (site !== "auto" && site !== "ipoker") report(`an iPoker hand, but the site asked for is ${site}`, i);
     else if (id === null) report('a <game> without its gamecode="..."', i);
     else {
-      try {
-        const g = translateGame(lines, i, Math.min(end + 1, lines.length), session, id);
-        const hand = new HandReader(g.lines, 0, g.lines.length, g.header, g.tail).read();
-        hand.line = i + 1;
-        hands.push(hand);
-      } catch (error) {
-        if (error instanceof LineError) report(error.message, i + error.index);
-        else if (error instanceof HeaderError) report(error.message, i);
-        else throw error;
+      // A game cut off is refused, unless it stops right after one of its rounds (the export writes a game
+      // whole, its results first: only the closing tags are missing); the games before and after it are read.
+      const cut = end >= lines.length || next >= 0;
+      const last = lastLine(lines, (next < 0 ? lines.length : next) - 1);
+      const where = next < 0 ? "the file ends inside it" : "the next <game> starts before its </game>";
+      if (cut && lines[last]!.trim() !== "</round>") {
+        const detail = next < 0 ? `${where} (no </game>)` : where;
+        report(`this hand is cut off: ${detail}, so its play and its result are incomplete`, last);
+      } else {
+        try {
+          const g = translateGame(lines, i, cut ? last + 1 : end + 1, session, id);
+          const hand = new HandReader(g.lines, 0, g.lines.length, g.header, g.tail).read();
+          hand.line = i + 1;
+          if (cut)
+            hand.notes.push(
+              `${next < 0 ? "the file ends" : "the next <game> starts"} after this hand's last round, before its </game>: the hand is read as written, and its chips add up`,
+            );
+          hands.push(hand);
+        } catch (error) {
+          const suffix = cut ? ` (this hand is cut off: ${where})` : "";
+          if (error instanceof LineError) report(error.message + suffix, i + error.index);
+          else if (error instanceof HeaderError) report(error.message + suffix, i);
+          else throw error;
+        }
       }
     }
-    i = end;
+    i = next < 0 ? end : next - 1;
   }
   return { hands, errors };
 }
