@@ -100,6 +100,8 @@ export class BodyWriter {
         at += this.buf.copy(out, at, this.spans[k]!, this.spans[k + 1]!);
       }
     }
+    // Every byte of the buffer is written (it is not zeroed): anything else is a bug, never a body.
+    if (at !== total) throw new Error(`BodyWriter wrote ${at} of ${total} bytes`);
     this.reset();
     return out;
   }
