@@ -36,7 +36,7 @@ const CLOSE = 0x7d;
 const PLACEHOLDER = /"\\u0000(\d+)"/;
 
 /** Bytes kept between bodies at most (a larger scratch, for a PLO body, is dropped after it). */
-const KEEP_BYTES = 1 << 20;
+const KEEP_BYTES = 2 << 20;
 
 export class BodyWriter {
   private buf = Buffer.allocUnsafe(64 * 1024);

@@ -1,5 +1,5 @@
 /**
- * The JSON path writes node and range bodies as text (`nodeJson`, `rangeJson` in src/views.ts) instead of
+ * The JSON path writes node and range bodies as bytes (`nodeBytes`, `rangeBytes` in src/views.ts) instead of
  * stringifying the objects `nodeView` and `rangeView` build: every body must be the same bytes, for every node
  * and action of packs of each kind (hold'em with and without EVs, PLO's 16,432 classes), with every option.
  */
