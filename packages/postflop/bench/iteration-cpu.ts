@@ -4,6 +4,10 @@
  *
  *   pnpm --filter @ranges/postflop build
  *   nice -n 10 node packages/postflop/bench/iteration-cpu.ts [--spot turn|flop] [--iterations 4] [--threads 1]
+ *                                                            [--leads]
+ *
+ * `--leads` lets OOP lead the turn and river (the benchmark spot as the reference solver's defaults define it,
+ * what a side-by-side with it measures); without it, the tree the recorded checksums were taken with.
  *
  * Runs the built package (dist). Prints each iteration's CPU seconds (all threads of the process), the mean
  * of all but the first (which pays the page faults of fresh storage), and a checksum of the root strategy so
@@ -19,11 +23,12 @@ const { values } = parseArgs({
     spot: { type: "string", default: "turn" },
     iterations: { type: "string", default: "4" },
     threads: { type: "string", default: "1" },
+    leads: { type: "boolean", default: false },
   },
 });
 
-// The tree (no leads) and schedule (the paper's DCFR) its recorded checksums and times were taken with.
-const flop = benchSpot("75%", false);
+// The schedule (the paper's DCFR) and, without --leads, the tree its recorded checksums were taken with.
+const flop = benchSpot("75%", values.leads === true);
 const config: PostflopConfig =
   values.spot === "flop" ? flop : { ...flop, board: "QsJh2h5d", pot: 13.75, stack: 93.375 };
 const iterations = Number(values.iterations);
