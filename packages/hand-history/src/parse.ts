@@ -5,6 +5,7 @@
  */
 
 import { HeaderError, mayStartHand, START } from "./header.js";
+import { MAX_LINE, overlong, overlongMessage, quoted } from "./line-limits.js";
 import { HandReader, LineError } from "./reader.js";
 import { BRACKET_DIALECTS } from "./sites/bracket.js";
 import type { Dialect } from "./sites/dialect.js";
@@ -31,6 +32,7 @@ const FIRST_LINES =
 /** The site of the hand starting on `lines[i]`: "native" for PokerStars and GGPoker, a dialect, or null. */
 function startAt(lines: readonly string[], i: number): Dialect | "native" | null {
   const line = lines[i]!;
+  if (line.length > MAX_LINE) return null;
   const c = line.charCodeAt(0);
   // P(okerStars, oker Hand), #, *, W: cheap checks first, the file is scanned line by line.
   if (c === 80) return mayStartHand(line) && START.test(line) ? "native" : null;
@@ -96,7 +98,7 @@ export function parseHandHistories(text: string, options: ParseOptions = {}): Pa
           end < lines.length
             ? `text before the first hand (a hand starts with ${FIRST_LINES})`
             : `no hand found: this is not a hand history of a supported site (a hand starts with ${FIRST_LINES})`,
-        text: lines[i]!.trim(),
+        text: quoted(lines[i]),
       });
       i = end - 1;
     }
@@ -147,6 +149,7 @@ function parseOne(
   hands: Hand[],
   errors: HandParseError[],
 ): void {
+  const long = overlong(lines, start, end);
   let handId: string | null;
   let handSite: Site;
   if (kind === "native") {
@@ -154,7 +157,8 @@ function parseOne(
     handId = m ? m[2]! : null;
     handSite = m?.[1] === "Poker Hand" ? "ggpoker" : "pokerstars";
   } else {
-    handId = kind.idOf(lines, start, end);
+    // A line too long for any pattern: the hand is refused below, before the dialect reads an id.
+    handId = long >= 0 ? null : kind.idOf(lines, start, end);
     handSite = kind.site;
   }
   const fail = (message: string, index: number): void => {
@@ -164,9 +168,13 @@ function parseOne(
       line: index + 1,
       handLine: start + 1,
       message,
-      text: (lines[index] ?? "").trim(),
+      text: quoted(lines[index]),
     });
   };
+  if (long >= 0) {
+    fail(overlongMessage(lines[long]!), long);
+    return;
+  }
   if (site !== "auto" && handSite !== site) {
     fail(`a ${SITE_NAMES[handSite]} hand, but the site asked for is ${SITE_NAMES[site]}`, start);
     return;

@@ -10,6 +10,7 @@ import {
   EPSILON,
   INFO,
   MARKER,
+  MAX_SEATS,
   ReaderState,
   RUNS,
   type Seat,
@@ -143,6 +144,7 @@ export abstract class LineReader extends ReaderState {
       net: 0,
       allIn: false,
     };
+    if (this.seats.length >= MAX_SEATS) this.fail(`more than ${MAX_SEATS} seat lines: no table seats more`);
     const seat: Seat = {
       player,
       live: 0,

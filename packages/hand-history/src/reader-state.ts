@@ -40,6 +40,9 @@ export const INFO =
 export const FINISHED =
   /^(.+) finished the tournament in (\d+)(?:st|nd|rd|th) place(?: and received (\S+?)\.?)?$/;
 export const WINS_TOURNAMENT = /^(.+) wins the tournament and receives (\S+) - congratulations!$/;
+/** Seat lines a hand may hold at most: no table seats more than ten (and a file must not make lookups slow). */
+export const MAX_SEATS = 10;
+
 export const TABLE = /^Table '(.*)' (?:(\d+)-max )?(?:\([^)]*\) )?Seat #(\d+) is the button/;
 export const MARKER = /^\*\*\* (?:(FIRST|SECOND|THIRD) )?([A-Z][A-Z ]*?) \*\*\*\s*(.*)$/;
 export const RUNS: Record<string, number> = { FIRST: 0, SECOND: 1, THIRD: 2 };

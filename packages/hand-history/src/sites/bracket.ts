@@ -42,6 +42,7 @@
 
 import { parseAmount } from "../amounts.js";
 import type { Header } from "../header.js";
+import { MAX_SEATS } from "../reader-state.js";
 import type { Site } from "../types.js";
 import { bare, headerOf, symbolFirst, tournamentOf } from "./bracket-header.js";
 import { cardList, type Dialect, lineError, playerAt, type Translation } from "./dialect.js";
@@ -127,6 +128,7 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
     }
     if (line.startsWith("Total number of players")) continue;
     if ((m = SEAT.exec(line))) {
+      if (seated.length >= MAX_SEATS) lineError(`more than ${MAX_SEATS} seat lines: no table seats more`, k);
       const amount = bare(m[3]!);
       if (Number.isNaN(parseAmount(amount))) lineError(`"${m[3]}" is not a stack`, k);
       names.push(m[2]!);
@@ -241,12 +243,18 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
  * parts, split where a seated player's name follows a full stop or `sitting out` with no space.
  */
 function runTogether(line: string, names: readonly string[]): string[] {
-  for (let j = (playerAt(line, names)?.length ?? 0) + 1; j < line.length; j++) {
-    if (line[j - 1] !== "." && !line.slice(0, j).endsWith("sitting out")) continue;
-    if (playerAt(line.slice(j), names) !== null)
-      return [line.slice(0, j), ...runTogether(line.slice(j), names)];
+  const parts: string[] = [];
+  let from = 0;
+  let j = from + (playerAt(line, names)?.length ?? 0) + 1;
+  for (; j < line.length; j++) {
+    const cut = line[j - 1] === "." || (j - from >= 11 && line.startsWith("sitting out", j - 11));
+    if (!cut || playerAt(line.slice(j), names) === null) continue;
+    parts.push(line.slice(from, j));
+    from = j;
+    j = from + (playerAt(line.slice(from), names)?.length ?? 0);
   }
-  return [line];
+  parts.push(line.slice(from));
+  return parts;
 }
 
 const AMOUNT_IN_BRACKETS = /^\[\s*([^\]]+?)\s*\]\.?$/;

@@ -42,6 +42,7 @@
 
 import { parseHandTime } from "../dates.js";
 import { type Header, HeaderError, isKnockout } from "../header.js";
+import { overlong, overlongMessage, quoted } from "../line-limits.js";
 import { HandReader, LineError } from "../reader.js";
 import type { Game, Hand, HandParseError, ParseResult, SiteOption } from "../types.js";
 import {
@@ -273,7 +274,25 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
   const hands: Hand[] = [];
   const errors: HandParseError[] = [];
   const first = lines.findIndex((l) => l.trim().startsWith("<game "));
-  const head = lines.slice(0, first < 0 ? lines.length : first).join("\n");
+  const headEnd = first < 0 ? lines.length : first;
+  const longHead = overlong(lines, 0, headEnd);
+  if (longHead >= 0) {
+    const message = `${overlongMessage(lines[longHead]!)} (it is in the session's header, so no hand of the file is read)`;
+    return {
+      hands,
+      errors: [
+        {
+          handId: null,
+          site: "ipoker",
+          line: longHead + 1,
+          handLine: 1,
+          message,
+          text: quoted(lines[longHead]),
+        },
+      ],
+    };
+  }
+  const head = lines.slice(0, headEnd).join("\n");
   const session = sessionOf(head, /<session sessioncode="([^"]*)"/.exec(head)?.[1] ?? "");
   if (first < 0) {
     errors.push({
@@ -282,7 +301,7 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
       line: 1,
       handLine: 1,
       message: "an iPoker XML file without any <game> (hand)",
-      text: (lines[0] ?? "").trim(),
+      text: quoted(lines[0]),
     });
     return { hands, errors };
   }
@@ -309,10 +328,13 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
         line: index + 1,
         handLine: i + 1,
         message,
-        text: (lines[index] ?? "").trim(),
+        text: quoted(lines[index]),
       });
     };
-    if (site !== "auto" && site !== "ipoker") report(`an iPoker hand, but the site asked for is ${site}`, i);
+    const long = overlong(lines, i, next < 0 ? Math.min(end + 1, lines.length) : next);
+    if (long >= 0) report(overlongMessage(lines[long]!), long);
+    else if (site !== "auto" && site !== "ipoker")
+      report(`an iPoker hand, but the site asked for is ${site}`, i);
     else if (id === null) report('a <game> without its gamecode="..."', i);
     else {
       // A game cut off is refused, unless it stops right after one of its rounds (the export writes a game

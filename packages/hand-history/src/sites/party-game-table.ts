@@ -27,6 +27,7 @@
 import { currencyOfSymbol, parseAmount } from "../amounts.js";
 import { parseHandTime } from "../dates.js";
 import { type Header, isKnockout } from "../header.js";
+import { MAX_SEATS } from "../reader-state.js";
 import type { Currency, Game, Tournament } from "../types.js";
 import { cardList, lineError, monthOf, playerAt, type Translation } from "./dialect.js";
 
@@ -144,6 +145,7 @@ export function translateGameTable(lines: readonly string[], start: number, end:
     }
     if (line.startsWith("Total number of players") || line.startsWith("Creating ")) continue;
     if (!summary && (m = SEAT.exec(line))) {
+      if (names.length >= MAX_SEATS) lineError(`more than ${MAX_SEATS} seat lines: no table seats more`, k);
       names.push(m[2]!);
       seatK.set(m[2]!, k);
       if (header.tournament === null && currency === null) currency = currencyOfSymbol(m[3]!.charAt(0));
@@ -173,6 +175,7 @@ export function translateGameTable(lines: readonly string[], start: number, end:
     if (summary && /^(?:Main Pot|Board):/.test(line)) continue;
     if (line.startsWith("Dealt to ")) {
       const b = line.indexOf("[");
+      if (b < 0 || line.lastIndexOf("]") < b) lineError("no cards in brackets after 'Dealt to'", k);
       out[k] = `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
       continue;
     }
