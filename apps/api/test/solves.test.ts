@@ -57,14 +57,16 @@ const post = (key: string | null, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-/** Polls a solve until it leaves the queue; its final status. */
+/** Polls a solve until it leaves the queue; its final status (an error naming the last one after 240 s). */
 async function settled(key: string, id: string): Promise<string> {
-  for (;;) {
+  let status = "not read yet";
+  for (const deadline = Date.now() + 240_000; Date.now() < deadline; ) {
     await new Promise((r) => setTimeout(r, 200));
     const res = await getJson(`${t.base}/api/v1/solves/${id}`, { headers: auth(key) });
-    const status = (res.body as { solve: { status: string } }).solve.status;
+    status = (res.body as { solve: { status: string } }).solve.status;
     if (status !== "queued" && status !== "running") return status;
   }
+  throw new Error(`solve ${id} is still ${status} after 240 s`);
 }
 
 describe("/api/v1/solves", () => {

@@ -21,7 +21,7 @@ export function undealtSeats(game: GameId, request: unknown): string[] {
 export function withUndealtFolds(path: string, undealt: readonly string[] | undefined): string {
   if (undealt === undefined || undealt.length === 0) return path;
   const first = path.split("_", 1)[0]!;
-  if (first === undealt[0] || undealt.includes(first)) return path;
+  if (undealt.includes(first)) return path;
   return `${undealt.map((seat) => `${seat}_Fold`).join("_")}_${path}`;
 }
 
@@ -57,10 +57,14 @@ function inWrittenTerms(error: unknown, path: string, written: string): unknown 
   const folds = path.slice(0, path.length - written.length - 1);
   const seats = folds.split("_").filter((_, i) => i % 2 === 0);
   const shift = 2 * seats.length;
+  // The folds come off only where a path starts (at the start of the text, or after a quote, a space, "=",
+  // "(" or ":"), never from inside the caller's own segments.
+  const escaped = folds.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const leading = new RegExp(`(?<=^|[\\s"'=(:])${escaped}_`, "g");
   const text = (s: string, bare: string): string =>
     s
       .replaceAll(`"${folds}"`, bare)
-      .replaceAll(`${folds}_`, "")
+      .replace(leading, "")
       .replace(/position (\d+)/g, (whole, n: string) =>
         Number(n) > shift ? `position ${Number(n) - shift}` : whole,
       );

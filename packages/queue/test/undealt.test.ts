@@ -53,6 +53,32 @@ describe("readWithUndealtFolds", () => {
     );
   });
 
+  it("takes the folds off only where a path starts, not from inside the caller's own path", () => {
+    const written = `SB_AI_BB_${FOLDS}_BB`;
+    const error = (() => {
+      try {
+        return readWithUndealtFolds(written, HEADS_UP, refuse);
+      } catch (e) {
+        return e as RangesError;
+      }
+    })();
+    expect(error.message).toBe(
+      `SB cannot act at position 3 of "${written}": the next to act after the folds of the seats not dealt in (UTG, HJ, CO, BTN) is SB.`,
+    );
+    expect(error.hint).toMatchObject({ validPrefix: "", suggestedPath: "SB" });
+  });
+
+  it("escapes seat names that mean something in a pattern (nl9's UTG+1)", () => {
+    const nine = ["UTG", "UTG+1", "UTG+2"];
+    const folds = "UTG_Fold_UTG+1_Fold_UTG+2_Fold";
+    const fail = (path: string): never => {
+      throw new RangesError("node_not_found", `no node "${path}"`, { validPrefix: `${folds}_LJ` });
+    };
+    expect(() => readWithUndealtFolds("LJ_AI", nine, fail)).toThrow(
+      expect.objectContaining({ message: 'no node "LJ_AI"', hint: { validPrefix: "LJ" } }),
+    );
+  });
+
   it("leaves errors of a path read as written, and other errors, as they are", () => {
     const asWritten = (() => {
       try {

@@ -5,7 +5,7 @@ export type {
   ClassShortfall,
   UnreachedMisplay,
 } from "./census.js";
-export { CENSUS_DEFAULTS, classShortfall, packCensus, unreachedMisplays } from "./census.js";
+export { CENSUS_DEFAULTS, packCensus, unreachedMisplays } from "./census.js";
 export type { CfrParams, DecisionResult, SeatResult, Solver } from "./engine/cfr.js";
 export { CfrSolver, DCFR_PARAMS, PURIFY_BELOW } from "./engine/cfr.js";
 export type {

@@ -83,27 +83,37 @@ export class BodyWriter {
     return { weights: `\u0000${n}`, evs: `\u0000${n + 1}`, combos };
   }
 
-  /** The body: `JSON.stringify(view)` with each placeholder replaced by its object's bytes. Resets. */
+  /** The body: `JSON.stringify(view)` with each placeholder replaced by its object's bytes. Resets, also on error. */
   finish(view: unknown): Buffer {
-    const parts = JSON.stringify(view).split(PLACEHOLDER);
-    // parts: text, object number, text, ..., text
-    let total = 0;
-    for (let i = 0; i < parts.length; i += 2) total += Buffer.byteLength(parts[i]!);
-    for (let i = 0; i < this.spans.length; i += 2) total += this.spans[i + 1]! - this.spans[i]!;
-    const out = Buffer.allocUnsafeSlow(total);
-    let at = 0;
-    for (let i = 0; i < parts.length; i++) {
-      if (i % 2 === 0) {
-        at += out.write(parts[i]!, at, "utf8");
-      } else {
-        const k = Number(parts[i]) * 2;
-        at += this.buf.copy(out, at, this.spans[k]!, this.spans[k + 1]!);
+    try {
+      const parts = JSON.stringify(view).split(PLACEHOLDER);
+      // parts: text, object number, text, ..., text
+      if (parts.length !== this.spans.length + 1) {
+        throw new Error("BodyWriter: a view string looks like a placeholder");
       }
+      let total = 0;
+      for (let i = 0; i < parts.length; i += 2) total += Buffer.byteLength(parts[i]!);
+      for (let i = 0; i < this.spans.length; i += 2) total += this.spans[i + 1]! - this.spans[i]!;
+      const out = Buffer.allocUnsafeSlow(total);
+      let at = 0;
+      for (let i = 0; i < parts.length; i++) {
+        if (i % 2 === 0) {
+          at += out.write(parts[i]!, at, "utf8");
+        } else {
+          // Placeholders come in the order they were made, each once: a view string that looked like one
+          // (a caller's text that is exactly NUL and digits) would break that order, and is refused.
+          if (Number(parts[i]) !== (i - 1) / 2)
+            throw new Error("BodyWriter: a view string looks like a placeholder");
+          const k = Number(parts[i]) * 2;
+          at += this.buf.copy(out, at, this.spans[k]!, this.spans[k + 1]!);
+        }
+      }
+      // Every byte of the buffer is written (it is not zeroed): anything else is a bug, never a body.
+      if (at !== total) throw new Error(`BodyWriter wrote ${at} of ${total} bytes`);
+      return out;
+    } finally {
+      this.reset();
     }
-    // Every byte of the buffer is written (it is not zeroed): anything else is a bug, never a body.
-    if (at !== total) throw new Error(`BodyWriter wrote ${at} of ${total} bytes`);
-    this.reset();
-    return out;
   }
 
   /** Forgets what was written (also after a build that threw). */

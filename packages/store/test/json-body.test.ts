@@ -95,6 +95,15 @@ describe("BodyWriter", () => {
     }
   });
 
+  it("refuses a view string that looks like a placeholder, and is ready for the next body", () => {
+    const writer = new BodyWriter();
+    const keys = jsonKeyBytes(["AA"]);
+    const d = writer.distribution(keys, () => 0);
+    expect(() => writer.finish({ spot: "\u00001", weights: d.weights, evs: d.evs })).toThrow(/placeholder/);
+    const e = writer.distribution(keys, () => 0);
+    expect(writer.finish({ weights: e.weights, evs: e.evs }).toString()).toBe('{"weights":{},"evs":{}}');
+  });
+
   it("grows past its first scratch and its EV arrays (a PLO-sized distribution)", () => {
     const names = Array.from({ length: 16_432 }, (_, c) => `Class${c}`);
     const values = names.map((_, c) => ((c * 7919) % 10_007) / 97);

@@ -61,9 +61,10 @@ export function chooseEncoding(header: string | undefined): Encoding | null {
 export class CompressedCache {
   private readonly entries: LRUCache<string, Buffer>;
   constructor(maxBytes = 16 * 1024 * 1024) {
+    // lru-cache needs a positive size: a cache of 0 bytes keeps nothing (no body fits its quarter).
     this.entries = new LRUCache<string, Buffer>({
-      maxSize: maxBytes,
-      maxEntrySize: maxBytes / 4,
+      maxSize: Math.max(1, maxBytes),
+      maxEntrySize: Math.max(1, maxBytes / 4),
       sizeCalculation: (value) => Math.max(1, value.length),
     });
   }

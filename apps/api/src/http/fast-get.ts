@@ -68,7 +68,7 @@ export class FastGets {
 
   constructor(o: FastGetOptions) {
     this.o = o;
-    this.urls = new LRUCache<string, FastEntry>({ max: o.maxUrls ?? 16_384 });
+    this.urls = new LRUCache<string, FastEntry>({ max: Math.max(1, o.maxUrls ?? 16_384) });
     const fixed: string[] = [];
     for (const name in o.headers) fixed.push(name, o.headers[name]!);
     this.fixed = fixed;
