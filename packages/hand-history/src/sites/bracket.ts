@@ -45,7 +45,15 @@ import type { Header } from "../header.js";
 import { MAX_SEATS } from "../reader-state.js";
 import type { Site } from "../types.js";
 import { bare, headerOf, symbolFirst, tournamentOf } from "./bracket-header.js";
-import { cardList, type Dialect, lineError, playerAt, type Translation } from "./dialect.js";
+import {
+  cardList,
+  type Dialect,
+  dealtLine,
+  lineError,
+  playerAt,
+  streetLine,
+  type Translation,
+} from "./dialect.js";
 import { isGameTableFormat, translateGameTable } from "./party-game-table.js";
 import {
   impliedBlinds,
@@ -144,22 +152,12 @@ function translate(site: Site, lines: readonly string[], start: number, end: num
         dealK = k;
         continue;
       }
-      const cards = cardList(m[2] ?? "")
-        .split(" ")
-        .filter(Boolean);
-      const name = what.toUpperCase();
-      out[k] =
-        what === "flop"
-          ? `*** FLOP *** [${cards.join(" ")}]`
-          : `*** ${name} *** [${board.join(" ")}] [${cards.join(" ")}]`;
-      board = what === "flop" ? cards : [...board, ...cards];
+      ({ line: out[k]!, board } = streetLine(what, m[2] ?? "", board));
       continue;
     }
     if (line === "** Summary **" || line.startsWith("** Dealing ")) continue;
     if (line.startsWith("Dealt to ")) {
-      const b = line.indexOf("[");
-      out[k] =
-        b < 0 ? line : `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
+      out[k] = dealtLine(line) ?? line;
       continue;
     }
     const name = playerAt(line, names);

@@ -75,6 +75,29 @@ export function cardList(text: string): string {
     .join(" ");
 }
 
+/**
+ * A `** Dealing Flop|Turn|River ** [ cards ]` line (888poker, partypoker) as the reader's street marker, and
+ * the board after it: `("Turn", "[ 5h ]", ["Qs", "7d", "2c"])` is `*** TURN *** [Qs 7d 2c] [5h]`.
+ */
+export function streetLine(
+  street: string,
+  cardsText: string,
+  board: readonly string[],
+): { line: string; board: string[] } {
+  const cards = cardList(cardsText).split(" ").filter(Boolean);
+  const name = street.toUpperCase();
+  if (name === "FLOP") return { line: `*** FLOP *** [${cards.join(" ")}]`, board: cards };
+  return { line: `*** ${name} *** [${board.join(" ")}] [${cards.join(" ")}]`, board: [...board, ...cards] };
+}
+
+/** A `Dealt to name [ cards ]` line in the reader's form (`Dealt to Hero [Qd Jh]`); null without cards in brackets. */
+export function dealtLine(line: string): string | null {
+  const open = line.indexOf("[");
+  const close = line.lastIndexOf("]");
+  if (open < 0 || close < open) return null;
+  return `${line.slice(0, open).trim()} [${cardList(line.slice(open + 1, close))}]`;
+}
+
 /** The seated player a line starts with (`name verb ...`): the longest seated name followed by a space. */
 export function playerAt(line: string, names: readonly string[]): string | null {
   let best: string | null = null;

@@ -29,7 +29,15 @@ import { parseHandTime } from "../dates.js";
 import { type Header, isKnockout } from "../header.js";
 import { MAX_SEATS } from "../reader-state.js";
 import type { Currency, Game, Tournament } from "../types.js";
-import { cardList, lineError, monthOf, playerAt, type Translation } from "./dialect.js";
+import {
+  cardList,
+  dealtLine,
+  lineError,
+  monthOf,
+  playerAt,
+  streetLine,
+  type Translation,
+} from "./dialect.js";
 
 /** `0.10/0.25 Omaha Hi Game Table (PL) - Mon Jul 20 11:01:17 EDT 2026` (tournaments: `Tourney` and more). */
 const GAME =
@@ -157,15 +165,7 @@ export function translateGameTable(lines: readonly string[], start: number, end:
         out[k] = "*** HOLE CARDS ***";
         continue;
       }
-      const cards = cardList(m[2] ?? "")
-        .split(" ")
-        .filter(Boolean);
-      const name = m[1]!.toUpperCase();
-      out[k] =
-        name === "FLOP"
-          ? `*** FLOP *** [${cards.join(" ")}]`
-          : `*** ${name} *** [${board.join(" ")}] [${cards.join(" ")}]`;
-      board = name === "FLOP" ? cards : [...board, ...cards];
+      ({ line: out[k]!, board } = streetLine(m[1]!, m[2] ?? "", board));
       continue;
     }
     if (line === "** Summary **") {
@@ -174,9 +174,9 @@ export function translateGameTable(lines: readonly string[], start: number, end:
     }
     if (summary && /^(?:Main Pot|Board):/.test(line)) continue;
     if (line.startsWith("Dealt to ")) {
-      const b = line.indexOf("[");
-      if (b < 0 || line.lastIndexOf("]") < b) lineError("no cards in brackets after 'Dealt to'", k);
-      out[k] = `${line.slice(0, b).trim()} [${cardList(line.slice(b + 1, line.lastIndexOf("]")))}]`;
+      const dealt = dealtLine(line);
+      if (dealt === null) lineError("no cards in brackets after 'Dealt to'", k);
+      out[k] = dealt!;
       continue;
     }
     const name = playerAt(line, names);
