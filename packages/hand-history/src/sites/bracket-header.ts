@@ -8,7 +8,7 @@ import { currencyOfSymbol, parseAmount } from "../amounts.js";
 import { parseHandTime } from "../dates.js";
 import { type Header, HeaderError, isKnockout } from "../header.js";
 import type { Currency, Game, Site, Tournament } from "../types.js";
-import { lineError, monthOf } from "./dialect.js";
+import { lineError, monthAt } from "./dialect.js";
 import { partyTournamentOf } from "./party-tournament.js";
 
 /** Thousands by dots or spaces, a comma before the cents: `1.550`, `3 023,50`, `0,02`. */
@@ -114,8 +114,7 @@ export function headerOf(
         "unrecognised partypoker game line ($0.05/$0.10 USD NL Texas Hold'em - Saturday, March 16, 21:05:47 CET 2024)",
         k,
       );
-    const month = monthOf(m[5]!);
-    if (month === 0) lineError(`"${m[5]}" is not a month`, k);
+    const month = monthAt(m[5]!, k);
     // Only one amount: the table's buy-in; the blinds come from the posts.
     [sbText, bbText, gameText, code] =
       m[2] === undefined ? ["", "", m[4]!, m[3]] : [m[1]!, m[2], m[4]!, m[3]];

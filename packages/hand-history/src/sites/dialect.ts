@@ -54,6 +54,13 @@ export function monthOf(name: string): number {
   return 0;
 }
 
+/** `monthOf` for a line being read: a name that is no month makes line `k` an error. */
+export function monthAt(name: string, k: number): number {
+  const month = monthOf(name);
+  if (month === 0) lineError(`"${name}" is not a month`, k);
+  return month;
+}
+
 /** 888poker clients in other languages: German suits (`9Pik`, `QHerz`), Swedish and Dutch ranks (`Knh`, `Hc`). */
 const SUITS: Record<string, string> = { Pik: "s", Herz: "h", Karo: "d", Kreuz: "c" };
 const RANKS: Record<string, string> = { Kn: "J", D: "Q", E: "A", B: "J", V: "Q", H: "K" };

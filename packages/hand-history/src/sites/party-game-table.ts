@@ -33,7 +33,7 @@ import {
   cardList,
   dealtLine,
   lineError,
-  monthOf,
+  monthAt,
   playerAt,
   streetLine,
   type Translation,
@@ -74,8 +74,7 @@ function headerOf(line: string, id: string, k: number): Header {
       k,
     );
   const tourney = m[3] !== undefined;
-  const month = monthOf(m[7]!);
-  if (month === 0) lineError(`"${m[7]}" is not a month`, k);
+  const month = monthAt(m[7]!, k);
   const time = parseHandTime(`${m[11]}/${month}/${m[8]} ${m[9]}${m[10] ? ` ${m[10]}` : ""}`);
   if (time === null) lineError("no date and time at the end of the game line", k);
   const [sb, bb] = [parseAmount(m[1]!), parseAmount(m[2]!)];

@@ -18,7 +18,7 @@ import { parseHandTime } from "../dates.js";
 import { type Header, isKnockout } from "../header.js";
 import type { Currency, Game, Tournament } from "../types.js";
 import { bare } from "./bracket-header.js";
-import { lineError, monthOf } from "./dialect.js";
+import { lineError, monthAt } from "./dialect.js";
 
 const GAME = /^(NL|PL|FL) (Texas Hold'em|Omaha(?: Hi-Lo)?)\b/;
 const DATE = /\s*-\s*\w+, ?(\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?:\s+([A-Z]{2,5}))?\s+(\d{4})$/;
@@ -40,8 +40,7 @@ export function partyTournamentOf(line: string, id: string, k: number): Header |
       "unrecognised partypoker tournament line (NL Texas Hold'em $11 USD Buy-in Trny: 59658935 Level: 7  Blinds(300/600) - Friday, April 01, 11:44:00 CEST 2011)",
       k,
     );
-  const month = monthOf(d[1]!);
-  if (month === 0) lineError(`"${d[1]}" is not a month`, k);
+  const month = monthAt(d[1]!, k);
   const time = parseHandTime(`${d[5]}/${month}/${d[2]} ${d[3]}${d[4] ? ` ${d[4]}` : ""}`);
   if (time === null) lineError(`"${d[0].trim()}" is not a date and time`, k);
   const rest = line.slice(g[0].length, d.index);
