@@ -37,6 +37,8 @@ export interface Header {
   tournament: Tournament | null;
   /** False for sites without a summary `Total pot` line (888poker, partypoker, iPoker). */
   totalWritten?: boolean;
+  /** What a site's translation worked out because the history did not say it (the hand's `notes`). */
+  notes?: string[];
 }
 
 export class HeaderError extends Error {}

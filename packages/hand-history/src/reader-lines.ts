@@ -223,8 +223,14 @@ export abstract class LineReader extends ReaderState {
       this.act(seat, street, "check", 0, null, false);
       return;
     }
+    // iPoker's disconnect protection: all-in for what the player has put in, adding nothing.
+    if (rest === "is all-in, disconnected") {
+      player.allIn = true;
+      return;
+    }
     if (rest.startsWith("calls ")) {
       const amount = this.amount(rest.slice(6));
+      if (!allIn) this.liveSecondBlind(seat, amount);
       this.put(seat, amount);
       this.act(seat, street, "call", amount, null, allIn);
       return;
@@ -331,7 +337,8 @@ export abstract class LineReader extends ReaderState {
     else if (rest.startsWith("missed blind ")) [type, amountText] = ["dead", rest.slice(13)];
     else this.fail(`unrecognised post "${rest}"`);
     // A second small blind (a returning player's, out of position) is dead money, as a missed blind is.
-    if (type === "sb" && this.posts.some((p) => p.type === "sb")) type = "dead";
+    const second = type === "sb" && this.posts.some((p) => p.type === "sb");
+    if (second) type = "dead";
     const amount = this.amount(amountText);
     seat.active = true;
     seat.player.invested += amount;
@@ -340,7 +347,9 @@ export abstract class LineReader extends ReaderState {
     if (type === "sb+bb") seat.live += Math.min(amount, this.bigBlind);
     else if (type !== "ante" && type !== "dead") seat.live += amount;
     if (allIn) seat.player.allIn = true;
-    this.posts.push({ player: seat.player.name, type, amount, allIn });
+    const post: Post = { player: seat.player.name, type, amount, allIn };
+    if (second) seat.secondBlind = post;
+    this.posts.push(post);
   }
   protected dealtLine(line: string): void {
     const body = line.slice(9);

@@ -58,6 +58,8 @@ export interface Seat {
   folded: boolean;
   active: boolean;
   sitOut: boolean;
+  /** A second small blind the player posted, read as dead money until a call shows it counted. */
+  secondBlind?: Post;
 }
 
 export abstract class ReaderState {
@@ -111,6 +113,7 @@ export abstract class ReaderState {
     this.start = start;
     this.end = end;
     this.given = given;
+    if (given?.notes) this.notes.push(...given.notes);
     this.tail = tail;
   }
   protected fail(message: string, index = this.index): never {
@@ -134,6 +137,20 @@ export abstract class ReaderState {
       cards.push(card);
     }
     return cards;
+  }
+  /**
+   * A second small blind is dead money, unless the player's call counts it: `posts small blind $10`, then
+   * `calls $5` to a big blind of $15 (a fixed-limit table's live second small blind). Before the call's chips.
+   */
+  protected liveSecondBlind(seat: Seat, call: number): void {
+    const post = seat.secondBlind;
+    const facing = this.largestBet();
+    if (!post || seat.live + call >= facing - EPSILON) return;
+    if (Math.abs(seat.live + post.amount + call - facing) > EPSILON) return;
+    post.type = "sb";
+    seat.live += post.amount;
+    seat.secondBlind = undefined;
+    this.notes.push(`${seat.player.name}'s second small blind counts toward their call: a live blind`);
   }
   /** Chips put in by a call, bet or raise. */
   protected put(seat: Seat, amount: number): void {

@@ -21,9 +21,11 @@ function unescapeXml(text: string): string {
 }
 
 /** `€0.05`, `$1,250.50`, `0,05 €` (some skins): as a plain amount. */
-export function amountOf(text: string | null): number {
+export function amountOf(text: string | null, chips = false): number {
   if (text === null) return Number.NaN;
   const t = text.replace(/[€$£\s]/g, "");
+  // Tournament chips are whole: the Italian skins' `1.500` is 1,500 chips (a point between thousands).
+  if (chips && /^\d{1,3}(?:\.\d{3})+$/.test(t)) return parseAmount(t.replaceAll(".", ""));
   return parseAmount(/^\d+,\d{1,2}$/.test(t) ? t.replace(",", ".") : t);
 }
 

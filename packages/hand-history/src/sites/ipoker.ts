@@ -81,6 +81,7 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   };
   if (typeof s.game === "string") fail(s.game, 0);
   let game = s.game as Game;
+  const inChips = game.format === "tournament";
   let pocket = 0;
   let date: string | null = null;
   const wins = new Map<string, number>();
@@ -106,13 +107,13 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     if (line.startsWith("<player ")) {
       const seat = attr(line, "seat");
       const name = attr(line, "name");
-      const chips = amountOf(attr(line, "chips"));
+      const chips = amountOf(attr(line, "chips"), inChips);
       // An empty seat some skins list (`name="" chips="$0"`).
       if (name === "" && chips === 0) continue;
       if (!seat || !name || Number.isNaN(chips))
         fail('unrecognised player (<player seat="1" name="..." chips="€10" .../>)', k);
       if (attr(line, "dealer") === "1") dealer = Number(seat);
-      const win = amountOf(attr(line, "win") ?? "0");
+      const win = amountOf(attr(line, "win") ?? "0", inChips);
       if (win > 0) wins.set(name!, win);
       out[k] = `Seat ${seat}: ${name} (${chips} in chips)`;
       seats.set(name!, Number(seat));
@@ -157,7 +158,9 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     if (line.startsWith("<action ")) {
       const player = attr(line, "player");
       const type = attr(line, "type") ?? "";
-      const sum = amountOf(attr(line, "sum") ?? "0");
+      // `sum="DP"`: disconnect protection, the player is all-in for what they have put in, adding nothing.
+      const protectedAllIn = type === "7" && attr(line, "sum") === "DP";
+      const sum = protectedAllIn ? 0 : amountOf(attr(line, "sum") ?? "0", inChips);
       if (!player || Number.isNaN(sum))
         fail('unrecognised action (<action no="1" player="..." sum="€0.05" type="1"/>)', k);
       const simple = TYPES[type];
@@ -182,6 +185,7 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       else if (type === "5") out[k] = `${player}: bets ${sum}`;
       else if (type === "23") out[k] = `${player}: raises to ${sum}`;
       else if (type === "6") out[k] = `${player}: adds ${sum}`;
+      else if (protectedAllIn) out[k] = `${player}: is all-in, disconnected`;
       else if (type === "7") out[k] = `${player}: adds ${sum} and is all-in`;
       else if (type === "8" || type === "9") continue;
       else fail(`unknown action type ${type}`, k);
