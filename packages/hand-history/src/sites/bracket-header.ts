@@ -59,7 +59,8 @@ function gameOf(text: string, format: Game["format"], site: Site): Game {
   else if (/fix(?:ed)? limit|\bfl\b|^limit|\blimit\b/.test(t)) limit = "fl";
   else if (site === "partypoker" && /^(?:texas hold'?em|omaha(?: hi-?lo)?)$/.test(t.trim())) limit = "fl";
   else throw new HeaderError(`no betting limit (No Limit, Pot Limit, Fix Limit) in "${text}"`);
-  const holdem = /hold'?em/.test(t);
+  // partypoker's Double Hold'em deals three cards and keeps a "point card": another game.
+  const holdem = /hold'?em/.test(t) && !/double hold'?em/.test(t);
   if (!omaha && !holdem) throw new HeaderError(`"${text}" is not hold'em or Omaha, the games read here`);
   const cards = omaha ? (/\b5[ -]?card|omaha ?5/.test(t) ? 5 : 4) : 2;
   return { variant: omaha ? "omaha" : "holdem", holeCards: cards, hiLo, limit, format, label: text.trim() };

@@ -66,8 +66,11 @@ import {
 const GAME_NO = /^#Game No\s*:\s*(\d+)/;
 /** `***** 888poker Hand History for Game N *****` (also `888poker Snap Poker`, skins such as `LuckyAcePoker.com`); partypoker writes no name. */
 const HISTORY = /^\*{5} (?:(.+?) )?Hand History [Ff]or Game (\w+) \*{5}/;
-/** `Seat 1: name ( $10.25 USD )`; partypoker's Mac client writes `seat 1:`. */
-const SEAT = /^[Ss]eat ?(\d+): (.+) \( ?([^()]*?) ?\)\s*$/;
+/**
+ * `Seat 1: name ( $10.25 USD )`; partypoker's Mac client writes `seat 1:`; files saved by a HUD add the
+ * player's statistics, `Seat 1: name ( $2.75 USD ) - VPIP: 21, PFR: 14, 3B: 5, AF: 1,7, Hands: 139`.
+ */
+const SEAT = /^[Ss]eat ?(\d+): (.+) \( ?([^()]*?) ?\)(?: - VPIP: [\w\s:,.%-]*)?\s*$/;
 const BUTTON = /^Seat (\d+) is the button$/;
 const DEALING = /^\*\* Dealing (down cards|[Ff]lop|[Tt]urn|[Rr]iver) \*\*\s*(?:\[(.*)\])?$/;
 

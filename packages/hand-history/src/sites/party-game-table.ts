@@ -38,6 +38,7 @@ import {
   streetLine,
   type Translation,
 } from "./dialect.js";
+import { ChipCount } from "./party-chips.js";
 
 /** `0.10/0.25 Omaha Hi Game Table (PL) - Mon Jul 20 11:01:17 EDT 2026` (tournaments: `Tourney` and more). */
 const GAME =
@@ -129,6 +130,10 @@ export function translateGameTable(lines: readonly string[], start: number, end:
   let board: string[] = [];
   let currency: Currency | null = null;
   let summary = false;
+  /** partypoker's all-in cash out: what each player who took it was paid. */
+  const cashedOut = new Map<string, number>();
+  const chips = new ChipCount();
+  const notes: string[] = [];
   for (let k = 0; k < end - start; k++) {
     const line = lines[start + k]!.trim();
     if (line === "") continue;
@@ -157,6 +162,7 @@ export function translateGameTable(lines: readonly string[], start: number, end:
       seatK.set(m[2]!, k);
       if (header.tournament === null && currency === null) currency = currencyOfSymbol(m[3]!.charAt(0));
       out[k] = `Seat ${m[1]}: ${m[2]} (${amountText(m[3]!)} in chips)`;
+      chips.seat(m[2]!, parseAmount(m[3]!));
       continue;
     }
     if ((m = DEALING.exec(line))) {
@@ -165,6 +171,7 @@ export function translateGameTable(lines: readonly string[], start: number, end:
         continue;
       }
       ({ line: out[k]!, board } = streetLine(m[1]!, m[2] ?? "", board));
+      chips.street();
       continue;
     }
     if (line === "** Summary **") {
@@ -181,11 +188,23 @@ export function translateGameTable(lines: readonly string[], start: number, end:
     const name = playerAt(line, names);
     if (name === null) lineError("unrecognised line", k);
     const rest = line.slice(name!.length + 1).trim();
+    // `Hero Name raises 3.0 to 3.0` with only `Hero` seated: a name the file spells two ways.
+    const unseated = /^(\S+) (?:posts|raises|calls|bets|folds|checks)\b/.exec(rest);
+    if (!summary && unseated)
+      lineError(
+        `"${name} ${unseated[1]}" plays this hand but has no seat line, so their seat and stack are unknown (the seats are listed incompletely, or the file spells the name two ways)`,
+        k,
+      );
     if (summary) {
       const b = BALANCE.exec(rest);
       if (!b) lineError("unrecognised summary line (Name balance $10, lost $0.50 (folded))", k);
       const said: string[] = [];
-      if (b[1] !== undefined) said.push(`${name} collected ${amountText(b[1])} from pot`);
+      // A player who cashed out is paid the cash out, which the summary writes as what they collected.
+      const cashOut = cashedOut.get(name!);
+      if (cashOut !== undefined && (b[1] === undefined || parseAmount(b[1]) !== cashOut))
+        lineError(`${name} cashed out for ${cashOut}, but the summary does not say they were paid that`, k);
+      if (b[1] !== undefined && cashOut === undefined)
+        said.push(`${name} collected ${amountText(b[1])} from pot`);
       const cards = b[2] === undefined ? "" : cardList(b[2]);
       if (cards) said.push(`${name}: shows [${cards}]`);
       if (rest.startsWith("balance") && / sits out$/.test(rest)) out[seatK.get(name!)!] += " is sitting out";
@@ -201,10 +220,22 @@ export function translateGameTable(lines: readonly string[], start: number, end:
     else if (rest === "is all-In.") {
       const at = last.get(name!);
       if (at === undefined) lineError(`${name} is all-in before doing anything`, k);
+      // A tournament all-in written a chip short of the stack (the client rounds down): all of it went in.
+      const short = chips.left(name!);
+      const topped = header.tournament && short > 0 && short <= 1 ? chips.topUp(out[at!]!, short) : null;
+      if (topped !== null) {
+        out[at!] = topped;
+        notes.push(`${name}'s all-in is written ${short} chip short of their stack: read as the whole stack`);
+      }
       out[at!] += " and is all-in";
       continue;
-    } else if (/^(?:Cash-out Premium|opted for cash-out|probabilty is|Cashout Amount is)/.test(rest))
-      lineError("partypoker's all-in cash out is not read", k);
+    } else if ((m = /^Cashout Amount is (\S+)$/.exec(rest))) {
+      // All in, the player took the site's offer: paid this amount whatever the cards, the pot left to the others.
+      if (cashedOut.has(name!)) lineError(`${name} cashes out twice`, k);
+      cashedOut.set(name!, parseAmount(m[1]!));
+      out[k] = `${name} cashed out the hand for ${amountText(m[1]!)}`;
+      continue;
+    } else if (/^(?:Cash-out Premium % is \S+|opted for cash-out|probabilty is \S+)$/.test(rest)) continue;
     else if (
       /^(?:has (?:joined|left) the table|is (?:dis)?connected|is sitting out|sits out|has returned)\.?$/.test(
         rest,
@@ -213,8 +244,9 @@ export function translateGameTable(lines: readonly string[], start: number, end:
       continue;
     else lineError(`unrecognised action "${rest}"`, k);
     out[k] = `${name}: ${text}`;
+    chips.count(out[k]!);
     last.set(name!, k);
   }
   if (header === null) lineError("no game line (the stakes, the game and the time) after the hand number", 0);
-  return { header: { ...header, currency }, lines: out, id };
+  return { header: { ...header, currency, notes }, lines: out, id };
 }

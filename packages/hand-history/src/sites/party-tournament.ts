@@ -24,11 +24,14 @@ const GAME = /^(NL|PL|FL) (Texas Hold'em|Omaha(?: Hi-Lo)?)\b/;
 const DATE = /\s*-\s*\w+, ?(\w+) (\d{1,2}), (\d{1,2}:\d{2}:\d{2})(?:\s+([A-Z]{2,5}))?\s+(\d{4})$/;
 const BUY_IN =
   /([$€£] ?[\d,.]+)(?: (USD|EUR|GBP))? Buy-in(?:\s+\+\s+([$€£] ?[\d,.]+)(?: (?:USD|EUR|GBP))? Entry Fee)?/;
-const BLINDS = /(?:Blinds|Stakes|Blinds-Antes)\(([\d,.]+)\/([\d,.]+)(?: -([\d,.]+))?\)/;
+/** A level's amount: `1,200`, or `1 200` as the Russian client writes it (a space between thousands). */
+const N = String.raw`\d[\d,.]*(?: \d{3})*`;
+const BLINDS = new RegExp(String.raw`(?:Blinds|Stakes|Blinds-Antes)\((${N})\/(${N})(?: -(${N}))?\)`);
+const levelAmount = (text: string): number => parseAmount(text.replaceAll(" ", ""));
 
 /** Lines of a tournament hand's body that repeat its first line: `Trny: N Level: N`, `Blinds(N/N)`. */
 export const TOURNAMENT_NOTICE =
-  /^Trny: ?\d+ Level: ?\d+$|^(?:Blinds|Stakes|Blinds-Antes)\([\d,.]+\/[\d,.]+(?: -[\d,.]+)?\)$|^There is no Small Blind in this hand|^Player .+ (?:finished in [\d ,]+\.|finished in \d+ place(?: and received .*)?|has been moved from table \d+ to this table)$|^The tournament is now finished /;
+  /^Trny: ?\d+ Level: ?\d+$|^(?:Blinds|Stakes|Blinds-Antes)\([\d,. ]+\/[\d,. ]+(?: -[\d,. ]+)?\)$|^There is no Small Blind in this hand|^Player .+ (?:finished in [\d ,]+\.|finished in \d+ place(?: and received .*)?|has been moved from table \d+ to this table)$|^The tournament is now finished /;
 
 /** The header of a partypoker tournament hand from its game line; null when the line is no tournament's. */
 export function partyTournamentOf(line: string, id: string, k: number): Header | null {
@@ -51,7 +54,7 @@ export function partyTournamentOf(line: string, id: string, k: number): Header |
     : null;
   if (amounts?.some(Number.isNaN)) lineError(`"${buyIn![0]}" is not a buy-in ($11 USD Buy-in)`, k);
   const [sb, bb, ante] = blinds
-    ? [blinds[1]!, blinds[2]!, blinds[3] ?? "0"].map(parseAmount)
+    ? [blinds[1]!, blinds[2]!, blinds[3] ?? "0"].map(levelAmount)
     : [Number.NaN, Number.NaN, 0];
   const tournament: Tournament = {
     id: /Trny: ?(\d+)/.exec(rest)?.[1] ?? "",
@@ -101,7 +104,7 @@ export function numberByTable(tournament: Tournament, table: string, handId: str
 export function levelOf(header: Header, line: string): Header {
   const blinds = BLINDS.exec(line);
   if (blinds) {
-    const [sb, bb, ante] = [blinds[1]!, blinds[2]!, blinds[3] ?? "0"].map(parseAmount);
+    const [sb, bb, ante] = [blinds[1]!, blinds[2]!, blinds[3] ?? "0"].map(levelAmount);
     return { ...header, sb: sb!, bb: bb!, ante: ante! };
   }
   const level = /^Trny: ?(\d+) Level: ?(\d+)/.exec(line);
