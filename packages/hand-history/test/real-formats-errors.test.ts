@@ -72,14 +72,14 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     message: /^partypoker did not write this hand \(its history is not available in the file\)$/,
   },
   {
-    name: "partypoker: an all-in cash out",
+    name: "partypoker: a cash-out line in a form not read",
     text: swap(
       read("partypoker-game-table.txt").split("\n\n\n")[0]!,
       "Hero calls (9.45)",
-      "Hero calls (9.45)\nlukas.b Cash-out Premium % is 1.0\nlukas.b opted for cash-out",
+      "Hero calls (9.45)\nlukas.b Cash-out offer pending",
     ),
-    at: "Cash-out Premium",
-    message: /^partypoker's all-in cash out is not read$/,
+    at: "Cash-out offer",
+    message: /^unrecognised action "Cash-out offer pending"$/,
   },
   {
     name: "partypoker: a player who has no seat line",
@@ -111,9 +111,9 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
       /^"nadia_z" joined the table during this hand and plays it, but partypoker wrote their stack as 0 \(before their buy-in\): the hand cannot be replayed without it$/,
   },
   {
-    name: "partypoker: a seat line in a form not read (another tool's statistics after it)",
-    text: swap(PARTY, "Seat 2: Hero ( $24.10 USD )", "Seat 2: Hero ( $24.10 USD ) - VPIP: 21, PFR: 14"),
-    at: "VPIP",
+    name: "partypoker: a seat line in a form not read (another tool's note after it)",
+    text: swap(PARTY, "Seat 2: Hero ( $24.10 USD )", "Seat 2: Hero ( $24.10 USD ) [fish]"),
+    at: "[fish]",
     message: /^unrecognised seat line \(Seat 1: name \( \$10\.25 USD \)\)$/,
   },
   {
