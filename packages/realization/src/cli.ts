@@ -17,6 +17,8 @@
  *                                                   --params-out writes the fitted parameters (a tree
  *                                                   config's model.grounded); --class-ridge X|none sets the
  *                                                   class effects' shrinkage (none: hand features only);
+ *                                                   --class-weights range|mixed: how the fit weighs classes
+ *                                                   (src/fit.ts ClassWeighting; default range);
  *                                                   --min-combos leaves out lines where a player's range,
  *                                                   as the pack plays it, holds fewer combos (report.ts)
  *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
@@ -36,6 +38,7 @@ import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
 import { aggregate, readBoardSets } from "./aggregate.js";
 import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+import type { ClassWeighting } from "./fit.js";
 import type { FlopSet } from "./flops.js";
 import { LineError, readLine, STANDARD_LINES } from "./lines.js";
 import { treeModelPrediction } from "./model.js";
@@ -71,6 +74,7 @@ const { values } = parseArgs({
     "params-out": { type: "string" },
     "flop-set": { type: "string", default: "balanced" },
     "class-ridge": { type: "string" },
+    "class-weights": { type: "string" },
     "range-floor": { type: "string" },
     "floor-by": { type: "string" },
     from: { type: "string" },
@@ -94,6 +98,12 @@ const flopSet = (): FlopSet => {
     fail(`--flop-set is balanced or representative, got "${set}"`);
   return set as FlopSet;
 };
+/** `--class-weights`: range or mixed (src/fit.ts, `ClassWeighting`). */
+function classWeights(raw: string): ClassWeighting {
+  if (raw !== "range" && raw !== "mixed") return fail(`--class-weights is range or mixed, got "${raw}"`);
+  return raw;
+}
+
 /** `--floor-by`: solve or best-response, and only with a floor to apply. */
 function floorBy(raw: string, floor: string | undefined): "solve" | "best-response" {
   if (raw !== "solve" && raw !== "best-response")
@@ -201,12 +211,13 @@ if (command === "lines") {
       : values["class-ridge"]
         ? { classRidge: num("class-ridge", values["class-ridge"])! }
         : {}),
+    weighting: classWeights(values["class-weights"] ?? "range"),
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge})`,
+      source: `realization fit --in ${values.in} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);
@@ -214,7 +225,7 @@ if (command === "lines") {
   for (const l of report.lines) {
     const p = (s: "oop" | "ip") => {
       const x = l.players[s];
-      return `${x.seat} v3 ${fmt(x.v3)}, fit ${fmt(x.inSample)}, left out ${fmt(x.outOfSample)}`;
+      return `${x.seat} v3 ${fmt(x.v3)}, fit ${fmt(x.inSample)}, left out ${fmt(x.outOfSample)} (by combos: fit ${fmt(x.inSampleByCombos)}, left out ${fmt(x.outOfSampleByCombos)})`;
     };
     process.stdout.write(`${l.pack} (SPR ${l.spr}, ${l.boards} boards): ${p("oop")}; ${p("ip")}\n`);
   }

@@ -20,7 +20,7 @@
  * class), each weighted by the class's equity mass. Out of sample: fit without a line, predict it.
  */
 
-import { HOLDEM_CLASSES } from "@ranges/core";
+import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "@ranges/core";
 import {
   CLASS_EFFECT_FEATURES,
   gammaFeatures,
@@ -35,6 +35,17 @@ import {
 import type { LineRealization, StoredBoard } from "./aggregate.js";
 
 const N = 169;
+
+/**
+ * How the fit weighs a line's classes (per line and player, each half normalized to sum to 1 over the classes
+ * the solve holds):
+ *
+ * - `"range"`: by equity mass in the range (what the issue's gap and correlation weigh);
+ * - `"mixed"`: half that, half by combos, so a class the range barely holds (one the range floor put in the
+ *   solve) counts as much as its combos say. The preflop solver decides on every class, in the range or not,
+ *   with these values: a class outside a range is exactly one whose value decides whether it enters it.
+ */
+export type ClassWeighting = "range" | "mixed";
 
 /** Equity and compatible-combo-pair weights, row-major 169 x 169 (the solver's heads-up table). */
 export interface EquityTable {
@@ -149,6 +160,20 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
   return rows;
 }
 
+/** The rows' weights under `weighting`, per player (`ClassWeighting`). */
+function reweigh(rows: readonly Row[], weighting: ClassWeighting): Row[] {
+  if (weighting === "range") return [...rows];
+  const out: Row[] = [];
+  for (const side of ["oop", "ip"] as const) {
+    const mine = rows.filter((r) => r.side === side);
+    const w = mine.reduce((s, r) => s + r.weight, 0);
+    const c = mine.reduce((s, r) => s + HOLDEM_CLASS_COMBOS[r.cls]!, 0);
+    for (const r of mine)
+      out.push({ ...r, weight: 0.5 * (w > 0 ? r.weight / w : 0) + 0.5 * (HOLDEM_CLASS_COMBOS[r.cls]! / c) });
+  }
+  return out;
+}
+
 /** Solves the weighted ridge regression (normal equations, Cholesky). */
 function solveRidge(rows: readonly Row[], ridge: number, classRidge: number): Float64Array {
   const A = new Float64Array(P * P);
@@ -202,8 +227,13 @@ export class RealizationFit {
   /**
    * Fits the model. `classRidge` shrinks the per-class effects (Infinity or absent: none, hand features only).
    */
-  fit(lines: readonly FitLine[], ridge = 1e-4, classRidge = Number.POSITIVE_INFINITY): FittedModel {
-    const rows = lines.flatMap((l) => rowsOf(l, this.table, this.features));
+  fit(
+    lines: readonly FitLine[],
+    ridge = 1e-4,
+    classRidge = Number.POSITIVE_INFINITY,
+    weighting: ClassWeighting = "range",
+  ): FittedModel {
+    const rows = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features), weighting));
     const x = solveRidge(rows, ridge, Number.isFinite(classRidge) ? classRidge : 1e12);
     const classEffects = Number.isFinite(classRidge) ? x.slice(BASE) : new Float64Array(N * CE);
     return { theta: x.slice(0, KF * JF), gamma: x.slice(KF * JF, BASE), classEffects, ridge };

@@ -8,7 +8,7 @@ export type {
 export { aggregate, compareSeries, grossOfRake, readBoardSets, readBoards } from "./aggregate.js";
 export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
 export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
-export type { EquityTable, FitLine, FittedModel } from "./fit.js";
+export type { ClassWeighting, EquityTable, FitLine, FittedModel } from "./fit.js";
 export { aggressorOfKind, equityVsRandom, fitLineOf, RealizationFit, spotOf } from "./fit.js";
 export {
   BALANCED_FLOPS_SEED,

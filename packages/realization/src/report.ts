@@ -4,7 +4,7 @@
  * each one's range-weighted mean absolute gap and weighted correlation to the solves.
  */
 
-import { HOLDEM_CLASS_COMBOS } from "@ranges/core";
+import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "@ranges/core";
 import {
   aggregate,
   compareSeries,
@@ -12,7 +12,7 @@ import {
   type ModelPrediction,
   type StoredBoard,
 } from "./aggregate.js";
-import { type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
+import { type ClassWeighting, type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
 
 export interface SeriesStats {
   readonly meanAbsGap: number;
@@ -25,6 +25,13 @@ export interface ReportPlayer {
   readonly v3: SeriesStats | null;
   readonly inSample: SeriesStats | null;
   readonly outOfSample: SeriesStats | null;
+  /**
+   * The same two statistics weighed by combos instead of range (every class the solve holds counts by its
+   * combos, in the range or not): how well the fit values the classes the preflop solver may move into the
+   * range.
+   */
+  readonly inSampleByCombos: SeriesStats | null;
+  readonly outOfSampleByCombos: SeriesStats | null;
   readonly classes: {
     class: string;
     weight: number;
@@ -44,6 +51,7 @@ export interface ReportLine {
   readonly players: { readonly oop: ReportPlayer; readonly ip: ReportPlayer };
 }
 
+const CLASS_INDEX = new Map(HOLDEM_CLASSES.map((c, i) => [c, i]));
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
 const r8 = (x: number) => Math.round(x * 1e8) / 1e8;
 
@@ -68,6 +76,10 @@ function stats(
   return { meanAbsGap: r4(s.meanAbsGap), correlation: r4(s.correlation) };
 }
 
+/** The rows weighed by their class's combos instead of their range weight. */
+const byCombos = <R extends { class: string; weight: number }>(rows: readonly R[]): R[] =>
+  rows.map((r) => ({ ...r, weight: HOLDEM_CLASS_COMBOS[CLASS_INDEX.get(r.class)!]! }));
+
 /**
  * The combos each player holds on a board's line as the pack plays it: a floored board's ranges less the
  * floor (the floor's classes are the solve's, not the pack's). A line whose range is nearly empty (v3.3
@@ -90,11 +102,14 @@ export function fitReport(
     classRidge?: number;
     /** Lines where a player's range as the pack plays it holds fewer combos are left out (default 0). */
     minCombos?: number;
+    /** How the fit weighs the classes (`ClassWeighting`, default "range"); the statistics always weigh by range. */
+    weighting?: ClassWeighting;
   },
 ): {
   method: string;
   ridge: number;
   classRidge: number;
+  weighting: ClassWeighting;
   minBoards: number;
   lines: ReportLine[];
   skipped: string[];
@@ -114,7 +129,8 @@ export function fitReport(
   const used = lines.filter((l) => l.boards >= options.minBoards && thin(l) === null);
   const fitLines: FitLine[] = used.map((l) => fitLineOf(l, boardOf(l)));
   const fit = new RealizationFit(table);
-  const all = fit.fit(fitLines, ridge, classRidge);
+  const weighting = options.weighting ?? "range";
+  const all = fit.fit(fitLines, ridge, classRidge, weighting);
   const out: ReportLine[] = used.map((l, i) => {
     const fl = fitLines[i]!;
     const inSample = fit.predict(all, fl);
@@ -123,6 +139,7 @@ export function fitReport(
         fitLines.filter((x) => x !== fl),
         ridge,
         classRidge,
+        weighting,
       ),
       fl,
     );
@@ -153,6 +170,14 @@ export function fitReport(
           classes,
           classes.map((c) => c.realizedLeftOut),
         ),
+        inSampleByCombos: stats(
+          byCombos(classes),
+          classes.map((c) => c.realizedFit),
+        ),
+        outOfSampleByCombos: stats(
+          byCombos(classes),
+          classes.map((c) => c.realizedLeftOut),
+        ),
         classes,
       };
     };
@@ -170,6 +195,7 @@ export function fitReport(
       "packages/realization (src/fit.ts): s_P(a,b) = e + 4e(1-e)(gamma(2e-1) + mu_P(a) - mu_Q(b)), mu = hand x player features + class effects, ridge least squares",
     ridge,
     classRidge,
+    weighting,
     minBoards: options.minBoards,
     lines: out,
     skipped: [

@@ -15,7 +15,7 @@
  * pot, ln SPR), `c` the class effects' features (1, the last raiser, in position).
  *
  * ```json
- * { "theta": [...13 x 8...], "gamma": [0.6, -0.6], "classEffects": [...169 x 3...] }
+ * { "theta": [...13 x 8...], "gamma": [0.6, -0.6], "classEffects": [...169 x 4...] }
  * ```
  */
 
@@ -52,8 +52,11 @@ export const PLAYER_FEATURES = [
   "lnSPR*aggressor",
 ] as const;
 
-/** The class effects' features: a constant, the last raiser, in position. */
-export const CLASS_EFFECT_FEATURES = ["1", "aggressor", "ip"] as const;
+/**
+ * The class effects' features: a constant, the last raiser, in position, and ln SPR less ln 6 (a class's
+ * effect moves with depth: suited connectors gain in deep pots, big offsuit cards in shallow ones).
+ */
+export const CLASS_EFFECT_FEATURES = ["1", "aggressor", "ip", "lnSPR-ln6"] as const;
 
 /** The pot as one of its two players sees it. */
 export interface PlayerSpot {
@@ -104,7 +107,7 @@ export function playerFeatures(p: PlayerSpot): number[] {
 }
 
 export function classEffectFeatures(p: PlayerSpot): number[] {
-  return [1, p.aggressor ? 1 : 0, p.ip ? 1 : 0];
+  return [1, p.aggressor ? 1 : 0, p.ip ? 1 : 0, Math.log(p.spr / 6)];
 }
 
 export function gammaFeatures(spr: number): number[] {

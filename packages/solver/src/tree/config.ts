@@ -159,7 +159,7 @@ export interface RealizationModel {
  * row-major, `gamma` [constant, ln SPR], `classEffects` 169 x CLASS_EFFECT_FEATURES row-major (absent: none).
  *
  * ```json
- * { "theta": [0.01, ...104 numbers], "gamma": [0.31, -0.08], "classEffects": [...507 numbers] }
+ * { "theta": [0.01, ...104 numbers], "gamma": [0.31, -0.08], "classEffects": [...676 numbers] }
  * ```
  */
 export interface GroundedParams {
