@@ -43,7 +43,7 @@ export interface HandDeps {
    * upload_hand_history still works).
    */
   readonly linkBase: string | null;
-  /** The most hands one analysis call reads (the newest that match; default 10,000, see tools/hands.ts). */
+  /** The most hands one analysis call reads (the newest that match; default 10,000, see tools/hands/load.ts). */
   readonly maxAnalysedHands?: number | undefined;
 }
 
