@@ -18,13 +18,13 @@ export { checkScope, unsupportedEnvelope } from "./scope.js";
 export type { ToolName } from "./server.js";
 export { createMcpServer, SERVER_NAME, SERVER_VERSION, TOOL_NAMES } from "./server.js";
 export { COMING_TOOLS } from "./tools/guide.js";
-export type { CompareSide, NodeArgs, PostflopSource, ReportArgs } from "./tools/postflop.js";
-export {
-  boardReport,
-  comparePostflop,
-  explainCombo,
-  listPostflopPacks,
-  POSTFLOP_UNITS,
-  postflopNode,
-  postflopRange,
-} from "./tools/postflop.js";
+export type { PostflopSource } from "./tools/postflop/common.js";
+export { POSTFLOP_UNITS } from "./tools/postflop/common.js";
+export type { CompareSide } from "./tools/postflop/compare.js";
+export { comparePostflop } from "./tools/postflop/compare.js";
+export { explainCombo } from "./tools/postflop/explain.js";
+export type { NodeArgs } from "./tools/postflop/node.js";
+export { postflopNode, postflopRange } from "./tools/postflop/node.js";
+export { listPostflopPacks } from "./tools/postflop/packs.js";
+export type { ReportArgs } from "./tools/postflop/report.js";
+export { boardReport } from "./tools/postflop/report.js";

@@ -5,7 +5,7 @@
  * big-blind ante (nlmtt8), each only where packs are installed: which games have data is read from the store
  * (`coverageOf`), never assumed. Not published: ICM, PKO/bounty, satellites, other ante structures, 9-max (or any
  * non-8-max) tournaments, tournament postflop and multiway postflop (heads-up cash postflop is served by the
- * postflop tools from the installed postflop packs, tools/postflop.ts). A request for any of those gets `coverage.status: "unsupported"` with the gap disclosed, and
+ * postflop tools from the installed postflop packs, tools/postflop/). A request for any of those gets `coverage.status: "unsupported"` with the gap disclosed, and
  * nothing is substituted: no chip-EV or cash strategy comes back in place of the model that was asked for.
  */
 

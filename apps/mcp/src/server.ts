@@ -12,7 +12,7 @@ import { compareStrategies } from "./tools/compare.js";
 import { getExploitability, getRangeMetadata, getTreeDocs, listDatasets } from "./tools/datasets.js";
 import { getStarted, listGames } from "./tools/guide.js";
 import { HAND_TOOLS } from "./tools/hands/index.js";
-import { POSTFLOP_TOOLS } from "./tools/postflop.js";
+import { POSTFLOP_TOOLS } from "./tools/postflop/index.js";
 import { enqueueSolve, getQueuedSolve, listLibrarySolutions, listQueuedSolves } from "./tools/queue.js";
 import { listMyRequests, submitRequest } from "./tools/requests.js";
 import { getConfig, getNode, getRange, listSpots } from "./tools/retrieval.js";

@@ -21,7 +21,8 @@ import { type PreflopProvenance, packProvenance } from "../provenance.js";
 import { reachWarnings } from "../reach.js";
 import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
-import { comparePostflop, postflopPublished } from "./postflop.js";
+import { postflopPublished } from "./postflop/common.js";
+import { comparePostflop } from "./postflop/compare.js";
 
 export const COMPARE_DEFAULT_LIMIT = 10;
 export const COMPARE_MAX_LIMIT = 50;
