@@ -19,6 +19,7 @@ import {
 import { invalidParameter, missingParameter } from "../errors.js";
 import { type PreflopProvenance, packProvenance } from "../provenance.js";
 import { reachWarnings } from "../reach.js";
+import { r4 } from "../round.js";
 import { checkScope, type Gap, publishedOf, stripUndefined, unsupportedEnvelope } from "../scope.js";
 import { closedObject, defineTool, type Outcome } from "../tool.js";
 import { postflopPublished } from "./postflop/common.js";
@@ -59,7 +60,6 @@ interface Loaded {
   readonly provenance: PreflopProvenance;
 }
 
-const r4 = (x: number): number => Math.round(x * 10000) / 10000;
 const objectiveOf = (game: GameId): string => (GAMES[game].format === "mtt" ? "chip_ev" : "cash_ev");
 
 function labelled(side: "baseline" | "comparison", error: unknown): unknown {
