@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * How much of a fit is the flops' noise: every line's boards split in two halves (even and odd files in name
+ * order), the model fitted to one half of every line and compared, per line and player, with the other half's
+ * solved realization per class (range-weighted mean absolute gap and weighted correlation, as the fit report
+ * measures); beside it the same comparison between the two halves' own solved numbers, the floor any model
+ * fitted to one half can reach. Leave-one-line-out cannot see this noise when every line is solved on the
+ * same flops: a class that does well on those flops does well on every line.
+ *
+ *   node packages/realization/scripts/board-split.mjs DIR[,DIR] [--class-ridge X|none] [--class-weights range|mixed]
+ *
+ * Prints one row per (class ridge, weighting) asked for; with no options, class ridges 0.01, 0.1, 1 and none
+ * for both weightings.
+ */
+
+import { parseArgs } from "node:util";
+import { loadHeadsUpEquity } from "@ranges/solver";
+import { aggregate, compareSeries, fitLineOf, RealizationFit, readBoardSets } from "../dist/index.js";
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    "class-ridge": { type: "string" },
+    "class-weights": { type: "string" },
+    "min-boards": { type: "string" },
+  },
+});
+if (positionals.length !== 1) {
+  console.error("usage: board-split.mjs DIR[,DIR] [--class-ridge X|none] [--class-weights range|mixed]");
+  process.exit(2);
+}
+const minBoards = Number(values["min-boards"] ?? 12);
+const boards = readBoardSets(positionals[0].split(","));
+const byLine = new Map();
+for (const b of boards) {
+  const key = `${b.game}/${b.stack}/${b.line}`;
+  byLine.set(key, [...(byLine.get(key) ?? []), b]);
+}
+const halves = [[], []];
+for (const [, list] of byLine) {
+  if (list.length < minBoards) continue;
+  list.forEach((b, i) => {
+    halves[i % 2].push(b);
+  });
+}
+const table = loadHeadsUpEquity();
+const fit = new RealizationFit(table);
+const lines = halves.map((h) => aggregate(h));
+const fitLines = lines.map((ls, k) =>
+  ls.map((l) =>
+    fitLineOf(
+      l,
+      halves[k].find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack),
+    ),
+  ),
+);
+
+/** Mean over (line, player) of the other half's statistics against `predict(line index, side)`. */
+function against(other, predict) {
+  let gap = 0;
+  let r = 0;
+  let n = 0;
+  other.forEach((l, i) => {
+    for (const side of ["oop", "ip"]) {
+      const rows = l.players[side].classes;
+      const index = new Map(fitLines[1][i].solved[side].map((s, k) => [rows[k].class, s.cls]));
+      const keep = rows.filter((c) => predict(i, side, index.get(c.class)) !== undefined);
+      const s = compareSeries(
+        keep.map((c) => c.realizedSolved),
+        keep.map((c) => predict(i, side, index.get(c.class))),
+        keep.map((c) => c.weight),
+      );
+      gap += s.meanAbsGap;
+      r += s.correlation;
+      n++;
+    }
+  });
+  return `gap ${(gap / n).toFixed(3)} r ${(r / n).toFixed(2)}`;
+}
+
+// Lines in the same order in both halves (aggregate sorts them by key).
+const solvedA = lines[0].map((l, i) => {
+  const out = {};
+  for (const side of ["oop", "ip"]) {
+    const m = new Map();
+    l.players[side].classes.forEach((c, k) => {
+      m.set(fitLines[0][i].solved[side][k].cls, c.realizedSolved);
+    });
+    out[side] = m;
+  }
+  return out;
+});
+console.log(`${lines[0].length} lines, ${halves[0].length} + ${halves[1].length} boards`);
+console.log(
+  `half A's solved numbers against half B's: ${against(lines[1], (i, s, c) => solvedA[i][s].get(c))}`,
+);
+const ridges = values["class-ridge"] ? [values["class-ridge"]] : ["0.01", "0.1", "1", "none"];
+const weightings = values["class-weights"] ? [values["class-weights"]] : ["range", "mixed"];
+for (const w of weightings)
+  for (const cr of ridges) {
+    const classRidge = cr === "none" ? Number.POSITIVE_INFINITY : Number(cr);
+    const model = fit.fit(fitLines[0], 1e-4, classRidge, w);
+    const predicted = fitLines[1].map((fl) => fit.predict(model, fl));
+    const inA = fitLines[0].map((fl) => fit.predict(model, fl));
+    console.log(
+      `class ridge ${cr}, ${w}: fitted to half A, against half A ${against(lines[0], (i, s, c) => inA[i][s].get(c))}; against half B ${against(lines[1], (i, s, c) => predicted[i][s].get(c))}`,
+    );
+  }
