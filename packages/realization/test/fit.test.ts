@@ -103,7 +103,7 @@ describe("RealizationFit", () => {
     // Every class in both ranges; those the random range left out at a floor of 0.005 (as the realization
     // batch's --range-floor puts them in the solve), with class effects of their own.
     const floored = synthetic().map((l) => {
-      const floor = (w: Float64Array) => w.map((x) => Math.max(x, 0.005));
+      const floor = (w: ArrayLike<number>) => Float64Array.from(w, (x) => Math.max(x, 0.005));
       return { ...l, ranges: { oop: floor(l.ranges.oop), ip: floor(l.ranges.ip) } };
     });
     const truth = fit.fit(synthetic(), 1e-12);
