@@ -14,6 +14,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { HOLDEM_CLASSES } from "@ranges/core";
 import { loadHeadsUpEquity } from "@ranges/solver";
 import { aggregate, compareSeries, fitLineOf, RealizationFit, readBoardSets } from "../dist/index.js";
 
@@ -43,6 +44,7 @@ for (const [, list] of byLine) {
     halves[i % 2].push(b);
   });
 }
+const CLASS_INDEX = new Map(HOLDEM_CLASSES.map((c, i) => [c, i]));
 const table = loadHeadsUpEquity();
 const fit = new RealizationFit(table);
 const lines = halves.map((h) => aggregate(h));
@@ -63,7 +65,7 @@ function against(other, predict) {
   other.forEach((l, i) => {
     for (const side of ["oop", "ip"]) {
       const rows = l.players[side].classes;
-      const index = new Map(fitLines[1][i].solved[side].map((s, k) => [rows[k].class, s.cls]));
+      const index = CLASS_INDEX;
       const keep = rows.filter((c) => predict(i, side, index.get(c.class)) !== undefined);
       const s = compareSeries(
         keep.map((c) => c.realizedSolved),
