@@ -132,6 +132,16 @@ export function decodeCursor(cursor: string | undefined, what: string, args: unk
   return Number(m[1]);
 }
 
+/** `{ nextCursor }` for the page after `offset + limit` when `total` rows go past it, else nothing. */
+export const nextPage = (
+  offset: number,
+  limit: number,
+  total: number,
+  what: string,
+  args: Record<string, unknown>,
+): { nextCursor?: string } =>
+  offset + limit < total ? { nextCursor: encodeCursor(offset + limit, what, pageKey(args)) } : {};
+
 /** The arguments a cursor is bound to: all but the cursor itself. */
 export const pageKey = (args: Record<string, unknown>): Record<string, unknown> => {
   const { cursor: _cursor, ...rest } = args;

@@ -16,11 +16,11 @@ import { defineTool, type Outcome } from "../../tool.js";
 import {
   cursorField,
   decodeCursor,
-  encodeCursor,
   filterFields,
   filtersOf,
   givenFilters,
   limitField,
+  nextPage,
   pageKey,
 } from "./args.js";
 import { needHands } from "./load.js";
@@ -260,9 +260,7 @@ export const findHands = defineTool({
         count: hands.length,
         limit,
         detail: full ? "full" : "compact",
-        ...(offset + limit < total
-          ? { nextCursor: encodeCursor(offset + limit, "find_hands", pageKey(args)) }
-          : {}),
+        ...nextPage(offset, limit, total, "find_hands", args),
       },
       result: { hands },
       warnings,

@@ -51,20 +51,21 @@ export function loadedOf(rows: StoredHand[]): Loaded[] {
 }
 
 /**
- * The newest matching hands, at most `max` (MAX_ANALYSED_HANDS unless given), read in pages; `matching`
- * counts all that match, `capped` says some were left out.
+ * The newest matching hands, at most `max`, read `PAGE` at a time with `fields` and each page turned into
+ * rows by `rowsOf`; `matching` counts all that match, `capped` says some were left out.
  */
-export async function allRows(
+async function readPages<T>(
   ctx: ToolContext,
   keyId: string,
   query: HandQuery,
   fields: "columns" | "summary",
-  max = maxAnalysed(ctx),
-): Promise<{ rows: StoredHand[]; capped: boolean; matching: number }> {
+  max: number,
+  rowsOf: (page: StoredHand[]) => Iterable<T>,
+): Promise<{ rows: T[]; capped: boolean; matching: number }> {
   const { uploads } = needHands(ctx);
   const matching = await uploads.hands.count(keyId, query);
   const want = Math.min(matching, max);
-  const rows: StoredHand[] = [];
+  const rows: T[] = [];
   while (rows.length < want) {
     const page = await uploads.hands.list(keyId, query, {
       offset: rows.length,
@@ -72,33 +73,26 @@ export async function allRows(
       fields,
     });
     if (page.length === 0) break;
-    for (const r of page) rows.push(r);
+    for (const r of rowsOf(page)) rows.push(r);
   }
   return { rows, capped: matching > rows.length, matching };
 }
 
-/** allRows with the summaries parsed page by page (the text of one page at a time). */
-export async function allLoaded(
+/**
+ * The newest matching hands, at most `max` (MAX_ANALYSED_HANDS unless given), read in pages; `matching`
+ * counts all that match, `capped` says some were left out.
+ */
+export const allRows = (
   ctx: ToolContext,
   keyId: string,
   query: HandQuery,
+  fields: "columns" | "summary",
   max = maxAnalysed(ctx),
-): Promise<{ rows: Loaded[]; capped: boolean; matching: number }> {
-  const { uploads } = needHands(ctx);
-  const matching = await uploads.hands.count(keyId, query);
-  const want = Math.min(matching, max);
-  const rows: Loaded[] = [];
-  while (rows.length < want) {
-    const page = await uploads.hands.list(keyId, query, {
-      offset: rows.length,
-      limit: Math.min(PAGE, want - rows.length),
-      fields: "summary",
-    });
-    if (page.length === 0) break;
-    for (const r of loadedOf(page)) rows.push(r);
-  }
-  return { rows, capped: matching > rows.length, matching };
-}
+) => readPages(ctx, keyId, query, fields, max, (page) => page);
+
+/** allRows with the summaries parsed page by page (the text of one page at a time). */
+export const allLoaded = (ctx: ToolContext, keyId: string, query: HandQuery, max = maxAnalysed(ctx)) =>
+  readPages(ctx, keyId, query, "summary", max, loadedOf);
 
 export function equilibriumOf(ctx: ToolContext, rows: Loaded[], warnings: string[], of = rows.length) {
   const cache = new NodeCache(ctx.store);

@@ -19,11 +19,11 @@ import { defineTool, type Outcome } from "../../tool.js";
 import {
   cursorField,
   decodeCursor,
-  encodeCursor,
   type FilterArgs,
   filtersOf,
   givenFilters,
   limitField,
+  nextPage,
   pageKey,
   sharedFilterFields,
 } from "./args.js";
@@ -126,9 +126,7 @@ export const listMyOpponents = defineTool({
         count: opponents.length,
         limit,
         minHands,
-        ...(offset + limit < all.length
-          ? { nextCursor: encodeCursor(offset + limit, "list_my_opponents", pageKey(args)) }
-          : {}),
+        ...nextPage(offset, limit, all.length, "list_my_opponents", args),
       },
       result: { opponents },
       warnings: [...warnings, OPPONENT_NOTE],

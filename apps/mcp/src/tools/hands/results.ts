@@ -7,10 +7,10 @@ import { defineTool, type Outcome } from "../../tool.js";
 import {
   cursorField,
   decodeCursor,
-  encodeCursor,
   filtersOf,
   givenFilters,
   limitField,
+  nextPage,
   pageKey,
   sharedFilterFields,
 } from "./args.js";
@@ -151,9 +151,7 @@ export const getTournamentResults = defineTool({
         total: all.length,
         count: page.length,
         limit,
-        ...(offset + limit < all.length
-          ? { nextCursor: encodeCursor(offset + limit, "get_tournament_results", pageKey(args)) }
-          : {}),
+        ...nextPage(offset, limit, all.length, "get_tournament_results", args),
       },
       result: { tournaments: page, totals: tournamentTotals(all) },
       warnings,

@@ -18,12 +18,12 @@ import { defineTool, type Outcome } from "../../tool.js";
 import {
   cursorField,
   decodeCursor,
-  encodeCursor,
   type FilterArgs,
   filterFields,
   filtersOf,
   givenFilters,
   limitField,
+  nextPage,
   pageKey,
   sharedFilterFields,
 } from "./args.js";
@@ -124,9 +124,7 @@ export const listMySessions = defineTool({
         total: sessions.length,
         count: page.length,
         limit,
-        ...(offset + limit < sessions.length
-          ? { nextCursor: encodeCursor(offset + limit, "list_my_sessions", pageKey(args)) }
-          : {}),
+        ...nextPage(offset, limit, sessions.length, "list_my_sessions", args),
       },
       result: { sessions: page.map(sessionView) },
       warnings,

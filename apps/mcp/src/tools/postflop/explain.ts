@@ -4,25 +4,18 @@ import { RangesError } from "@ranges/core";
 import { handCategoryOf, parseCombo } from "@ranges/postflop";
 import type { ToolEnvelope } from "@ranges/schema";
 import { r4 } from "../../round.js";
-import { envelope, type PostflopSource, scopeGaps, unsupported } from "./common.js";
-import { handIndex, isEnvelope, locate, notInRange, requireNode, solveWarnings } from "./locate.js";
-import { checkComboFirst, type NodeArgs } from "./node.js";
+import { envelope, type PostflopSource } from "./common.js";
+import { handIndex, notInRange, solveWarnings } from "./locate.js";
+import { decisionAt, type NodeArgs } from "./node.js";
 import { comboStrategy, nodeContext } from "./views.js";
 
 export async function explainCombo(
   source: PostflopSource,
   args: NodeArgs & { readonly combo: string },
 ): Promise<ToolEnvelope> {
-  const request = { ...args };
-  const gaps = scopeGaps(args);
-  if (gaps.length > 0) return unsupported("explain_combo", request, gaps, source);
-  checkComboFirst(args);
-  const loc = await locate("explain_combo", source, args, request);
-  if (isEnvelope(loc)) return loc;
-  const k = requireNode(loc, "explain_combo");
-  const node = loc.layer.nodes[k]!;
-  const q = node.player === "oop" ? 0 : 1;
-  const d = loc.layer.data.nodes[k]!;
+  const at = await decisionAt("explain_combo", source, args);
+  if ("schemaVersion" in at) return at;
+  const { loc, k, node, q, d } = at;
   const cards = parseCombo(args.combo, loc.cards);
   const h = handIndex(loc, q, cards);
   if (h < 0)

@@ -28,17 +28,26 @@ export function checkComboFirst(args: NodeArgs): void {
   if (args.combo !== undefined) parseCombo(args.combo, parseBoard(args.board) ?? []);
 }
 
-export async function postflopNode(source: PostflopSource, args: NodeArgs): Promise<ToolEnvelope> {
+/**
+ * How get_postflop_node and explain_combo start: the pack's scope, the combo (before any solve), the solve
+ * (`locate`), the decision at the path; an envelope where one of them ends the call.
+ */
+export async function decisionAt(tool: string, source: PostflopSource, args: NodeArgs) {
   const request = { ...args };
   const gaps = scopeGaps(args);
-  if (gaps.length > 0) return unsupported("get_postflop_node", request, gaps, source);
+  if (gaps.length > 0) return unsupported(tool, request, gaps, source);
   checkComboFirst(args);
-  const loc = await locate("get_postflop_node", source, args, request);
+  const loc = await locate(tool, source, args, request);
   if (isEnvelope(loc)) return loc;
-  const k = requireNode(loc, "get_postflop_node");
+  const k = requireNode(loc, tool);
   const node = loc.layer.nodes[k]!;
-  const q = node.player === "oop" ? 0 : 1;
-  const d = loc.layer.data.nodes[k]!;
+  return { loc, k, node, q: node.player === "oop" ? 0 : 1, d: loc.layer.data.nodes[k]! };
+}
+
+export async function postflopNode(source: PostflopSource, args: NodeArgs): Promise<ToolEnvelope> {
+  const at = await decisionAt("get_postflop_node", source, args);
+  if ("schemaVersion" in at) return at;
+  const { loc, k, node, q, d } = at;
   const reach = d.reach[q]!;
   const actions = actionView(node).map((a, i) => ({
     ...a,
