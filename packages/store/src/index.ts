@@ -40,6 +40,7 @@ export { PLO_ABSTRACTION_DOC, PLO_SIZING, ploGameDoc, ploPackFacts } from "./plo
 export type { ReachPack } from "./reach.js";
 export { nodeReach } from "./reach.js";
 export { SOURCE_EXEC_ARGV, siblingScript } from "./sibling-script.js";
+export { RangeStore } from "./store.js";
 export type {
   CacheStats,
   JsonResult,
@@ -50,5 +51,4 @@ export type {
   RangeQueryOptions,
   RangeStoreOptions,
   StoreQuery,
-} from "./store.js";
-export { RangeStore } from "./store.js";
+} from "./store-types.js";
