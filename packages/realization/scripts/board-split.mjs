@@ -8,6 +8,7 @@
  * same flops: a class that does well on those flops does well on every line.
  *
  *   node packages/realization/scripts/board-split.mjs DIR[,DIR] [--class-ridge X|none] [--class-weights range|mixed]
+ *     [--population DIR]   (each half's classes by the regression estimator, src/estimator.ts)
  *
  * Prints one row per (class ridge, weighting) asked for; with no options, class ridges 0.01, 0.1, 1 and none
  * for both weightings.
@@ -16,7 +17,14 @@
 import { parseArgs } from "node:util";
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { loadHeadsUpEquity } from "@ranges/solver";
-import { aggregate, compareSeries, fitLineOf, RealizationFit, readBoardSets } from "../dist/index.js";
+import {
+  aggregate,
+  compareSeries,
+  fitLineOf,
+  RealizationFit,
+  readBoardSets,
+  readPopulations,
+} from "../dist/index.js";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -24,6 +32,7 @@ const { values, positionals } = parseArgs({
     "class-ridge": { type: "string" },
     "class-weights": { type: "string" },
     "min-boards": { type: "string" },
+    population: { type: "string" },
   },
 });
 if (positionals.length !== 1) {
@@ -47,7 +56,12 @@ for (const [, list] of byLine) {
 const CLASS_INDEX = new Map(HOLDEM_CLASSES.map((c, i) => [c, i]));
 const table = loadHeadsUpEquity();
 const fit = new RealizationFit(table);
-const lines = halves.map((h) => aggregate(h));
+const populations = values.population ? readPopulations(values.population) : undefined;
+const lines = halves.map((h) => aggregate(h, undefined, populations));
+if (populations) {
+  const missing = lines[0].filter((l) => l.estimator !== "regression").map((l) => l.pack);
+  if (missing.length > 0) console.log(`no population for ${missing.join(", ")}: ratio estimates there`);
+}
 const fitLines = lines.map((ls, k) =>
   ls.map((l) =>
     fitLineOf(

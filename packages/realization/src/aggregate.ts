@@ -11,6 +11,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HOLDEM_CLASSES } from "@ranges/core";
+import { type PopulationSet, populationKey, regressionEstimate, solvedReach } from "./estimator.js";
 import type { BoardRealization } from "./solve.js";
 
 export interface StoredBoard extends BoardRealization {
@@ -42,6 +43,11 @@ export interface PlayerRealization {
   readonly meanAbsGap: number | null;
   /** Weighted correlation, model against solve. */
   readonly correlation: number | null;
+  /**
+   * With the regression estimator: the share of the per-flop realization's variance that the line's
+   * realization curve explains on the solved flops (`estimator.ts`).
+   */
+  readonly curveR2?: number;
   readonly classes: ClassRow[];
 }
 
@@ -57,6 +63,11 @@ export interface LineRealization {
   readonly spr: number;
   readonly boards: number;
   readonly boardWeight: number;
+  /**
+   * How the per-class realization was estimated: `ratio` over the solved flops, or `regression` with every
+   * flop's equity (`estimator.ts`; when a population of the line's ranges is given).
+   */
+  readonly estimator: "ratio" | "regression";
   readonly exploitabilityPct: { readonly max: number; readonly median: number };
   readonly players: { readonly oop: PlayerRealization; readonly ip: PlayerRealization };
 }
@@ -134,8 +145,15 @@ export function compareSeries(
 
 const r4 = (x: number) => Math.round(x * 10000) / 10000;
 
-/** Groups the boards by (game, stack, line) and sums them up. */
-export function aggregate(boards: readonly StoredBoard[], predict?: ModelPrediction): LineRealization[] {
+/**
+ * Groups the boards by (game, stack, line) and sums them up: per class the ratio estimate, or the regression
+ * estimate where `populations` holds the line's ranges (`estimator.ts`).
+ */
+export function aggregate(
+  boards: readonly StoredBoard[],
+  predict?: ModelPrediction,
+  populations?: PopulationSet,
+): LineRealization[] {
   const groups = new Map<string, StoredBoard[]>();
   for (const b of boards) {
     const key = `${b.game}/${b.stack}/${b.line}`;
@@ -144,6 +162,7 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
   const out: LineRealization[] = [];
   for (const [key, list] of [...groups.entries()].sort()) {
     const first = list[0]!;
+    const population = populations?.get(populationKey(first));
     const players = {} as Record<"oop" | "ip", PlayerRealization>;
     for (const side of ["oop", "ip"] as const) {
       const ev = new Float64Array(HOLDEM_CLASSES.length);
@@ -156,6 +175,19 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
         }
       }
       const total = list.reduce((s, b) => s + b.weight, 0);
+      const estimate = population
+        ? regressionEstimate(
+            list.map((b) => ({
+              board: b.board,
+              weight: b.weight / total,
+              pot: b.pot,
+              ev: b[side].ev.map((x) => x * grossOfRake(b)),
+              eq: b[side].eq,
+            })),
+            solvedReach(first)[side],
+            population[side],
+          )
+        : null;
       const rows: ClassRow[] = [];
       let evAll = 0;
       let eqAll = 0;
@@ -166,14 +198,14 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
       const wSeries: number[] = [];
       for (let c = 0; c < HOLDEM_CLASSES.length; c++) {
         if (!(eq[c]! > 0)) continue;
-        const solved = ev[c]! / eq[c]!;
+        const solved = estimate ? estimate.realized[c]! : ev[c]! / eq[c]!;
         const model = predict ? predict(first, side, c) : null;
-        const weight = eq[c]! / total / first.pot;
-        evAll += ev[c]!;
-        eqAll += eq[c]!;
+        const weight = estimate ? estimate.weight[c]! : eq[c]! / total / first.pot;
+        evAll += solved * weight;
+        eqAll += weight;
         if (model !== null) {
-          modelShare += model * eq[c]!;
-          modelEq += eq[c]!;
+          modelShare += model * weight;
+          modelEq += weight;
           sSeries.push(solved);
           mSeries.push(model);
           wSeries.push(weight);
@@ -192,6 +224,7 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
         realizedModel: modelEq > 0 ? r4(modelShare / modelEq) : null,
         meanAbsGap: stats ? r4(stats.meanAbsGap) : null,
         correlation: stats ? r4(stats.correlation) : null,
+        ...(estimate ? { curveR2: r4(estimate.r2) } : {}),
         classes: rows,
       };
     }
@@ -208,6 +241,7 @@ export function aggregate(boards: readonly StoredBoard[], predict?: ModelPredict
       spr: Math.round((first.behind / first.pot) * 100) / 100,
       boards: list.length,
       boardWeight: r4(list.reduce((s, b) => s + b.weight, 0)),
+      estimator: population ? "regression" : "ratio",
       exploitabilityPct: { max: expl[expl.length - 1]!, median: expl[Math.floor(expl.length / 2)]! },
       players,
     });

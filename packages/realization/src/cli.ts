@@ -24,6 +24,11 @@
  *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
  *                                                   between two rounds (src/rounds.ts; bar 0.03)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
+ *   population --in DIR[,DIR] --out DIR             every flop's equity moments for each line's ranges
+ *             [--flops N]                           (src/population.ts; skips lines already there; --flops:
+ *                                                   every k-th flop, about N, for a quick check)
+ *   (aggregate, fit: --population DIR estimates each class's realization with every flop's equity where
+ *   DIR holds the line's ranges: src/estimator.ts; otherwise the ratio over the solved flops)
  *   toy                                             the toy oracle (src/toy): the grounded iteration three
  *                                                   ways against the whole game solved (about a minute)
  *   (several folders: where two hold a line, the later folder's boards of it replace the earlier's)
@@ -38,6 +43,7 @@ import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
 import { aggregate, readBoardSets } from "./aggregate.js";
 import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+import { type PopulationSet, readPopulations } from "./estimator.js";
 import type { ClassWeighting } from "./fit.js";
 import type { FlopSet } from "./flops.js";
 import { LineError, readLine, STANDARD_LINES } from "./lines.js";
@@ -47,6 +53,7 @@ import { fitReport, type SeriesStats } from "./report.js";
 const fmt = (s: SeriesStats | null) =>
   s ? `gap ${s.meanAbsGap.toFixed(3)} r ${s.correlation.toFixed(2)}` : "-";
 
+import { writePopulations } from "./population-files.js";
 import { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 import { DEFAULT_SETTINGS, type SolveSettings } from "./solve.js";
 import { toyGame } from "./toy/game.js";
@@ -79,6 +86,8 @@ const { values } = parseArgs({
     "floor-by": { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
+    population: { type: "string" },
+    flops: { type: "string" },
   },
 });
 
@@ -112,6 +121,10 @@ function floorBy(raw: string, floor: string | undefined): "solve" | "best-respon
     fail("--floor-by needs --range-floor W (the weight the classes under it count at)");
   return raw;
 }
+
+/** `--population DIR`: the population files, when given. */
+const populations = (): PopulationSet | undefined =>
+  values.population ? readPopulations(resolve(values.population)) : undefined;
 
 /** The folders of `--in` (comma-separated; a later folder's lines replace an earlier's). */
 const inDirs = (): string[] => values.in!.split(",").map((d) => resolve(d));
@@ -190,7 +203,7 @@ if (command === "lines") {
   process.stdout.write(`${plan.jobs.length} jobs, ${plan.skipped.length} lines skipped -> ${values.out}\n`);
 } else if (command === "aggregate") {
   if (!values.in || !values.out) fail("aggregate needs --in DIR and --out FILE");
-  const result = aggregate(readBoardSets(inDirs()), treeModelPrediction());
+  const result = aggregate(readBoardSets(inDirs()), treeModelPrediction(), populations());
   writeFileSync(
     resolve(values.out!),
     `${JSON.stringify({ model: "v3 contest model (data/trees/<game>.json)", method: "packages/realization", lines: result }, null, 1)}\n`,
@@ -212,6 +225,7 @@ if (command === "lines") {
         ? { classRidge: num("class-ridge", values["class-ridge"])! }
         : {}),
     weighting: classWeights(values["class-weights"] ?? "range"),
+    populations: populations(),
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
   if (values["params-out"]) {
@@ -229,6 +243,19 @@ if (command === "lines") {
     };
     process.stdout.write(`${l.pack} (SPR ${l.spr}, ${l.boards} boards): ${p("oop")}; ${p("ip")}\n`);
   }
+  const s = report.summary;
+  process.stdout.write(
+    `${s.rows} rows: fit ${fmt(s.inSample)}, left out ${fmt(s.outOfSample)} (means); at the bar ${s.atBar.inSample} in sample, ${s.atBar.outOfSample} left out\n`,
+  );
+} else if (command === "population") {
+  if (!values.in || !values.out) fail("population needs --in DIR[,DIR] and --out DIR");
+  const written = writePopulations(
+    readBoardSets(inDirs()),
+    resolve(values.out!),
+    (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`),
+    num("flops", values.flops),
+  );
+  process.stdout.write(`${written.length} population files written to ${values.out}\n`);
 } else if (command === "movement") {
   if (!values.from || !values.to)
     fail("movement needs --from DIR[,DIR] and --to DIR[,DIR] (two rounds' boards)");
@@ -262,5 +289,7 @@ if (command === "lines") {
     );
   }
 } else {
-  fail("usage: realization lines|solve|plan|aggregate|fit|movement|toy [options] (see src/cli.ts)");
+  fail(
+    "usage: realization lines|solve|plan|aggregate|population|fit|movement|toy [options] (see src/cli.ts)",
+  );
 }

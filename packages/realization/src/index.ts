@@ -8,6 +8,16 @@ export type {
 export { aggregate, compareSeries, grossOfRake, readBoardSets, readBoards } from "./aggregate.js";
 export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
 export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+export type { Estimate, EstimatorBoard, LinePopulation, PopulationSet } from "./estimator.js";
+export {
+  CURVE_DEGREE,
+  liveCombos,
+  POPULATION_DEGREE,
+  populationKey,
+  readPopulations,
+  regressionEstimate,
+  solvedReach,
+} from "./estimator.js";
 export type { ClassWeighting, EquityTable, FitLine, FittedModel } from "./fit.js";
 export { aggressorOfKind, equityVsRandom, fitLineOf, RealizationFit, spotOf } from "./fit.js";
 export {
@@ -21,8 +31,11 @@ export {
 export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
 export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
 export { treeModelPrediction } from "./model.js";
-export type { ReportLine, ReportPlayer, SeriesStats } from "./report.js";
-export { DEFAULT_CLASS_RIDGE, fitReport, rangeCombos } from "./report.js";
+export type { LineRanges, PopulationMoments } from "./population.js";
+export { comboReach, flopEquities, populationMoments, rangesKey, solverWeight } from "./population.js";
+export { writePopulations } from "./population-files.js";
+export type { FitSummary, ReportLine, ReportPlayer, SeriesStats } from "./report.js";
+export { DEFAULT_CLASS_RIDGE, FIT_BAR, fitReport, rangeCombos } from "./report.js";
 export type { LineMovement, RoundMovement } from "./rounds.js";
 export { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 export type { BoardRealization, ClassSums, RealizationTree, SolveSettings } from "./solve.js";

@@ -12,6 +12,7 @@ import {
   type ModelPrediction,
   type StoredBoard,
 } from "./aggregate.js";
+import type { PopulationSet } from "./estimator.js";
 import { type ClassWeighting, type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
 
 export interface SeriesStats {
@@ -22,6 +23,8 @@ export interface SeriesStats {
 export interface ReportPlayer {
   readonly seat: string;
   readonly realizedSolved: number;
+  /** With the regression estimator: what the line's realization curve explains (`PlayerRealization.curveR2`). */
+  readonly curveR2?: number;
   readonly v3: SeriesStats | null;
   readonly inSample: SeriesStats | null;
   readonly outOfSample: SeriesStats | null;
@@ -47,6 +50,8 @@ export interface ReportLine {
   readonly kind: string;
   readonly spr: number;
   readonly boards: number;
+  /** How the solved realization per class was estimated (`LineRealization.estimator`). */
+  readonly estimator: LineRealization["estimator"];
   readonly exploitabilityPct: LineRealization["exploitabilityPct"];
   readonly players: { readonly oop: ReportPlayer; readonly ip: ReportPlayer };
 }
@@ -92,6 +97,41 @@ export function rangeCombos(board: StoredBoard): { oop: number; ip: number } {
   return { oop: combos(board.ranges.oop), ip: combos(board.ranges.ip) };
 }
 
+/** The bar of issue 26: in sample gap <= 0.05 and r >= 0.9; left out gap <= 0.10 and r >= 0.75. */
+export const FIT_BAR = {
+  inSample: { gap: 0.05, correlation: 0.9 },
+  outOfSample: { gap: 0.1, correlation: 0.75 },
+} as const;
+
+/** Means over the report's (line, player) rows, and how many rows meet `FIT_BAR`. */
+export interface FitSummary {
+  readonly rows: number;
+  readonly inSample: SeriesStats;
+  readonly outOfSample: SeriesStats;
+  readonly atBar: { readonly inSample: number; readonly outOfSample: number };
+}
+
+function summarize(lines: readonly ReportLine[]): FitSummary {
+  const rows = lines.flatMap((l) => [l.players.oop, l.players.ip]);
+  const mean = (pick: (p: ReportPlayer) => SeriesStats | null): SeriesStats => {
+    const xs = rows.map(pick).filter((x): x is SeriesStats => x !== null);
+    const avg = (f: (x: SeriesStats) => number) =>
+      xs.length ? r4(xs.reduce((a, x) => a + f(x), 0) / xs.length) : 0;
+    return { meanAbsGap: avg((x) => x.meanAbsGap), correlation: avg((x) => x.correlation) };
+  };
+  const meets = (x: SeriesStats | null, bar: { gap: number; correlation: number }) =>
+    x !== null && x.meanAbsGap <= bar.gap && x.correlation >= bar.correlation;
+  return {
+    rows: rows.length,
+    inSample: mean((p) => p.inSample),
+    outOfSample: mean((p) => p.outOfSample),
+    atBar: {
+      inSample: rows.filter((p) => meets(p.inSample, FIT_BAR.inSample)).length,
+      outOfSample: rows.filter((p) => meets(p.outOfSample, FIT_BAR.outOfSample)).length,
+    },
+  };
+}
+
 export function fitReport(
   boards: readonly StoredBoard[],
   table: EquityTable,
@@ -104,6 +144,8 @@ export function fitReport(
     minCombos?: number;
     /** How the fit weighs the classes (`ClassWeighting`, default "range"); the statistics always weigh by range. */
     weighting?: ClassWeighting;
+    /** Lines' populations: their classes' realization by the regression estimator (`estimator.ts`). */
+    populations?: PopulationSet;
   },
 ): {
   method: string;
@@ -112,13 +154,14 @@ export function fitReport(
   weighting: ClassWeighting;
   minBoards: number;
   lines: ReportLine[];
+  summary: FitSummary;
   skipped: string[];
   /** The model fitted to every line of the report: a tree config's `model.grounded`. */
   params: { theta: number[]; gamma: number[]; classEffects: number[] };
 } {
   const ridge = options.ridge ?? 1e-4;
   const classRidge = options.classRidge ?? DEFAULT_CLASS_RIDGE;
-  const lines = aggregate(boards, v3);
+  const lines = aggregate(boards, v3, options.populations);
   const minCombos = options.minCombos ?? 0;
   const boardOf = (l: LineRealization) => boards.find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack)!;
   const thin = (l: LineRealization): string | null => {
@@ -158,6 +201,7 @@ export function fitReport(
       return {
         seat: p.seat,
         realizedSolved: p.realizedSolved,
+        ...(p.curveR2 === undefined ? {} : { curveR2: p.curveR2 }),
         v3: stats(
           classes,
           classes.map((c) => c.realizedModel),
@@ -186,6 +230,7 @@ export function fitReport(
       kind: l.kind,
       spr: l.spr,
       boards: l.boards,
+      estimator: l.estimator,
       exploitabilityPct: l.exploitabilityPct,
       players: { oop: player("oop"), ip: player("ip") },
     };
@@ -198,6 +243,7 @@ export function fitReport(
     weighting,
     minBoards: options.minBoards,
     lines: out,
+    summary: summarize(out),
     skipped: [
       ...lines.filter((l) => l.boards < options.minBoards).map((l) => `${l.pack} (${l.boards} boards)`),
       ...lines.flatMap((l) => (l.boards >= options.minBoards ? [thin(l)].filter((x) => x !== null) : [])),

@@ -28,6 +28,7 @@ function line(pack: string, rows: [string, number, number][]): LineRealization {
     stackBb: 97.5,
     spr: 17.73,
     boards: 30,
+    estimator: "ratio",
     boardWeight: 1,
     exploitabilityPct: { max: 1, median: 1 },
     players: { oop: player("BB"), ip: player("BTN") },
