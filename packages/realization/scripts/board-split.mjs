@@ -15,7 +15,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { HOLDEM_CLASSES } from "@ranges/core";
+import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "@ranges/core";
 import { loadHeadsUpEquity } from "@ranges/solver";
 import {
   aggregate,
@@ -71,8 +71,11 @@ const fitLines = lines.map((ls, k) =>
   ),
 );
 
-/** Mean over (line, player) of the other half's statistics against `predict(line index, side)`. */
-function against(other, predict) {
+/**
+ * Mean over (line, player) of the other half's statistics against `predict(line index, side)`; classes weigh
+ * by range (equity mass), or by combos with `byCombos`.
+ */
+function against(other, predict, byCombos = false) {
   let gap = 0;
   let r = 0;
   let n = 0;
@@ -84,7 +87,7 @@ function against(other, predict) {
       const s = compareSeries(
         keep.map((c) => c.realizedSolved),
         keep.map((c) => predict(i, side, index.get(c.class))),
-        keep.map((c) => c.weight),
+        keep.map((c) => (byCombos ? HOLDEM_CLASS_COMBOS[index.get(c.class)] : c.weight)),
       );
       gap += s.meanAbsGap;
       r += s.correlation;
@@ -108,7 +111,7 @@ const solvedA = lines[0].map((l, i) => {
 });
 console.log(`${lines[0].length} lines, ${halves[0].length} + ${halves[1].length} boards`);
 console.log(
-  `half A's solved numbers against half B's: ${against(lines[1], (i, s, c) => solvedA[i][s].get(c))}`,
+  `half A's solved numbers against half B's: ${against(lines[1], (i, s, c) => solvedA[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => solvedA[i][s].get(c), true)})`,
 );
 const ridges = values["class-ridge"] ? [values["class-ridge"]] : ["0.01", "0.1", "1", "none"];
 const weightings = values["class-weights"] ? [values["class-weights"]] : ["range", "mixed"];
