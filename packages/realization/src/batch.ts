@@ -39,7 +39,8 @@ export const jobFileName = (game: string, stack: number, line: string, board: st
 
 /**
  * The jobs of some lines of some packs on `boards` flops of a set (src/flops.ts; round 0 solved the
- * representative flops, later rounds the balanced ones), cheapest pots first.
+ * representative flops, later rounds the balanced ones, each line its own with `balanced-per-line`),
+ * cheapest pots first.
  */
 export function planBatch(
   store: RangeStore,
@@ -49,7 +50,7 @@ export function planBatch(
   outDir: string,
   flopSet: FlopSet = "balanced",
 ): BatchPlan {
-  const flops = flopsOf(flopSet, boards);
+  const shared = flopSet === "balanced-per-line" ? null : flopsOf(flopSet, boards);
   const jobs: BatchJob[] = [];
   const skipped: BatchPlan["skipped"] = [];
   for (const { game, stack } of packs) {
@@ -62,6 +63,7 @@ export function planBatch(
         skipped.push({ game, stack, line: spec.id, why: error.message });
         continue;
       }
+      const flops = shared ?? flopsOf(flopSet, boards, { game, stack, line: spec.id });
       for (const f of flops) {
         jobs.push({
           line,

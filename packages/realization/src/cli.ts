@@ -5,7 +5,8 @@
  *   solve     --packs ... --boards 8 --out DIR      solve every line's flops not yet in DIR (resumable)
  *             [--lines id,id] [--shard k/n] [--threads N] [--target PCT] [--max-iterations N] [--budget S]
  *             [--board-seconds S]   (stop a board's iterations after S seconds; its file says stoppedEarly)
- *             [--flop-set balanced|representative]   (default balanced, src/flops.ts; round 0 is representative)
+ *             [--flop-set balanced|balanced-per-line|representative]   (default balanced, src/flops.ts;
+ *                                                   round 0 is representative; per-line: each line its own)
  *             [--range-floor W]   (every class at least W, 0.005 from round 1 on: src/solve.ts rangeFloor)
  *             [--floor-by solve|best-response]   (how classes under the floor get values: solve.ts floorBy)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
@@ -103,8 +104,8 @@ const num = (name: string, raw: string | undefined): number | undefined => {
 };
 const flopSet = (): FlopSet => {
   const set = values["flop-set"];
-  if (set !== "balanced" && set !== "representative")
-    fail(`--flop-set is balanced or representative, got "${set}"`);
+  if (set !== "balanced" && set !== "balanced-per-line" && set !== "representative")
+    fail(`--flop-set is balanced, balanced-per-line or representative, got "${set}"`);
   return set as FlopSet;
 };
 /** `--class-weights`: range or mixed (src/fit.ts, `ClassWeighting`). */

@@ -55,13 +55,42 @@ export function balancedFlops(count: number, seed = BALANCED_FLOPS_SEED): Weight
   return out;
 }
 
-/** The two flop sets a batch can solve: `balanced` (per-class work) or the postflop packs' `representative`. */
-export type FlopSet = "balanced" | "representative";
+/**
+ * The flop sets a batch can solve: `balanced` (per-class work; every line the same flops),
+ * `balanced-per-line` (the same kind of sample, drawn afresh for each line with `lineFlopSeed`, so that lines
+ * do not share their flops' noise: a class that the flops favour in one line is not favoured in every line),
+ * or the postflop packs' `representative`.
+ */
+export type FlopSet = "balanced" | "balanced-per-line" | "representative";
 
-export function flopsOf(set: FlopSet, count: number): WeightedFlop[] {
-  return set === "balanced"
-    ? balancedFlops(count)
-    : representativeFlops(count).map((f) => ({ board: f.board, weight: f.weight }));
+/**
+ * The seed of a line's own balanced flops: the batches' seed plus a hash (FNV-1a) of `game/stack/line`.
+ *
+ * ```ts
+ * balancedFlops(15, lineFlopSeed("nlmtt8", 40, "srp-btn-bb"))
+ * ```
+ */
+export function lineFlopSeed(game: string, stack: number, line: string): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${game}/${stack}/${line}`) {
+    h ^= ch.charCodeAt(0);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return (BALANCED_FLOPS_SEED + h) % 2147483647;
+}
+
+/** The flops of a set; `line` picks the flops of `balanced-per-line` (required there). */
+export function flopsOf(
+  set: FlopSet,
+  count: number,
+  line?: { readonly game: string; readonly stack: number; readonly line: string },
+): WeightedFlop[] {
+  if (set === "balanced") return balancedFlops(count);
+  if (set === "balanced-per-line") {
+    if (!line) throw new RangeError("balanced-per-line flops need the line they are for");
+    return balancedFlops(count, lineFlopSeed(line.game, line.stack, line.line));
+  }
+  return representativeFlops(count).map((f) => ({ board: f.board, weight: f.weight }));
 }
 
 /** How many times each rank (deuce first) appears on a set of flops. */

@@ -25,6 +25,7 @@ export {
   balancedFlops,
   type FlopSet,
   flopsOf,
+  lineFlopSeed,
   rankCounts,
   type WeightedFlop,
 } from "./flops.js";

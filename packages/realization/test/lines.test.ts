@@ -1,7 +1,7 @@
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { RangeStore } from "@ranges/store";
 import { afterAll, describe, expect, it } from "vitest";
-import { LineError, type LineSpec, rangeText, readLine, STANDARD_LINES } from "../src/index.js";
+import { LineError, type LineSpec, planBatch, rangeText, readLine, STANDARD_LINES } from "../src/index.js";
 
 const packsDir = new URL("../../../data/packs/", import.meta.url).pathname;
 const store = RangeStore.open({ packsDir });
@@ -92,5 +92,26 @@ describe("rangeText", () => {
     w[at("AKs")] = 0.123456;
     w[at("72o")] = 0.004;
     expect(rangeText(w)).toBe("AA,AKs:0.1235");
+  });
+});
+
+describe("planBatch", () => {
+  it("gives each line its own flops with balanced-per-line, and every line the same with balanced", () => {
+    const lines = [spec("srp-btn-bb"), spec("srp-co-bb")];
+    const boardsOf = (plan: ReturnType<typeof planBatch>, id: string) =>
+      plan.jobs.filter((j) => j.line.id === id).map((j) => j.board);
+    const perLine = planBatch(
+      store,
+      [{ game: "nl/v2", stack: 100 }],
+      lines,
+      15,
+      "/tmp/x",
+      "balanced-per-line",
+    );
+    const shared = planBatch(store, [{ game: "nl/v2", stack: 100 }], lines, 15, "/tmp/x", "balanced");
+    expect(boardsOf(perLine, "srp-btn-bb")).toHaveLength(15);
+    expect(boardsOf(perLine, "srp-btn-bb")).not.toEqual(boardsOf(perLine, "srp-co-bb"));
+    expect(boardsOf(shared, "srp-btn-bb")).toEqual(boardsOf(shared, "srp-co-bb"));
+    expect(perLine.jobs.every((j) => Math.abs(j.weight - 1 / 15) < 1e-12)).toBe(true);
   });
 });
