@@ -1,8 +1,9 @@
 export type { PloCombo, PloRangeInput } from "./range.js";
 export { comboKey, combosOf, parsePloBoard, parsePloRange } from "./range.js";
+export { Runouts, riverDeal } from "./runouts.js";
 export type { PloComboResult, PloSolveOptions, PloSolveResult } from "./solve.js";
 export { comboResults, solvePloSpot, solveResolvedSpot } from "./solve.js";
-export type { PloStrategyOf } from "./solver.js";
+export type { PloSolverOptions, PloStrategyOf } from "./solver.js";
 export { PloSolver } from "./solver.js";
 export type { PloSpot, PloSpotConfig } from "./spot.js";
 export { DEFAULT_PLO_BETTING, resolvePloSpot } from "./spot.js";
@@ -14,6 +15,7 @@ export type {
   FoldNode,
   PloBetting,
   PloNode,
+  PloStreets,
   PloTree,
   ShowdownNode,
 } from "./tree.js";

@@ -8,7 +8,7 @@
  * dropped.
  *
  * ```ts
- * parsePloRange("AsKsQhJh, (T9)(87):0.5", parsePloBoard("Kc8d5h2s"));
+ * parsePloRange("AsKsQhJh, (T9)(87):0.5", parsePloBoard("Kc8d5h")); // a flop; 4 or 5 cards: a turn, a river
  * ```
  */
 
@@ -28,16 +28,28 @@ export type PloRangeInput =
   | string
   | readonly (string | { readonly cards: string; readonly weight: number })[];
 
-/** Parses a board of 4 (turn) or 5 (river) distinct cards, e.g. `Kc8d5h2s`. */
+/**
+ * Parses a board of 3 (flop), 4 (turn) or 5 (river) distinct cards, e.g. `Kc8d5h`, `Kc8d5h2s`; spaces are
+ * ignored. Throws a RangeError saying what is wrong: the count, a card that is not a card, a card twice.
+ */
 export function parsePloBoard(text: string): number[] {
   const compact = text.replace(/\s+/g, "");
   const n = compact.length / 2;
-  if (n !== 4 && n !== 5) {
-    throw new RangeError(`board "${text}": give 4 (turn) or 5 (river) distinct cards such as Kc8d5h2s`);
+  if (n !== 3 && n !== 4 && n !== 5) {
+    throw new RangeError(
+      `board "${text}": give 3 (flop), 4 (turn) or 5 (river) distinct cards such as Kc8d5h, Kc8d5h2s`,
+    );
   }
   const cards = parseCards(compact, n);
-  if (!cards) throw new RangeError(`board "${text}" is not ${n} distinct cards such as Kc8d5h2s`);
-  return cards;
+  if (cards) return cards;
+  const seen = new Set<number>();
+  for (let i = 0; i < compact.length; i += 2) {
+    const one = parseCards(compact.slice(i, i + 2), 1);
+    if (!one) throw new RangeError(`board "${text}": "${compact.slice(i, i + 2)}" is not a card such as Kc`);
+    if (seen.has(one[0]!)) throw new RangeError(`board "${text}": ${compact.slice(i, i + 2)} appears twice`);
+    seen.add(one[0]!);
+  }
+  throw new RangeError(`board "${text}" is not ${n} distinct cards such as Kc8d5h2s`);
 }
 
 /** A hand's key: its four cards ascending, formatted (`2c5d8hKs`). */

@@ -7,7 +7,8 @@
  *   compat(h) = total - sum_x S1[x] + sum_{x<y} S2[xy] - sum_{x<y<z} S3[xyz] + S4[h]
  *
  * where S1, S2, S3 are the reach of opponent hands holding that card, pair or triple of h's cards, and S4 the
- * reach of the opponent hand with exactly h's four cards. Adding one opponent hand touches its 4 + 6 + 4
+ * reach of the opponent hand with exactly h's four cards (pairs and triples numbered densely over the two
+ * ranges, `handTables`). Adding one opponent hand touches its 4 + 6 + 4
  * sums; reading one hand reads 14 of them and its twin. Showdowns sweep both lists in order of strength on
  * the final board: the sums then hold the opponent hands strictly weaker (and, after the equal ones, weaker or
  * equal), so wins, ties and losses against exactly the hands that can be dealt come out per hand.
@@ -20,40 +21,54 @@ import type { PloCombo } from "./range.js";
 export interface HandTable {
   readonly n: number;
   readonly cards: Uint8Array;
-  /** Per hand: 4 card indices (S1), 6 pair indices (S2), 4 triple indices (S3). */
+  /** Per hand: 4 card indices (S1), 6 pair ids (S2), 4 triple ids (S3); ids shared by both players' tables. */
   readonly idx: Int32Array;
+  /** Pair and triple ids in use (the sizes of S2 and S3). */
+  readonly ids: { readonly pairs: number; readonly triples: number };
   /** Per hand: the index of the opponent hand with the same four cards, or -1. */
   twin: Int32Array;
 }
 
-export function handTable(combos: readonly PloCombo[]): HandTable {
-  const n = combos.length;
-  const cards = new Uint8Array(4 * n);
-  const idx = new Int32Array(14 * n);
-  for (let h = 0; h < n; h++) {
-    const [a, b, c, d] = combos[h]!.cards;
-    cards.set([a, b, c, d], 4 * h);
-    idx.set(
-      [
-        a,
-        b,
-        c,
-        d,
-        a * 52 + b,
-        a * 52 + c,
-        a * 52 + d,
-        b * 52 + c,
-        b * 52 + d,
-        c * 52 + d,
+/**
+ * Both players' tables, with the pairs and triples of cards that occur in either range numbered densely (at
+ * most 6 and 4 per hand), so the running sums stay small (a few thousand entries for a few hundred hands).
+ */
+export function handTables(c0: readonly PloCombo[], c1: readonly PloCombo[]): [HandTable, HandTable] {
+  const pairIds = new Map<number, number>();
+  const tripleIds = new Map<number, number>();
+  const idOf = (m: Map<number, number>, key: number) => {
+    let id = m.get(key);
+    if (id === undefined) m.set(key, (id = m.size));
+    return id;
+  };
+  const build = (combos: readonly PloCombo[]) => {
+    const n = combos.length;
+    const cards = new Uint8Array(4 * n);
+    const idx = new Int32Array(14 * n);
+    for (let h = 0; h < n; h++) {
+      const [a, b, c, d] = combos[h]!.cards;
+      cards.set([a, b, c, d], 4 * h);
+      const pairs = [a * 52 + b, a * 52 + c, a * 52 + d, b * 52 + c, b * 52 + d, c * 52 + d];
+      const triples = [
         a * 2704 + b * 52 + c,
         a * 2704 + b * 52 + d,
         a * 2704 + c * 52 + d,
         b * 2704 + c * 52 + d,
-      ],
-      14 * h,
-    );
-  }
-  return { n, cards, idx, twin: new Int32Array(n).fill(-1) };
+      ];
+      idx.set(
+        [a, b, c, d, ...pairs.map((k) => idOf(pairIds, k)), ...triples.map((k) => idOf(tripleIds, k))],
+        14 * h,
+      );
+    }
+    return { n, cards, idx, twin: new Int32Array(n).fill(-1) };
+  };
+  const t0 = build(c0);
+  const t1 = build(c1);
+  const ids = { pairs: pairIds.size, triples: tripleIds.size };
+  return [
+    { ...t0, ids },
+    { ...t1, ids },
+  ];
 }
 
 /** Links identical hands of the two players (`twin`). */
@@ -71,14 +86,16 @@ export function linkTwins(a: HandTable, b: HandTable, ka: readonly string[], kb:
 /** The running sums of opponent reach per card, pair and triple. */
 export class CardSums {
   private readonly s1 = new Float64Array(52);
-  private readonly s2 = new Float64Array(2704);
-  private readonly s3 = new Float64Array(140_608);
+  private readonly s2: Float64Array;
+  private readonly s3: Float64Array;
   private total = 0;
   /** Which opponent hands are in the sums (for the twin term). */
   private readonly added: Uint8Array;
 
   constructor(private readonly opp: HandTable) {
     this.added = new Uint8Array(opp.n);
+    this.s2 = new Float64Array(opp.ids.pairs);
+    this.s3 = new Float64Array(opp.ids.triples);
   }
 
   add(j: number, w: number): void {
@@ -114,10 +131,17 @@ export class CardSums {
     return Math.max(v, 0);
   }
 
-  /** Empties the sums (only the entries the listed hands touched). */
+  /** Empties the sums: the entries the listed hands touched, or every entry where that is fewer writes. */
   clear(list: ArrayLike<number>, count = list.length): void {
     const { idx } = this.opp;
     this.total = 0;
+    if (14 * count > this.s2.length + this.s3.length) {
+      this.s1.fill(0);
+      this.s2.fill(0);
+      this.s3.fill(0);
+      this.added.fill(0);
+      return;
+    }
     for (let q = 0; q < count; q++) {
       const j = list[q]!;
       const o = 14 * j;
@@ -195,11 +219,14 @@ export function sweepShowdown(
       sums.add(j, oppReach[j]!);
     }
     for (let k = i; k < end; k++) below[mine[k]!] = sums.compat(own, mine[k]!, oppReach);
+    const q0 = q;
     while (q < theirs.length && sOpp[theirs[q]!] === s) {
       const j = theirs[q++]!;
       sums.add(j, oppReach[j]!);
     }
-    for (let k = i; k < end; k++) upto[mine[k]!] = sums.compat(own, mine[k]!, oppReach);
+    // no opponent hand of equal strength: weaker or equal is strictly weaker
+    if (q === q0) for (let k = i; k < end; k++) upto[mine[k]!] = below[mine[k]!]!;
+    else for (let k = i; k < end; k++) upto[mine[k]!] = sums.compat(own, mine[k]!, oppReach);
     i = end;
   }
   while (q < theirs.length) {
@@ -210,17 +237,24 @@ export function sweepShowdown(
   sums.clear(theirs);
 }
 
-/** Per hand of `me`, the opponent reach that shares no card with it (every opponent hand, dead ones carry 0). */
+/**
+ * Per hand of `me`, the opponent reach that shares no card with it. `theirs`: the opponent hands to count
+ * (the others must carry 0 reach); `mine`: the hands of `me` to compute (default all; the others get 0).
+ */
 export function compatTotals(
   me: 0 | 1,
   tables: readonly [HandTable, HandTable],
   sums: CardSums,
   oppReach: Float64Array,
   out: Float64Array,
-  all: Int32Array,
+  theirs: Int32Array,
+  mine?: Int32Array,
 ): void {
   const own = tables[me]!;
-  for (let j = 0; j < all.length; j++) sums.add(all[j]!, oppReach[all[j]!]!);
-  for (let i = 0; i < own.n; i++) out[i] = sums.compat(own, i, oppReach);
-  sums.clear(all);
+  for (let j = 0; j < theirs.length; j++) sums.add(theirs[j]!, oppReach[theirs[j]!]!);
+  if (mine) {
+    out.fill(0);
+    for (let k = 0; k < mine.length; k++) out[mine[k]!] = sums.compat(own, mine[k]!, oppReach);
+  } else for (let i = 0; i < own.n; i++) out[i] = sums.compat(own, i, oppReach);
+  sums.clear(theirs);
 }

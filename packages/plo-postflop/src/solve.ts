@@ -8,6 +8,9 @@
  * );
  * result.combos[0][0]; // per combo: key, cls, weight, compat, ev (chips), equity, realization
  * ```
+ *
+ * A flop board (`"Kc8d5h"`) solves the flop with every turn and river dealt; equity is then over every
+ * turn and river pair.
  */
 
 import type { PloCombo } from "./range.js";
@@ -74,7 +77,7 @@ export function comboResults(
   }) as [PloComboResult[], PloComboResult[]];
 }
 
-/** Solves a spot with discounted CFR until the target exploitability or the iteration limit. */
+/** Solves a flop, turn or river spot with discounted CFR until the target exploitability or the iteration limit. */
 export function solvePloSpot(config: PloSpotConfig, options: PloSolveOptions = {}): PloSolveResult {
   return solveResolvedSpot(resolvePloSpot(config), options);
 }

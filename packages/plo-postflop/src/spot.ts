@@ -3,14 +3,23 @@
  *
  * ```ts
  * const spot = resolvePloSpot({
- *   board: "Kc8d5h2s",            // 4 cards: a turn spot (the river is dealt, every card); 5: a river spot
+ *   board: "Kc8d5h2s",            // 4 cards: a turn spot (the river is dealt, every card); 5: a river spot;
+ *                                  // 3: a flop spot (the turn, then the river, every card of each)
  *   pot: 20,                       // in the middle when the spot starts
  *   stack: 80,                     // effective stack behind
  *   ranges: { oop: "(KQ)(J9), Ah8s7d6c:0.5", ip: ["AsAd9h9c", { cards: "QhJhTs9s", weight: 0.25 }] },
- *   betting: { bets: [0.5, 1], raises: [1], raiseCap: 1 },   // the defaults
+ *   betting: { bets: [0.5, 1], raises: [1], raiseCap: 1 },   // the defaults, used on every street
  * });
  * ```
- */
+ *
+ * A flop spot, e.g. a 100bb single-raised pot in big blinds (a pot-sized open called: 7.5 in the middle,
+ * 96.5 behind) with subsampled ranges of a few hundred combos a side:
+ *
+ * ```ts
+ * resolvePloSpot({ board: "Qs9h6d", pot: 7.5, stack: 96.5, ranges: { oop: bbPart, ip: coPart } });
+ * ```
+ *
+ * Boards of 2 or 6 cards, a card that is not a card and a card given twice are refused with the reason. */
 
 import { type PloCombo, type PloRangeInput, parsePloBoard, parsePloRange } from "./range.js";
 import type { PloBetting } from "./tree.js";

@@ -19,7 +19,7 @@
  * the average over rounds of what the combo did; it can then be measured in the full game
  * (`PloSolver.exploitability(lifted)`), and played there to give per-class EVs with no subsampling noise
  * (`evaluateLifted`: one traversal of the full game per player, affordable on turns and rivers where the
- * solve is not).
+ * solve is not). Flop spots work the same way (every subgame an exact flop solve).
  *
  * ```ts
  * const pooled = solveBySubsamples(
@@ -46,7 +46,11 @@ export interface PloSubsampleOptions {
   readonly solve?: PloSolveOptions;
   /** A combo's class for the pooled per-class results; default its preflop class (`PloCombo.cls`). */
   readonly classOf?: (combo: PloCombo) => string;
-  /** Build the lifted strategy of the full game (memory: actions x combos per decision and river card). */
+  /**
+   * Build the lifted strategy of the full game (memory: actions x full-range combos per decision and deal;
+   * on a flop a river decision has 2,352 deals, so lifting and `evaluateLifted` suit flop spots whose full
+   * ranges are small enough to solve exactly, the spots where the method's error is measured).
+   */
   readonly lift?: boolean;
   /**
    * With `lift`: also play the lifted profile in the full game (one exact traversal per player, no solve)
@@ -141,39 +145,39 @@ export function poolClasses(
   return out;
 }
 
-/** Visits every decision of `p` with its own per-combo reach under the solver's average strategy. */
+/** Visits every decision of `p` (with its deal) with its own per-combo reach under the solver's average strategy. */
 function visitOwnReach(
   solver: PloSolver,
   p: 0 | 1,
-  visit: (d: DecisionNode, card: number, reach: Float64Array, sigma: Float64Array) => void,
+  visit: (d: DecisionNode, deal: number, reach: Float64Array, sigma: Float64Array) => void,
 ): void {
-  const combos = solver.spot.combos[p];
-  const walk = (node: PloNode, card: number, reach: Float64Array) => {
+  const dead = solver.runouts.dead[p];
+  const walk = (node: PloNode, c1: number, c2: number, reach: Float64Array) => {
     if (node.kind === "chance") {
-      for (const r of solver.rivers) {
+      for (const c of solver.runouts.cards(node.street, c1)) {
         const live = reach.slice();
-        combos.forEach((c, i) => {
-          if (c.cards.includes(r)) live[i] = 0;
-        });
-        walk(node.child, r, live);
+        for (const i of dead[c]!) live[i] = 0;
+        if (node.street === 1) walk(node.child, c, c2, live);
+        else walk(node.child, c1, c, live);
       }
       return;
     }
     if (node.kind !== "decision") return;
     if (node.player !== p) {
-      for (const child of node.children) walk(child, card, reach);
+      for (const child of node.children) walk(child, c1, c2, reach);
       return;
     }
-    const sigma = solver.averageStrategy(node, card);
-    visit(node, card, reach, sigma);
+    const deal = solver.runouts.deal(node.street, c1, c2);
+    const sigma = solver.averageStrategy(node, deal);
+    visit(node, deal, reach, sigma);
     const H = reach.length;
     node.children.forEach((child, a) => {
       const next = new Float64Array(H);
       for (let i = 0; i < H; i++) next[i] = reach[i]! * sigma[a * H + i]!;
-      walk(child, card, next);
+      walk(child, c1, c2, next);
     });
   };
-  walk(solver.tree.root, 52, new Float64Array(combos.length).fill(1));
+  walk(solver.tree.root, -1, -1, new Float64Array(solver.spot.combos[p].length).fill(1));
 }
 
 /** Solves random subsamples of the two ranges exactly and pools per class (see the file's comment). */
@@ -192,7 +196,7 @@ export function solveBySubsamples(
   const parts = Math.max(Math.ceil(sizes[0] / options.chunk), Math.ceil(sizes[1] / options.chunk));
   const next = seededRandom(options.seed ?? 1);
   const roundEv: [Float64Array[], Float64Array[]] = [[], []];
-  // lifting: per decision, per slot (river card or 52), numerators [a * N + i] and denominators [i]
+  // lifting: per decision, per storage slot of its deal, numerators [a * N + i] and denominators [i]
   const liftNum: Float64Array[][] = [];
   const liftDen: Float64Array[][] = [];
   let worst = 0;
@@ -218,11 +222,11 @@ export function solveBySubsamples(
           ev[p]![full] = per[p][local]!.ev;
         });
         if (!options.lift) continue;
-        visitOwnReach(solved.solver, p, (d, card, reach, sigma) => {
+        visitOwnReach(solved.solver, p, (d, deal, reach, sigma) => {
           const N = sizes[p];
           const A = d.actions.length;
           const H = reach.length;
-          const slot = d.street === 0 ? 52 : card;
+          const slot = exact.runouts.slotOfDeal(d.street, deal);
           liftNum[d.id] ??= [];
           liftDen[d.id] ??= [];
           const num = (liftNum[d.id]![slot] ??= new Float64Array(A * N));
@@ -244,9 +248,11 @@ export function solveBySubsamples(
   let lifted: PloStrategyOf | undefined;
   if (options.lift) {
     const cache = new Map<number, Float64Array>();
-    lifted = (d, card) => {
-      const slot = d.street === 0 ? 52 : card;
-      const hit = cache.get(d.id * 53 + slot);
+    const slots = Math.max(...exact.runouts.slotCounts);
+    lifted = (d, deal) => {
+      const slot = exact.runouts.slotOfDeal(d.street, deal);
+      const key = d.id * slots + slot;
+      const hit = cache.get(key);
       if (hit) return hit;
       const N = sizes[d.player];
       const A = d.actions.length;
@@ -257,7 +263,7 @@ export function solveBySubsamples(
         const z = den?.[i] ?? 0;
         for (let a = 0; a < A; a++) out[a * N + i] = z > 0 ? num![a * N + i]! / z : 1 / A;
       }
-      cache.set(d.id * 53 + slot, out);
+      cache.set(key, out);
       return out;
     };
   }

@@ -32,10 +32,17 @@ function randomRange(board: number[], count: number, seed: number): PloCombo[] {
 
 const disjoint = (a: readonly number[], b: readonly number[]) => !a.some((c) => b.includes(c));
 
-/** Brute force over every pair of hands (and every river on a turn): compat weight and equity of each OOP hand. */
+/** The cards still to come: none on a river, each river on a turn, each (turn, river) pair on a flop. */
+function completions(board: number[]): number[][] {
+  const live = [...Array(52).keys()].filter((c) => !board.includes(c));
+  if (board.length === 5) return [[]];
+  if (board.length === 4) return live.map((c) => [c]);
+  return live.flatMap((t) => live.filter((r) => r > t).map((r) => [t, r]));
+}
+
+/** Brute force over every pair of hands and every card to come: compat weight and equity of each OOP hand. */
 function bruteForce(board: number[], oop: PloCombo[], ip: PloCombo[]) {
-  const rivers =
-    board.length === 5 ? [[]] : [...Array(52).keys()].filter((c) => !board.includes(c)).map((c) => [c]);
+  const rivers = completions(board);
   return oop.map((h) => {
     let compat = 0;
     let share = 0;
@@ -45,7 +52,7 @@ function bruteForce(board: number[], oop: PloCombo[], ip: PloCombo[]) {
       let s = 0;
       let n = 0;
       for (const r of rivers) {
-        if (r.length && (h.cards.includes(r[0]!) || o.cards.includes(r[0]!))) continue;
+        if (r.some((c) => h.cards.includes(c) || o.cards.includes(c))) continue;
         const b = [...board, ...r];
         const a = evaluateOmaha(h.cards, b);
         const c = evaluateOmaha(o.cards, b);
@@ -62,6 +69,7 @@ describe("exact card removal", () => {
   for (const [name, boardText, n] of [
     ["river", "Kc8d5h2s7c", 60],
     ["turn", "Qs9h6d3c", 25],
+    ["flop", "Qs9h6d", 10],
   ] as const) {
     it(`${name}: compat weights and equities match brute force over every pair of hands`, () => {
       const board = parsePloBoard(boardText);
