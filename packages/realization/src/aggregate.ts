@@ -198,9 +198,11 @@ export function aggregate(
       const wSeries: number[] = [];
       for (let c = 0; c < HOLDEM_CLASSES.length; c++) {
         if (!(eq[c]! > 0)) continue;
-        const solved = estimate ? estimate.realized[c]! : ev[c]! / eq[c]!;
+        // the regression estimate where the population has the class (it always has where the solve does)
+        const regression = estimate !== null && Number.isFinite(estimate.realized[c]!);
+        const solved = regression ? estimate.realized[c]! : ev[c]! / eq[c]!;
         const model = predict ? predict(first, side, c) : null;
-        const weight = estimate ? estimate.weight[c]! : eq[c]! / total / first.pot;
+        const weight = regression ? estimate.weight[c]! : eq[c]! / total / first.pot;
         evAll += solved * weight;
         eqAll += weight;
         if (model !== null) {
