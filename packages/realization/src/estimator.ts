@@ -16,7 +16,8 @@
  *
  * When the solved flops are the whole population the estimate is the plain ratio (the test checks it);
  * otherwise only the residual part keeps the solved flops' noise. Measured on round 0's seven lines
- * (docs/solver-model.md): the halves' disagreement falls from 0.115 to 0.047 (mean over 14 players).
+ * (docs/solver-model.md, `scripts/board-split.mjs --min-boards 30`): the halves' disagreement falls from 0.116
+ * to 0.046 (range-weighted mean over 14 players).
  */
 
 import { readdirSync, readFileSync } from "node:fs";

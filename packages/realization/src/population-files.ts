@@ -5,7 +5,7 @@
  * file's `flops` says how many).
  */
 
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalFlops } from "@ranges/postflop";
 import type { StoredBoard } from "./aggregate.js";
@@ -19,11 +19,15 @@ export function writePopulations(
   boards: readonly StoredBoard[],
   dir: string,
   log: (line: string) => void = () => {},
-  /** Every k-th of the 1,755 flops, about this many (a quick check; the committed files use all). */
+  /**
+   * Every k-th of the 1,755 flops (in `canonicalFlops` order, each weighed by its count), about this many: a
+   * cheaper population. The committed files of the balanced lines use all; those of round 0's other depths
+   * every second (878).
+   */
   flopCount?: number,
 ): string[] {
   mkdirSync(dir, { recursive: true });
-  const have = existsSync(dir) ? readPopulations(dir) : new Map();
+  const have = readPopulations(dir);
   const todo = new Map<string, StoredBoard>();
   for (const b of boards) {
     const key = populationKey(b);
