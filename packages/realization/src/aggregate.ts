@@ -163,25 +163,29 @@ export function aggregate(
   for (const [key, list] of [...groups.entries()].sort()) {
     const first = list[0]!;
     const population = populations?.get(populationKey(first));
+    const total = list.reduce((s, b) => s + b.weight, 0);
     const players = {} as Record<"oop" | "ip", PlayerRealization>;
     for (const side of ["oop", "ip"] as const) {
+      // each board's values gross of rake, once
+      const grossEv = list.map((b) => {
+        const gross = grossOfRake(b);
+        return b[side].ev.map((x) => x * gross);
+      });
       const ev = new Float64Array(HOLDEM_CLASSES.length);
       const eq = new Float64Array(HOLDEM_CLASSES.length);
-      for (const b of list) {
-        const gross = grossOfRake(b);
+      list.forEach((b, i) => {
         for (let c = 0; c < HOLDEM_CLASSES.length; c++) {
-          ev[c] = ev[c]! + b.weight * b[side].ev[c]! * gross;
+          ev[c] = ev[c]! + b.weight * grossEv[i]![c]!;
           eq[c] = eq[c]! + b.weight * b[side].eq[c]!;
         }
-      }
-      const total = list.reduce((s, b) => s + b.weight, 0);
+      });
       const estimate = population
         ? regressionEstimate(
-            list.map((b) => ({
+            list.map((b, i) => ({
               board: b.board,
               weight: b.weight / total,
               pot: b.pot,
-              ev: b[side].ev.map((x) => x * grossOfRake(b)),
+              ev: grossEv[i]!,
               eq: b[side].eq,
             })),
             solvedReach(first)[side],

@@ -25,7 +25,8 @@ import { join } from "node:path";
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { parseBoard } from "@ranges/postflop";
 import { COMBO_CLASS, COMBO_COUNT, COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
-import { rangesKey, solverWeight } from "./population.js";
+import { solverWeight } from "./lines.js";
+import { rangesKey } from "./population.js";
 
 const CLASSES = HOLDEM_CLASSES.length;
 
@@ -49,12 +50,17 @@ export interface LinePopulation {
 /** Populations by line and ranges: `${game}/${stack}/${line}#${rangesKey}`. */
 export type PopulationSet = ReadonlyMap<string, LinePopulation>;
 
+/** A `PopulationSet` key. */
+const keyOf = (p: { game: string; stack: number; line: string }, key: string): string =>
+  `${p.game}/${p.stack}/${p.line}#${key}`;
+
+/** The key of a line's population, from the ranges its boards record. */
 export const populationKey = (p: {
   game: string;
   stack: number;
   line: string;
   ranges: { oop: readonly number[]; ip: readonly number[] };
-}): string => `${p.game}/${p.stack}/${p.line}#${rangesKey(p.ranges)}`;
+}): string => keyOf(p, rangesKey(p.ranges));
 
 export function readPopulations(dir: string): PopulationSet {
   const out = new Map<string, LinePopulation>();
@@ -62,7 +68,7 @@ export function readPopulations(dir: string): PopulationSet {
     .filter((x) => x.endsWith(".json"))
     .sort()) {
     const p = JSON.parse(readFileSync(join(dir, f), "utf8")) as LinePopulation;
-    out.set(`${p.game}/${p.stack}/${p.line}#${p.rangesKey}`, p);
+    out.set(keyOf(p, p.rangesKey), p);
   }
   return out;
 }

@@ -30,10 +30,10 @@ export {
   type WeightedFlop,
 } from "./flops.js";
 export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
-export { LineError, rangeText, readLine, STANDARD_LINES } from "./lines.js";
+export { LineError, rangeText, readLine, STANDARD_LINES, solverWeight } from "./lines.js";
 export { treeModelPrediction } from "./model.js";
 export type { LineRanges, PopulationMoments } from "./population.js";
-export { comboReach, flopEquities, populationMoments, rangesKey, solverWeight } from "./population.js";
+export { comboReach, flopEquities, populationMoments, rangesKey } from "./population.js";
 export { writePopulations } from "./population-files.js";
 export type { FitSummary, ReportLine, ReportPlayer, SeriesStats } from "./report.js";
 export { DEFAULT_CLASS_RIDGE, FIT_BAR, fitReport, rangeCombos } from "./report.js";

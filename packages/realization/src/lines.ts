@@ -21,6 +21,7 @@
  */
 
 import { gameInfo, HOLDEM_CLASSES, isGameId } from "@ranges/core";
+import { MIN_CLASS_WEIGHT } from "@ranges/postflop";
 import type { RangeStore } from "@ranges/store";
 
 /** The kinds of heads-up flop pot the preflop trees produce. */
@@ -207,12 +208,24 @@ export function readLine(store: RangeStore, game: string, stack: number, spec: L
   };
 }
 
-/** A class-weight vector as the postflop solver's range notation (`AA:0.9767,AKs,...`). */
-export function rangeText(weights: Float64Array, minWeight = 0.005): string {
+/**
+ * A class weight as the postflop solver reads it from `rangeText`: 4 decimals, under `MIN_CLASS_WEIGHT` of
+ * @ranges/postflop left out (0), at most 1.
+ */
+export function solverWeight(x: number): number {
+  const r = Math.round(x * 10000) / 10000;
+  return r < MIN_CLASS_WEIGHT ? 0 : Math.min(r, 1);
+}
+
+/**
+ * A class-weight vector as the postflop solver's range notation (`AA:0.9767,AKs,...`), in `HOLDEM_CLASSES`
+ * order (`rangeFromWeights` of @ranges/postflop reads a record, whose pair keys "22" to "99" would come first).
+ */
+export function rangeText(weights: Float64Array): string {
   const items: string[] = [];
   HOLDEM_CLASSES.forEach((cls, i) => {
-    const x = Math.round(weights[i]! * 10000) / 10000;
-    if (x < minWeight) return;
+    const x = solverWeight(weights[i]!);
+    if (x === 0) return;
     items.push(x >= 1 ? cls : `${cls}:${x}`);
   });
   return items.join(",");

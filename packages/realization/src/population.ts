@@ -35,6 +35,7 @@ import {
   evaluateWith2,
   partialHand,
 } from "@ranges/solver";
+import { solverWeight } from "./lines.js";
 
 const CLASSES = HOLDEM_CLASSES.length;
 
@@ -43,12 +44,6 @@ export function comboReach(classWeights: readonly number[]): Float64Array {
   const out = new Float64Array(COMBO_COUNT);
   for (let h = 0; h < COMBO_COUNT; h++) out[h] = solverWeight(classWeights[COMBO_CLASS[h]!]!);
   return out;
-}
-
-/** A class weight as the solver reads it from `rangeText`: 4 decimals, under 0.005 left out (0). */
-export function solverWeight(x: number): number {
-  const r = Math.round(x * 10000) / 10000;
-  return r < 0.005 ? 0 : Math.min(r, 1);
 }
 
 /**
