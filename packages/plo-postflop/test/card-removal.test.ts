@@ -1,34 +1,7 @@
-import { seededRandom } from "@ranges/core";
 import { evaluateOmaha } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
-import {
-  comboKey,
-  type PloCombo,
-  PloSolver,
-  parsePloBoard,
-  resolvePloSpot,
-  solvePloSpot,
-} from "../src/index.js";
-
-/** `count` random distinct hands off the board, with random weights. */
-function randomRange(board: number[], count: number, seed: number): PloCombo[] {
-  const next = seededRandom(seed);
-  const seen = new Set<string>();
-  const out: PloCombo[] = [];
-  while (out.length < count) {
-    const cards = new Set<number>();
-    while (cards.size < 4) {
-      const c = Math.floor(next() * 52);
-      if (!board.includes(c)) cards.add(c);
-    }
-    const sorted = [...cards].sort((a, b) => a - b) as [number, number, number, number];
-    const key = comboKey(sorted);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ cards: sorted, weight: 0.2 + 0.8 * next(), cls: key });
-  }
-  return out;
-}
+import { type PloCombo, PloSolver, parsePloBoard, resolvePloSpot, solvePloSpot } from "../src/index.js";
+import { randomRange } from "./random-range.js";
 
 const disjoint = (a: readonly number[], b: readonly number[]) => !a.some((c) => b.includes(c));
 

@@ -106,12 +106,8 @@ export class StoreQueries {
   }
 
   /** A node query checked and located: the pack, the node and the view's options. */
-  private nodeQuery(game: GameId, stack: number, history: string, options: NodeQueryOptions) {
-    game = parseGameParam(game);
-    stack = parseStackParam(game, stack);
-    const hand =
-      options.hand === undefined || options.hand === "" ? undefined : parseHand(game, options.hand);
-    const minFreq = parseMinFreqParam(options.minFreq);
+  private nodeQuery(gameParam: GameId, stackParam: number, history: string, options: NodeQueryOptions) {
+    const { game, stack, hand, minFreq } = checkedParams(gameParam, stackParam, options);
     const full = options.full === true;
     if (full && GAMES[game].variant !== "holdem") {
       throw new RangesError(
@@ -151,12 +147,8 @@ export class StoreQueries {
   }
 
   /** A range query checked and located: the pack, the node, the action and the view's options. */
-  private rangeQuery(game: GameId, stack: number, spot: string, options: RangeQueryOptions) {
-    game = parseGameParam(game);
-    stack = parseStackParam(game, stack);
-    const hand =
-      options.hand === undefined || options.hand === "" ? undefined : parseHand(game, options.hand);
-    const minFreq = parseMinFreqParam(options.minFreq);
+  private rangeQuery(gameParam: GameId, stackParam: number, spot: string, options: RangeQueryOptions) {
+    const { game, stack, hand, minFreq } = checkedParams(gameParam, stackParam, options);
     const parsed = parsePath(game, spot);
     if (parsed.kind !== "range") {
       throw new RangesError(
@@ -189,6 +181,19 @@ export class StoreQueries {
     stack = parseStackParam(game, stack);
     return configView(this.loading.pack(game, stack).pack, stack, this.packs.liveStacks(game));
   }
+}
+
+/** The parameters /node and /range share, checked in this order: game, stack, hand, minFreq. */
+function checkedParams(
+  gameParam: GameId,
+  stackParam: number,
+  options: { readonly hand?: string; readonly minFreq?: number },
+) {
+  const game = parseGameParam(gameParam);
+  const stack = parseStackParam(game, stackParam);
+  const hand = options.hand === undefined || options.hand === "" ? undefined : parseHand(game, options.hand);
+  const minFreq = parseMinFreqParam(options.minFreq);
+  return { game, stack, hand, minFreq };
 }
 
 /** Throws `not_found` when `game` does not serve /spots or /config (`GAMES[game].serves`). */
