@@ -122,6 +122,6 @@ for (const w of weightings)
     const predicted = fitLines[1].map((fl) => fit.predict(model, fl));
     const inA = fitLines[0].map((fl) => fit.predict(model, fl));
     console.log(
-      `class ridge ${cr}, ${w}: fitted to half A, against half A ${against(lines[0], (i, s, c) => inA[i][s].get(c))}; against half B ${against(lines[1], (i, s, c) => predicted[i][s].get(c))}`,
+      `class ridge ${cr}, ${w}: fitted to half A, against half A ${against(lines[0], (i, s, c) => inA[i][s].get(c))}; against half B ${against(lines[1], (i, s, c) => predicted[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => predicted[i][s].get(c), true)})`,
     );
   }

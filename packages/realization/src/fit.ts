@@ -4,14 +4,15 @@
  * The share of the pot (net of what is put in later, so it may exceed 1 or fall below 0) that a hand of
  * class a of player P takes against class b of its opponent Q:
  *
- *   s_P(a, b) = e + q * (gamma(L) * (2e - 1) + mu_P(a) - mu_Q(b)),   e = equity of a against b,  q = 4e(1 - e)
+ *   s_P(a, b) = e + q * (gamma(L) * (2e - 1) + mu_P(a) - mu_Q(b)) + kappa(L) * (2e - 1),
+ *               e = equity of a against b,  q = 4e(1 - e)
  *
- * so s_P(a, b) + s_Q(b, a) = 1 exactly (no chips created), a hand with all the equity or none takes all or
- * nothing, `gamma` lets favourites win more than their equity (stacks behind are won by the best hands) and
- * `mu` is what a hand plays better or worse than its equity in that spot. Both are linear in hand features
- * times line features:
+ * so s_P(a, b) + s_Q(b, a) = 1 exactly (no chips created), `gamma` and `kappa` let favourites win more than
+ * their equity (stacks behind are won by the best hands; kappa's part grows with the edge all the way, as an
+ * all-in's does) and `mu` is what a hand plays better or worse than its equity in that spot. All are linear in
+ * hand features times line features:
  *
- *   mu_P(a) = sum_k sum_j Theta[k][j] * f_k(a) * g_j(L, P),   gamma(L) = sum_j Gamma[j] * h_j(L)
+ *   mu_P(a) = sum_k sum_j Theta[k][j] * f_k(a) * g_j(L, P),   gamma(L), kappa(L) = sum_j Gamma[j] * h_j(L)
  *
  * with f the features of a hand class (pair, suited, connectedness, ranks, equity against a random hand),
  * g those of the player in the line (in position, the last raiser, the limped pot, log stack-to-pot ratio and
@@ -23,6 +24,7 @@
 import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "@ranges/core";
 import {
   CLASS_EFFECT_FEATURES,
+  GAMMA_TERMS,
   gammaFeatures,
   HAND_FEATURES,
   handFeatures,
@@ -69,15 +71,16 @@ export interface FitLine {
 export interface FittedModel {
   readonly theta: Float64Array;
   readonly gamma: Float64Array;
-  /** Per class: constant, last-raiser and in-position terms of mu (zeros without class effects). */
+  /** Per class, one term of mu per CLASS_EFFECT_FEATURES (zeros without class effects). */
   readonly classEffects?: Float64Array;
   readonly ridge: number;
 }
 
 const KF = HAND_FEATURES.length;
 const JF = PLAYER_FEATURES.length;
-const HF = 2;
-/** Class effects: per class, a constant, a last-raiser and an in-position term of mu (ridge-shrunk to 0). */
+/** The line terms: gamma's two (times q(2e - 1)) and kappa's two (times 2e - 1), `GAMMA_TERMS`. */
+const HF = GAMMA_TERMS.length;
+/** Class effects: per class, one term of mu per CLASS_EFFECT_FEATURES (ridge-shrunk to 0). */
 const CE = CLASS_EFFECT_FEATURES.length;
 const BASE = KF * JF + HF;
 const P = BASE + N * CE;
@@ -122,6 +125,7 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
       let d = 0;
       let cq = 0;
       let cg = 0;
+      let cs = 0;
       const fq = new Float64Array(KF);
       const cqb = new Float64Array(N);
       for (let b = 0; b < N; b++) {
@@ -134,6 +138,7 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
         d += c * e;
         cq += c * q;
         cg += c * q * (2 * e - 1);
+        cs += c * (2 * e - 1);
         cqb[b] = c * q;
         const fb = features[b]!;
         for (let k = 0; k < KF; k++) fq[k] = fq[k]! + c * q * fb[k]!;
@@ -146,7 +151,10 @@ function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]
           coef[k * JF + j] = (fa[k]! * g[j]! * cq - gOther[j]! * fq[k]!) / d;
         }
       }
-      for (let j = 0; j < HF; j++) coef[KF * JF + j] = (h[j]! * cg) / d;
+      for (let j = 0; j < h.length; j++) {
+        coef[KF * JF + j] = (h[j]! * cg) / d;
+        coef[KF * JF + h.length + j] = (h[j]! * cs) / d;
+      }
       for (let j = 0; j < CE; j++) {
         coef[BASE + a * CE + j] = coef[BASE + a * CE + j]! + (ce[j]! * cq) / d;
         for (let b = 0; b < N; b++) {

@@ -237,7 +237,7 @@ export function fitReport(
   });
   return {
     method:
-      "packages/realization (src/fit.ts): s_P(a,b) = e + 4e(1-e)(gamma(2e-1) + mu_P(a) - mu_Q(b)), mu = hand x player features + class effects, ridge least squares",
+      "packages/realization (src/fit.ts): s_P(a,b) = e + 4e(1-e)(gamma(2e-1) + mu_P(a) - mu_Q(b)) + kappa(2e-1), mu = hand x player features + class effects, ridge least squares",
     ridge,
     classRidge,
     weighting,

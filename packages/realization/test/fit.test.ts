@@ -28,7 +28,7 @@ const blank = (key: string, spr: number, aggressor: FitLine["aggressor"], seed: 
 
 /** Lines whose "solved" numbers are the model's own for known parameters. */
 function synthetic(): FitLine[] {
-  const truth = { theta: new Float64Array(13 * 8), gamma: new Float64Array([0.4, -0.1]), ridge: 0 };
+  const truth = { theta: new Float64Array(13 * 8), gamma: new Float64Array([0.4, -0.1, 0.3, 0.05]), ridge: 0 };
   truth.theta.forEach((_, i) => {
     truth.theta[i] = 0.05 * Math.sin(1 + 3 * i);
   });
@@ -184,7 +184,7 @@ describe("RealizationFit", () => {
     const l = synthetic()[1]!;
     const model = {
       theta: new Float64Array(13 * 8).map((_, i) => 0.3 * Math.cos(i)),
-      gamma: new Float64Array([1.2, 0.3]),
+      gamma: new Float64Array([1.2, 0.3, 0.5, -0.2]),
       ridge: 0,
     };
     const p = fit.predict(model, l);

@@ -28,6 +28,7 @@ export {
   CLASS_EFFECT_FEATURES,
   classEffectFeatures,
   equityVsRandom,
+  GAMMA_TERMS,
   GROUNDED_SPR_POINTS,
   gammaFeatures,
   HAND_FEATURES,

@@ -29,7 +29,7 @@ describe("duel kinds carry the initiative", () => {
 
 describe("buildGroundedMatrices", () => {
   const t = loadHeadsUpEquity();
-  const zero = { theta: new Float64Array(13 * 8), gamma: new Float64Array(2) };
+  const zero = { theta: new Float64Array(13 * 8), gamma: new Float64Array(4) };
   it("is the all-in equity when every parameter is 0", () => {
     const g = buildGroundedMatrices(zero, t.eq, t.w);
     const m =
@@ -37,10 +37,27 @@ describe("buildGroundedMatrices", () => {
     for (let i = 0; i < 169 * 169; i += 97) expect(m[i]).toBeCloseTo(t.w[i]! * t.eq[i]!, 12);
   });
 
+  it("adds kappa(2e - 1) to every share, and the two players' shares still make the whole pot", () => {
+    const spr = 3;
+    const gamma = new Float64Array([0, 0, 0.5, 0.25]);
+    const kappa = 0.5 + 0.25 * Math.log(spr);
+    const g = buildGroundedMatrices({ theta: new Float64Array(13 * 8), gamma }, t.eq, t.w);
+    const kind = { allIn: false, spr, rowIsIp: true, initiative: "row", raises: 1 } as const;
+    const ip = g.matrices[g.indexForKind(kind)]!;
+    const oop = g.matrices[g.indexForKind({ ...kind, rowIsIp: false, initiative: "col" })]!;
+    for (let a = 0; a < 169; a += 7)
+      for (let b = 0; b < 169; b += 11) {
+        const i = a * 169 + b;
+        const e = t.eq[i]!;
+        expect(ip[i]).toBeCloseTo(t.w[i]! * (e + kappa * (2 * e - 1)), 12);
+        expect(ip[i]! + oop[b * 169 + a]!).toBeCloseTo(t.w[i]!, 9);
+      }
+  });
+
   it("picks the matrix by position, initiative and the nearest SPR point", () => {
     const theta = new Float64Array(13 * 8);
     theta[2] = 0.2; // the constant hand feature times "aggressor": the last raiser plays better
-    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(2) }, t.eq, t.w);
+    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(4) }, t.eq, t.w);
     const at = (k: Omit<DuelKind, "allIn">) => g.matrices[g.indexForKind({ allIn: false, ...k })]!;
     const aa = 0;
     const kk = 14;
@@ -66,7 +83,7 @@ describe("multiway flop pots under the grounded model", () => {
   const kind = { allIn: false, spr: 4, rowIsIp: true, initiative: "row", raises: 1 } as const;
 
   it("clip the heads-up shares to [0, 1] (complements kept), in a pair built once", () => {
-    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(2) }, t.eq, t.w);
+    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(4) }, t.eq, t.w);
     const hu = g.matrices[g.indexForKind(kind)]!;
     const huOop = g.matrices[g.indexForKind({ ...kind, rowIsIp: false, initiative: "col" })]!;
     const three = g.indexForKind({ ...kind, players: 3 });
@@ -98,7 +115,7 @@ describe("multiway flop pots under the grounded model", () => {
     expect(kinds.some((k) => !k.allIn && k.players === 2)).toBe(true);
     const grounded = {
       ...threeHanded,
-      model: { ...threeHanded.model, grounded: { theta: Array.from(theta), gamma: [0, 0] } },
+      model: { ...threeHanded.model, grounded: { theta: Array.from(theta), gamma: [0, 0, 0, 0] } },
     };
     // The three-handed toy has multiway flop pots, so its grounded game holds clipped pairs too.
     expect(buildEngineGame(grounded, 25, t).game.matrices.length).toBeGreaterThan(1 + 7 * 4 * 2);
@@ -115,7 +132,7 @@ describe("a tree config's model.grounded", () => {
   const grounded = (ipEdge: number): TreeConfig => {
     const theta = new Array<number>(13 * 8).fill(0);
     theta[1] = ipEdge; // the constant hand feature times "in position"
-    return { ...headsUp, model: { ...headsUp.model, grounded: { theta, gamma: [0, 0] } } };
+    return { ...headsUp, model: { ...headsUp.model, grounded: { theta, gamma: [0, 0, 0, 0] } } };
   };
   const solve = (config: TreeConfig) =>
     solvePreflop({ config, stack: 25, maxIterations: 30, targetPctPot: 0.01, threads: 1, now: () => 0 });
@@ -133,9 +150,20 @@ describe("a tree config's model.grounded", () => {
   });
 
   it("refuses parameters of the wrong size before it solves", () => {
-    const bad = { ...headsUp, model: { ...headsUp.model, grounded: { theta: [1, 2, 3], gamma: [0, 0] } } };
+    const bad = { ...headsUp, model: { ...headsUp.model, grounded: { theta: [1, 2, 3], gamma: [0, 0, 0, 0] } } };
     expect(() => buildEngineGame(bad, 25, loadHeadsUpEquity())).toThrow(
       /model\.grounded\.theta: expected 104 finite numbers, got 3/,
+    );
+    // A file fitted before the kappa terms and the role effects (two gamma terms, 169 x 4 class effects).
+    const theta = new Array<number>(13 * 8).fill(0);
+    const old = { ...headsUp, model: { ...headsUp.model, grounded: { theta, gamma: [0, 0] } } };
+    expect(() => buildEngineGame(old, 25, loadHeadsUpEquity())).toThrow(
+      /model\.grounded\.gamma: expected 4 finite numbers, got 2/,
+    );
+    const effects = { theta, gamma: [0, 0, 0, 0], classEffects: new Array<number>(169 * 4).fill(0) };
+    const oldEffects = { ...headsUp, model: { ...headsUp.model, grounded: effects } };
+    expect(() => buildEngineGame(oldEffects, 25, loadHeadsUpEquity())).toThrow(
+      /model\.grounded\.classEffects: expected 1014 finite numbers, got 676/,
     );
   });
 });

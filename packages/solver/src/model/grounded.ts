@@ -5,17 +5,22 @@
  *
  * The row player P's share with class a against class b of the column player Q:
  *
- *   s_P(a, b) = e + q * (gamma * (2e - 1) + mu_P(a) - mu_Q(b)),   e = equity of a against b,  q = 4e(1 - e)
+ *   s_P(a, b) = e + q * (gamma * (2e - 1) + mu_P(a) - mu_Q(b)) + kappa * (2e - 1),
+ *               e = equity of a against b,  q = 4e(1 - e)
  *   mu_P(a)   = sum_k sum_j theta[k][j] f_k(a) g_j(P)  +  sum_j delta[a][j] c_j(P)
- *   gamma     = gamma[0] + gamma[1] * ln(SPR)
+ *   gamma     = gamma[0] + gamma[1] * ln(SPR),   kappa = gamma[2] + gamma[3] * ln(SPR)
  *
  * so s_P(a, b) + s_Q(b, a) = 1 for every deal: no chips are created. The share is net of what the hand puts
  * in after the flop, so it may exceed 1 (a set stacks an overpair) or fall below 0. `f` are hand features
  * (`handFeatures`), `g` player features in the pot (`playerFeatures`: in position, the last raiser, a limped
- * pot, ln SPR), `c` the class effects' features (1, the last raiser, in position).
+ * pot, ln SPR), `c` the class effects' features (`classEffectFeatures`: 1, the last raiser, in position, ln SPR,
+ * the in-position last raiser, a limped pot). `gamma` lets favourites win more than their equity where the
+ * matchup is close (q is largest at e = 1/2); `kappa` is the stacks' part that grows with the favourite's edge
+ * all the way (an all-in at SPR r adds r(2e - 1) to the share), which dominates shallow pots: in `nl/v2` 100bb's
+ * BTN-BB 4-bet pot the BTN's aces realize 2.1 times their equity (data/realization/round-0-balanced).
  *
  * ```json
- * { "theta": [...13 x 8...], "gamma": [0.6, -0.6], "classEffects": [...169 x 4...] }
+ * { "theta": [...13 x 8...], "gamma": [-0.58, -0.38, 0.39, 0.39], "classEffects": [...169 x 6...] }
  * ```
  */
 
@@ -53,10 +58,15 @@ export const PLAYER_FEATURES = [
 ] as const;
 
 /**
- * The class effects' features: a constant, the last raiser, in position, and ln SPR less ln 6 (a class's
- * effect moves with depth: suited connectors gain in deep pots, big offsuit cards in shallow ones).
+ * The class effects' features: a constant, the last raiser, in position, ln SPR less ln 6 (a class's effect
+ * moves with depth: suited connectors gain in deep pots, big offsuit cards in shallow ones), the in-position
+ * last raiser and a limped pot (with the first three, each of the five roles in a heads-up pot has its own
+ * effect: the raiser or the caller, in or out of position, and either player of a limped pot).
  */
-export const CLASS_EFFECT_FEATURES = ["1", "aggressor", "ip", "lnSPR-ln6"] as const;
+export const CLASS_EFFECT_FEATURES = ["1", "aggressor", "ip", "lnSPR-ln6", "ip*aggressor", "limped"] as const;
+
+/** The line terms (`gamma`): q(2e - 1) times a constant and ln SPR, then (2e - 1) times the same two. */
+export const GAMMA_TERMS = ["q(2e-1)", "q(2e-1)*lnSPR", "(2e-1)", "(2e-1)*lnSPR"] as const;
 
 /** The pot as one of its two players sees it. */
 export interface PlayerSpot {
@@ -107,7 +117,9 @@ export function playerFeatures(p: PlayerSpot): number[] {
 }
 
 export function classEffectFeatures(p: PlayerSpot): number[] {
-  return [1, p.aggressor ? 1 : 0, p.ip ? 1 : 0, Math.log(p.spr / 6)];
+  const ip = p.ip ? 1 : 0;
+  const aggr = p.aggressor ? 1 : 0;
+  return [1, aggr, ip, Math.log(p.spr / 6), ip * aggr, p.limped ? 1 : 0];
 }
 
 export function gammaFeatures(spr: number): number[] {
@@ -187,13 +199,14 @@ export function buildGroundedMatrices(
       const muOop = muOf(params, features, { spr, ip: false, aggressor: init === "oop", limped });
       const gf = gammaFeatures(spr);
       const gamma = params.gamma[0]! * gf[0]! + params.gamma[1]! * gf[1]!;
+      const kappa = params.gamma[2]! * gf[0]! + params.gamma[3]! * gf[1]!;
       const ip = new Float64Array(N * N);
       const oop = new Float64Array(N * N);
       for (let a = 0; a < N; a++) {
         for (let b = 0; b < N; b++) {
           const e = eq[a * N + b]!;
           const q = 4 * e * (1 - e);
-          const share = e + q * (gamma * (2 * e - 1) + muIp[a]! - muOop[b]!);
+          const share = e + q * (gamma * (2 * e - 1) + muIp[a]! - muOop[b]!) + kappa * (2 * e - 1);
           ip[a * N + b] = w[a * N + b]! * share;
           oop[b * N + a] = w[b * N + a]! * (1 - share);
         }

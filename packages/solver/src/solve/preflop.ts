@@ -26,6 +26,7 @@ import {
 import {
   buildGroundedMatrices,
   CLASS_EFFECT_FEATURES,
+  GAMMA_TERMS,
   type GroundedParams,
   HAND_FEATURES,
   PLAYER_FEATURES,
@@ -289,7 +290,7 @@ function allInMultiwayDuels(root: TreeNode, seats: number): Set<number> {
 function checkedGrounded(p: GroundedParams): GroundedParams {
   const sizes: [string, ArrayLike<number> | undefined, number][] = [
     ["theta", p.theta, HAND_FEATURES.length * PLAYER_FEATURES.length],
-    ["gamma", p.gamma, 2],
+    ["gamma", p.gamma, GAMMA_TERMS.length],
     ["classEffects", p.classEffects ?? [], p.classEffects ? 169 * CLASS_EFFECT_FEATURES.length : 0],
   ];
   for (const [name, xs, n] of sizes) {

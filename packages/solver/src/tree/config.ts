@@ -156,10 +156,11 @@ export interface RealizationModel {
 
 /**
  * Parameters of the grounded model (src/model/grounded.ts): `theta` HAND_FEATURES x PLAYER_FEATURES
- * row-major, `gamma` [constant, ln SPR], `classEffects` 169 x CLASS_EFFECT_FEATURES row-major (absent: none).
+ * row-major, `gamma` the four GAMMA_TERMS (q(2e - 1) times a constant and ln SPR, then (2e - 1) times the
+ * same), `classEffects` 169 x CLASS_EFFECT_FEATURES row-major (absent: none).
  *
  * ```json
- * { "theta": [0.01, ...104 numbers], "gamma": [0.31, -0.08], "classEffects": [...676 numbers] }
+ * { "theta": [0.01, ...104 numbers], "gamma": [-0.58, -0.38, 0.39, 0.39], "classEffects": [...1014 numbers] }
  * ```
  */
 export interface GroundedParams {
