@@ -28,7 +28,11 @@ const blank = (key: string, spr: number, aggressor: FitLine["aggressor"], seed: 
 
 /** Lines whose "solved" numbers are the model's own for known parameters. */
 function synthetic(): FitLine[] {
-  const truth = { theta: new Float64Array(13 * 8), gamma: new Float64Array([0.4, -0.1, 0.3, 0.05]), ridge: 0 };
+  const truth = {
+    theta: new Float64Array(13 * 8),
+    gamma: new Float64Array([0.4, -0.1, 0.3, 0.05]),
+    ridge: 0,
+  };
   truth.theta.forEach((_, i) => {
     truth.theta[i] = 0.05 * Math.sin(1 + 3 * i);
   });

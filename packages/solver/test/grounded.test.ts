@@ -150,7 +150,10 @@ describe("a tree config's model.grounded", () => {
   });
 
   it("refuses parameters of the wrong size before it solves", () => {
-    const bad = { ...headsUp, model: { ...headsUp.model, grounded: { theta: [1, 2, 3], gamma: [0, 0, 0, 0] } } };
+    const bad = {
+      ...headsUp,
+      model: { ...headsUp.model, grounded: { theta: [1, 2, 3], gamma: [0, 0, 0, 0] } },
+    };
     expect(() => buildEngineGame(bad, 25, loadHeadsUpEquity())).toThrow(
       /model\.grounded\.theta: expected 104 finite numbers, got 3/,
     );
