@@ -9,6 +9,7 @@
  *                                                   round 0 is representative; per-line: each line its own)
  *             [--range-floor W]   (every class at least W, 0.005 from round 1 on: src/solve.ts rangeFloor)
  *             [--floor-by solve|best-response]   (how classes under the floor get values: solve.ts floorBy)
+ *             [--tree flop=75%,cap=none]   (the betting tree, over the realization tree's: solve.ts parseTree)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
  *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--min-combos N] [--params-out FILE]
@@ -56,7 +57,13 @@ const fmt = (s: SeriesStats | null) =>
 
 import { writePopulations } from "./population-files.js";
 import { MOVEMENT_BAR, roundMovement } from "./rounds.js";
-import { DEFAULT_SETTINGS, type SolveSettings } from "./solve.js";
+import {
+  DEFAULT_SETTINGS,
+  parseTree,
+  type RealizationTree,
+  type SolveSettings,
+  TreeSpecError,
+} from "./solve.js";
 import { toyGame } from "./toy/game.js";
 import { ORACLE_TOY, oracleReport } from "./toy/grounded.js";
 
@@ -85,6 +92,7 @@ const { values } = parseArgs({
     "class-weights": { type: "string" },
     "range-floor": { type: "string" },
     "floor-by": { type: "string" },
+    tree: { type: "string" },
     from: { type: "string" },
     to: { type: "string" },
     population: { type: "string" },
@@ -121,6 +129,16 @@ function floorBy(raw: string, floor: string | undefined): "solve" | "best-respon
   if (floor === undefined)
     fail("--floor-by needs --range-floor W (the weight the classes under it count at)");
   return raw;
+}
+
+/** `--tree TEXT`: a betting tree (`parseTree`), or the refusal's message and exit code 2. */
+function tree(text: string): RealizationTree {
+  try {
+    return parseTree(text);
+  } catch (error) {
+    if (error instanceof TreeSpecError) return fail(error.message);
+    throw error;
+  }
 }
 
 /** `--population DIR`: the population files, when given. */
@@ -172,6 +190,7 @@ if (command === "lines") {
     ...(values["board-seconds"] ? { maxSeconds: num("board-seconds", values["board-seconds"])! } : {}),
     ...(values["range-floor"] ? { rangeFloor: num("range-floor", values["range-floor"])! } : {}),
     ...(values["floor-by"] ? { floorBy: floorBy(values["floor-by"], values["range-floor"]) } : {}),
+    ...(values.tree ? { tree: tree(values.tree) } : {}),
   };
   let shard: { index: number; count: number } | undefined;
   if (values.shard) {

@@ -44,11 +44,13 @@ export {
   DEFAULT_SETTINGS,
   inputsHash,
   lineConfig,
+  parseTree,
   REALIZATION_TREE,
   released,
   solveBoard,
   solveConfig,
   solvedRanges,
+  TreeSpecError,
   withFloor,
 } from "./solve.js";
 export type {

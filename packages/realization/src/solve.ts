@@ -33,8 +33,8 @@ export interface RealizationTree {
   readonly turnBet: string;
   readonly riverBet: string;
   readonly raise: string;
-  /** The most raises per street. */
-  readonly raiseCap: number;
+  /** The most raises per street (null: no cap, as the served packs). */
+  readonly raiseCap: number | null;
 }
 
 export const REALIZATION_TREE: RealizationTree = {
@@ -44,6 +44,57 @@ export const REALIZATION_TREE: RealizationTree = {
   raise: "2.5x",
   raiseCap: 1,
 };
+
+/** Refusal of a `--tree` text (`parseTree`). */
+export class TreeSpecError extends Error {}
+
+const TREE_KEYS = ["flop", "turn", "river", "raise", "cap"] as const;
+
+/**
+ * A betting tree from text (the CLI's `--tree`): comma-separated `key=value` pairs over `REALIZATION_TREE`,
+ * keys `flop`, `turn`, `river` (a bet in percent of the pot), `raise` (a multiple of the bet faced) and `cap`
+ * (the most raises per street, or `none`). Examples:
+ *
+ * - `flop=75%` (the realization tree with the served packs' flop bet)
+ * - `flop=75%,cap=none` (the served packs' tree: 75% on every street, raises 2.5x, no cap)
+ * - `flop=33%,turn=75%,river=75%,raise=3x,cap=2`
+ *
+ * Refused: an unknown or repeated key, a missing `=`, a bet that is not a positive percentage
+ * (`flop=75`, `flop=0%`), a raise that is not a multiple above 1 (`raise=1x`, `raise=250%`), a cap that is
+ * not a whole number or `none` (`cap=1.5`, `cap=-1`).
+ */
+export function parseTree(text: string): RealizationTree {
+  const tree: { -readonly [K in keyof RealizationTree]: RealizationTree[K] } = { ...REALIZATION_TREE };
+  const seen = new Set<string>();
+  for (const part of text.split(",")) {
+    const m = /^\s*([a-z]+)\s*=\s*(\S+)\s*$/.exec(part);
+    if (!m) throw new TreeSpecError(`--tree: expected key=value, got "${part}"`);
+    const key = m[1]!;
+    const value = m[2]!;
+    if (!(TREE_KEYS as readonly string[]).includes(key))
+      throw new TreeSpecError(`--tree: unknown key "${key}" (keys: ${TREE_KEYS.join(", ")})`);
+    if (seen.has(key)) throw new TreeSpecError(`--tree: "${key}" given twice`);
+    seen.add(key);
+    if (key === "cap") {
+      if (value === "none") tree.raiseCap = null;
+      else if (/^\d+$/.test(value)) tree.raiseCap = Number(value);
+      else throw new TreeSpecError(`--tree: cap is a whole number of raises or "none", got "${value}"`);
+    } else if (key === "raise") {
+      const x = /^(\d+(?:\.\d+)?)x$/.exec(value);
+      if (!x || !(Number(x[1]) > 1))
+        throw new TreeSpecError(`--tree: raise is a multiple above 1 such as 2.5x, got "${value}"`);
+      tree.raise = value;
+    } else {
+      const pct = /^(\d+(?:\.\d+)?)%$/.exec(value);
+      if (!pct || !(Number(pct[1]) > 0))
+        throw new TreeSpecError(`--tree: ${key} is a bet in percent of the pot such as 75%, got "${value}"`);
+      if (key === "flop") tree.flopBet = value;
+      else if (key === "turn") tree.turnBet = value;
+      else tree.riverBet = value;
+    }
+  }
+  return tree;
+}
 
 export interface SolveSettings {
   readonly tree: RealizationTree;
