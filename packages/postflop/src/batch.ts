@@ -18,7 +18,7 @@ import { join } from "node:path";
 import type { RangeStore } from "@ranges/store";
 import { CheckSchedule } from "./checks.js";
 import type { PostflopConfig } from "./config.js";
-import { type DcfrParams, describeDcfr } from "./engine.js";
+import { type DcfrParams, describeDcfr } from "./dcfr.js";
 import { extractBoard, firstStreetNodes } from "./extract.js";
 import {
   type BoardProvenance,

@@ -3,7 +3,8 @@
  * average strategy, both players' reach, EV and equity at the node, and the EV of each action.
  */
 
-import { discountAt, MODE_EVAL } from "./engine.js";
+import { discountAt } from "./dcfr.js";
+import { MODE_EVAL } from "./engine.js";
 import { equities, opponentTotals } from "./solve.js";
 import type { PostflopSolver } from "./solver.js";
 import { type ActionInfo, DECISION } from "./tree.js";

@@ -24,8 +24,10 @@ export type {
   StreetSizes,
 } from "./config.js";
 export { PostflopConfigError, parseSize, resolveConfig } from "./config.js";
-export type { DcfrParams, Discount, Mode } from "./engine.js";
-export { DEFAULT_DCFR, describeDcfr, discountAt, Engine, MODE_BR, MODE_CFR, MODE_EVAL } from "./engine.js";
+export type { DcfrParams, Discount } from "./dcfr.js";
+export { DEFAULT_DCFR, describeDcfr, discountAt } from "./dcfr.js";
+export type { Mode } from "./engine.js";
+export { Engine, MODE_BR, MODE_CFR, MODE_EVAL } from "./engine.js";
 export type { BoardData, NodeData, PackNodeInfo } from "./extract.js";
 export { extractBoard, firstStreetNodes } from "./extract.js";
 export type { Deal, GameOptions, Unit } from "./game.js";

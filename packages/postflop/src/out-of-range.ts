@@ -17,7 +17,8 @@
 
 import type { PostflopConfig } from "./config.js";
 import { resolveConfig } from "./config.js";
-import { discountAt, MODE_BR } from "./engine.js";
+import { discountAt } from "./dcfr.js";
+import { MODE_BR } from "./engine.js";
 import { PostflopGame } from "./game.js";
 import { equities, opponentTotals } from "./solve.js";
 import { allocateBuffers, PostflopSolver } from "./solver.js";

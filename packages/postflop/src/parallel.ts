@@ -18,7 +18,8 @@ import {
   Worker,
 } from "node:worker_threads";
 import { type PostflopConfig, resolveConfig } from "./config.js";
-import { type Discount, Engine, type Mode } from "./engine.js";
+import type { Discount } from "./dcfr.js";
+import { Engine, type Mode } from "./engine.js";
 import { PostflopGame } from "./game.js";
 import { type ChunkLayout, chunkViews } from "./kernels.js";
 import { claimOrder, runUnits, type SolverBuffers, type UnitRunner } from "./solver.js";

@@ -7,8 +7,9 @@
  */
 
 import { formatCard, parseCard } from "@ranges/core";
-import { averageStrategy, MODE_EVAL, showdownValues } from "./engine.js";
+import { MODE_EVAL } from "./engine.js";
 import type { Unit } from "./game.js";
+import { averageStrategy, showdownValues } from "./hand-loops.js";
 import { equities, opponentTotals } from "./solve.js";
 import type { PostflopSolver } from "./solver.js";
 import { type ActionInfo, CHANCE, DECISION, FOLD } from "./tree.js";

@@ -6,15 +6,10 @@
 import { availableParallelism } from "node:os";
 import { CheckSchedule } from "./checks.js";
 import { type PostflopConfig, type ResolvedConfig, resolveConfig } from "./config.js";
-import {
-  blockedTotals,
-  type DcfrParams,
-  DEFAULT_DCFR,
-  discountAt,
-  MODE_EVAL,
-  showdownValues,
-} from "./engine.js";
+import { type DcfrParams, DEFAULT_DCFR, discountAt } from "./dcfr.js";
+import { MODE_EVAL } from "./engine.js";
 import { PostflopGame } from "./game.js";
+import { blockedTotals, showdownValues } from "./hand-loops.js";
 import { ThreadRunner } from "./parallel.js";
 import { comboName } from "./range.js";
 import { allocateBuffers, PostflopSolver } from "./solver.js";

@@ -9,22 +9,10 @@
  * numbers are the same for any number of threads.
  */
 
-import {
-  averageStrategy,
-  blockedTotals,
-  type DcfrParams,
-  DEFAULT_DCFR,
-  type Discount,
-  discountAt,
-  Engine,
-  MODE_BR,
-  MODE_CFR,
-  MODE_EVAL,
-  type Mode,
-  regretMatch,
-  showdownValues,
-} from "./engine.js";
+import { type DcfrParams, DEFAULT_DCFR, type Discount, discountAt } from "./dcfr.js";
+import { Engine, MODE_BR, MODE_CFR, MODE_EVAL, type Mode } from "./engine.js";
 import type { PostflopGame } from "./game.js";
+import { averageStrategy, blockedTotals, regretMatch, showdownValues } from "./hand-loops.js";
 import {
   allocateChunk,
   type ChunkMemory,

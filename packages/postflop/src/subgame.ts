@@ -23,7 +23,7 @@ import { type Card, formatCard, RangesError } from "@ranges/core";
 import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
 import { CheckSchedule } from "./checks.js";
 import type { PostflopConfig } from "./config.js";
-import { describeDcfr } from "./engine.js";
+import { describeDcfr } from "./dcfr.js";
 import { type BoardData, extractBoard, firstStreetNodes, type PackNodeInfo } from "./extract.js";
 import { type BoardProvenance, canonicalJson } from "./pack.js";
 import { startWorker } from "./parallel.js";

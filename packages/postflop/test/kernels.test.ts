@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { resolveConfig } from "../src/config.js";
-import { blockedTotals, showdownValues } from "../src/engine.js";
 import { PostflopGame } from "../src/game.js";
+import { blockedTotals, showdownValues } from "../src/hand-loops.js";
 import {
   allocateChunk,
   chunkLayout,
