@@ -1,5 +1,5 @@
 /**
- * Float32 references for the decision kernels of src/kernels.wat: the loops of src/engine.ts's float64
+ * Float32 references for the decision kernels of src/kernels.wat: the loops of src/hand-loops.ts's float64
  * functions of the same names, with every operation rounded to float32 (`Math.fround`) as a float32
  * instruction rounds it. A float64 operation on two float32 values rounded once to float32 is the float32
  * operation's result (float64 has more than twice float32's precision plus two bits, so the double rounding
