@@ -22,12 +22,8 @@ export function jsonKeyBytes(names: readonly string[]): readonly Uint8Array[] {
   return names.map((n) => Buffer.from(`${JSON.stringify(n)}:`, "utf8"));
 }
 
-/** `.0001` to `.9999` as written after the whole part, without trailing zeros (`.5` for 5000). */
-const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 10_000 }, (_, f) =>
-  Buffer.from(f === 0 ? "" : `.${String(f).padStart(4, "0").replace(/0+$/, "")}`, "latin1"),
-);
-
 const COMMA = 0x2c;
+const DOT = 0x2e;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const OPEN = 0x7b;
@@ -146,7 +142,9 @@ export class BodyWriter {
   /**
    * A number `round4` gave, as `String` writes it, from integers: exact while |v| * 1e4 < 2^52 (the decimal
    * with 4 places is then the shortest that reads back as `v`, and `String` uses no exponent between 1e-6
-   * and 1e21); anything else, non-finite included, as `JSON.stringify` writes it.
+   * and 1e21); anything else, non-finite included, as `JSON.stringify` writes it. The whole part and the
+   * four decimals (trailing zeros dropped) are written digit by digit, in 32-bit integer arithmetic while
+   * the number fits it.
    */
   private number4(v: number): void {
     const n = Math.round(v * 1e4);
@@ -156,28 +154,58 @@ export class BodyWriter {
     }
     this.room(24);
     const buf = this.buf;
+    let at = this.len;
     if (n === 0) {
-      buf[this.len++] = ZERO;
+      buf[at] = ZERO;
+      this.len = at + 1;
       return;
     }
     let a = n;
     if (n < 0) {
-      buf[this.len++] = MINUS;
+      buf[at++] = MINUS;
       a = -n;
     }
-    let whole = Math.floor(a / 1e4);
-    const fraction = FRACTIONS[a - whole * 1e4]!;
-    // The whole part's digits, written backwards after counting them.
-    let digits = 1;
-    for (let w = whole; w >= 10; w = Math.floor(w / 10)) digits++;
-    let at = this.len + digits;
+    let whole: number;
+    let f: number;
+    if (a < 2 ** 31) {
+      whole = (a / 10_000) | 0;
+      f = a - whole * 10_000;
+    } else {
+      whole = Math.floor(a / 1e4);
+      f = a - whole * 1e4;
+    }
+    if (whole < 10) {
+      buf[at++] = ZERO + whole;
+    } else {
+      // The whole part's digits, written backwards after counting them.
+      let digits = 1;
+      for (let w = whole; w >= 10; w = Math.floor(w / 10)) digits++;
+      at += digits;
+      let end = at;
+      do {
+        const q = Math.floor(whole / 10);
+        buf[--end] = ZERO + (whole - q * 10);
+        whole = q;
+      } while (whole > 0);
+    }
+    if (f !== 0) {
+      const d1 = (f / 1000) | 0;
+      const r1 = f - d1 * 1000;
+      const d2 = (r1 / 100) | 0;
+      const r2 = r1 - d2 * 100;
+      const d3 = (r2 / 10) | 0;
+      const d4 = r2 - d3 * 10;
+      buf[at++] = DOT;
+      buf[at++] = ZERO + d1;
+      if (r1 !== 0) {
+        buf[at++] = ZERO + d2;
+        if (r2 !== 0) {
+          buf[at++] = ZERO + d3;
+          if (d4 !== 0) buf[at++] = ZERO + d4;
+        }
+      }
+    }
     this.len = at;
-    do {
-      const q = Math.floor(whole / 10);
-      buf[--at] = ZERO + (whole - q * 10);
-      whole = q;
-    } while (whole > 0);
-    this.bytes(fraction);
   }
 
   private growEvs(): void {

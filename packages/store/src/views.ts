@@ -81,9 +81,14 @@ function notAvailable(pack: LoadedPack, node: StoredNode, token: string): Ranges
  * node the pack holds: 404 `action_not_available` when a token is not an action there, 404
  * `node_not_found` when the tree does not continue after a valid action.
  */
-export function locateNode(pack: LoadedPack, steps: readonly PathStep[], actor: string): StoredNode {
-  const parts = steps.flatMap((s) => [s.seat, s.action.token]);
-  const direct = pack.byHistory.get([...parts, actor].join("_"));
+export function locateNode(
+  pack: LoadedPack,
+  steps: readonly PathStep[],
+  actor: string,
+  /** The steps and actor as one path (`parsePath` keeps each part as written), when the caller has it. */
+  joined: string = [...steps.flatMap((s) => [s.seat, s.action.token]), actor].join("_"),
+): StoredNode {
+  const direct = pack.byHistory.get(joined);
   if (direct) return direct;
   const rootSeat = steps[0]?.seat ?? actor;
   let node = pack.byHistory.get(rootSeat);
