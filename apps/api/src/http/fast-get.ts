@@ -76,6 +76,7 @@ export interface FastGetOptions {
 }
 
 type Next = (req: IncomingMessage, res: ServerResponse) => void;
+type Granted = Extract<AccessDecision, { ok: true }>;
 
 const EXPOSE = EXPOSED_HEADERS.join(",");
 const RANGES_PREFIX = "/api/v1/ranges/";
@@ -134,7 +135,7 @@ export class FastGets {
       if (result !== undefined) {
         const out = this.outgoing(req, result);
         if (out === null) return false;
-        this.answer(req, res, next, entry, () => Promise.resolve(result), out);
+        this.answer(req, res, next, entry, result, out);
         return true;
       }
       this.urls.delete(url);
@@ -160,15 +161,15 @@ export class FastGets {
   }
 
   /**
-   * Authorizes and meters the call, reads its body (`known`: the body's encoding decided before, for a
-   * remembered URL), and answers; a refused call, a failed read or an encoding not cached yet goes to Koa.
+   * Authorizes and meters the call, takes its body (`body`: the cached one, or its read; `known`: the cached
+   * body as it goes out), and answers; a refused call, a failed read or an encoding not cached yet goes to Koa.
    */
   private answer(
     req: IncomingMessage,
     res: ServerResponse,
     next: Next,
     control: DataControl,
-    read: () => Promise<JsonResult>,
+    body: JsonResult | (() => Promise<JsonResult>),
     known: Outgoing | null,
   ): void {
     const start = performance.now();
@@ -180,6 +181,20 @@ export class FastGets {
       predecisions.set(req, decision);
       next(req, res);
     };
+    const send = (decision: Granted, result: JsonResult, out: Outgoing) => {
+      this.write(res, requestId, control, decision, result, out, req.method === "HEAD");
+      this.o.log({
+        time: isoNow(),
+        level: "info",
+        requestId,
+        method: req.method!,
+        path: loggedPath(url.split("?", 1)[0]!),
+        status: out.notModified ? 304 : 200,
+        ms: Math.round((performance.now() - start) * 100) / 100,
+        ip,
+        via: decision.via,
+      });
+    };
     this.o.access
       .authorize({
         authorization: headers.authorization,
@@ -188,29 +203,18 @@ export class FastGets {
         operation: control.operation,
       })
       .then(
-        async (decision) => {
+        (decision): void | Promise<void> => {
           if (!decision.ok) return toKoa(decision);
-          let result: JsonResult;
-          try {
-            result = await read();
-          } catch {
-            return toKoa(decision);
-          }
-          if (known === null) this.remember(url, { key: result.key, ...control });
-          const out = known ?? this.outgoing(req, result);
-          if (out === null) return toKoa(decision);
-          this.write(res, requestId, control, decision, result, out, req.method === "HEAD");
-          this.o.log({
-            time: isoNow(),
-            level: "info",
-            requestId,
-            method: req.method!,
-            path: loggedPath(url.split("?", 1)[0]!),
-            status: out.notModified ? 304 : 200,
-            ms: Math.round((performance.now() - start) * 100) / 100,
-            ip,
-            via: decision.via,
-          });
+          if (typeof body !== "function") return send(decision, body, known!);
+          return body().then(
+            (result) => {
+              this.remember(url, { key: result.key, ...control });
+              const out = this.outgoing(req, result);
+              if (out === null) toKoa(decision);
+              else send(decision, result, out);
+            },
+            () => toKoa(decision),
+          );
         },
         // The access store failed (a database outage): Koa asks again and maps the error.
         () => next(req, res),
@@ -227,7 +231,7 @@ export class FastGets {
     res: ServerResponse,
     requestId: string,
     control: DataControl,
-    decision: AccessDecision,
+    decision: Granted,
     result: JsonResult,
     out: Outgoing,
     head: boolean,
