@@ -5,9 +5,13 @@
  * `JSON.stringify(view)` (test/views.test.ts compares them for every node and action of three packs).
  */
 
-/** Visits the classes a distribution shows, in JSON key order; returns its combos. */
+/**
+ * Visits the classes a distribution shows, in JSON key order; returns its combos. A weight or EV is passed
+ * as `Math.round(x * 1e4)` (-0 as 0), the number `round4` divides by 1e4: an integer, which a call passes
+ * without allocating (a fractional number is boxed on the heap at each call).
+ */
 export type EachShown = (
-  visit: (c: number, weight: number | undefined, ev: number | undefined) => void,
+  visit: (c: number, weight4: number | undefined, ev4: number | undefined) => void,
 ) => number;
 
 /** A distribution's place in the view: placeholders for its two objects, replaced by their bytes. */
@@ -42,10 +46,7 @@ export class BodyWriter {
   private evClass = new Int32Array(256);
   private evValue = new Float64Array(256);
 
-  /**
-   * Writes one distribution's objects and returns placeholders for them. `value` of a weight or EV is a
-   * number `round4` gave.
-   */
+  /** Writes one distribution's objects and returns placeholders for them. */
   distribution(keys: readonly Uint8Array[], each: EachShown): PlacedDistribution {
     let evCount = 0;
     let first = true;
@@ -56,7 +57,7 @@ export class BodyWriter {
         if (!first) this.byte(COMMA);
         first = false;
         this.bytes(keys[c]!);
-        this.number4(weight);
+        this.int4(weight);
       }
       if (ev !== undefined) {
         if (evCount === this.evClass.length) this.growEvs();
@@ -71,7 +72,7 @@ export class BodyWriter {
     for (let i = 0; i < evCount; i++) {
       if (i > 0) this.byte(COMMA);
       this.bytes(keys[this.evClass[i]!]!);
-      this.number4(this.evValue[i]!);
+      this.int4(this.evValue[i]!);
     }
     this.byte(CLOSE);
     const n = this.spans.length / 2;
@@ -140,18 +141,30 @@ export class BodyWriter {
   }
 
   /**
+   * `n / 1e4` (`n` = `Math.round(x * 1e4)`, the value `round4` gives) as `number4` writes it: from `n` itself
+   * while |n| < 2^51 (there `Math.round((n / 1e4) * 1e4)` is `n`), else through `number4`.
+   */
+  private int4(n: number): void {
+    if (n < 2 ** 51 && n > -(2 ** 51)) this.digits4(n);
+    else this.number4(n / 1e4);
+  }
+
+  /**
    * A number `round4` gave, as `String` writes it, from integers: exact while |v| * 1e4 < 2^52 (the decimal
    * with 4 places is then the shortest that reads back as `v`, and `String` uses no exponent between 1e-6
-   * and 1e21); anything else, non-finite included, as `JSON.stringify` writes it. The whole part and the
-   * four decimals (trailing zeros dropped) are written digit by digit, in 32-bit integer arithmetic while
-   * the number fits it.
+   * and 1e21); anything else, non-finite included, as `JSON.stringify` writes it.
    */
   private number4(v: number): void {
     const n = Math.round(v * 1e4);
-    if (!(n < 2 ** 52 && n > -(2 ** 52))) {
-      this.bytes(Buffer.from(JSON.stringify(v), "latin1"));
-      return;
-    }
+    if (n < 2 ** 52 && n > -(2 ** 52)) this.digits4(n);
+    else this.bytes(Buffer.from(JSON.stringify(v), "latin1"));
+  }
+
+  /**
+   * `n / 1e4` for an integer |n| < 2^52: the whole part and the four decimals (trailing zeros dropped), digit
+   * by digit, in 32-bit integer arithmetic while the number fits it.
+   */
+  private digits4(n: number): void {
     this.room(24);
     const buf = this.buf;
     let at = this.len;
