@@ -6,8 +6,9 @@
  *   4. routes: the string-matching fast path of the data GETs first, then OAuth's own endpoints, then
  *      @koa/router with every resource's routes, then the web site
  *   5. fallback: 405 with `Allow` when the path exists for another method, else 404
- * The server `listen` creates (http-server.ts) answers what never reaches Koa, and a data GET that Koa answered
- * once is answered from then on before Koa (http/fast-get.ts) while the store holds its body.
+ * The server `listen` creates (http-server.ts) answers what never reaches Koa, and the data GETs of /node,
+ * /range, /spots and /config are answered before Koa (http/fast-get.ts): from the store's cache, or with the
+ * body read on a miss; a refused or failed call goes on to Koa, which answers it.
  */
 
 import type { Server } from "node:http";
@@ -55,6 +56,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     ? { "Strict-Transport-Security": "max-age=31536000" }
     : {};
   const compressed = new CompressedCache();
+  const router = new Router<RequestState>();
+  const ranges = registerRangesRoutes(router, { store, auth, remember: (url, e) => fast.remember(url, e) });
   const fast = new FastGets({
     store,
     access,
@@ -62,10 +65,8 @@ export function createApp(o: AppOptions): Koa<RequestState> {
     log,
     compressed,
     headers: { ...SECURITY_HEADERS, ...hsts },
+    plan: ranges.plan,
   });
-
-  const router = new Router<RequestState>();
-  const ranges = registerRangesRoutes(router, { store, auth, remember: (url, e) => fast.remember(url, e) });
   registerHealthRoutes(router, { store, access });
   registerSolveRoutes(router, { solves: o.solves, auth, serveData: ranges.serveData });
   registerPostflopRoutes(router, { postflop: o.postflop, auth });

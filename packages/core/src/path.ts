@@ -148,14 +148,11 @@ export class BettingOrder {
     if (isRaise) {
       this.raises += 1;
       // A raise reopens the action for everyone still in who is not all-in.
-      this.pending = this.seats.filter((s) => s !== seat && !this.folded.has(s) && !this.allIn.has(s));
-      this.pending = this.rotateFrom(this.pending, this.last);
+      // In acting order from the raiser: the seats after it, then those before it.
+      const live = this.seats.filter((s) => s !== seat && !this.folded.has(s) && !this.allIn.has(s));
+      const cut = live.findIndex((s) => this.seats.indexOf(s) > this.last);
+      this.pending = cut <= 0 ? live : [...live.slice(cut), ...live.slice(0, cut)];
     }
-  }
-
-  private rotateFrom(list: string[], from: number): string[] {
-    const order = (s: string) => (this.seats.indexOf(s) - from + this.seats.length) % this.seats.length;
-    return [...list].sort((a, b) => order(a) - order(b));
   }
 }
 
@@ -202,7 +199,8 @@ export function parsePath(game: GameId, path: string): ParsedPath {
   let raisesBeforeLast = 0;
   for (let i = 0; i < parts.length; i += 2) {
     const seat = parts[i]!;
-    const prefix = parts.slice(0, i).join("_");
+    // The path before this seat, written only into errors (joined when one is thrown).
+    const prefixOf = () => parts.slice(0, i).join("_");
     if (!isSeat(info, seat)) {
       const looksLikeAction = i > 0 && tryToken(game, seat) !== null;
       throw new RangesError(
@@ -217,8 +215,8 @@ export function parsePath(game: GameId, path: string): ParsedPath {
     if (expected === null) {
       throw new RangesError(
         "node_not_found",
-        `The action is closed after "${prefix}": no seat acts after it, so "${seat}" cannot act.`,
-        { validPrefix: prefix },
+        `The action is closed after "${prefixOf()}": no seat acts after it, so "${seat}" cannot act.`,
+        { validPrefix: prefixOf() },
       );
     }
     if (seat !== expected) {
@@ -228,10 +226,11 @@ export function parsePath(game: GameId, path: string): ParsedPath {
           // Writing out those folds would leave `seat` alone: the hand is over, there is no decision.
           throw new RangesError(
             "node_not_found",
-            `If ${skipped.join(", ")} all fold, ${seat} wins the pot uncontested: "${path}" names no decision. The next to act after "${prefix}" is ${expected}.`,
-            { validPrefix: prefix, nextToAct: expected },
+            `If ${skipped.join(", ")} all fold, ${seat} wins the pot uncontested: "${path}" names no decision. The next to act after "${prefixOf()}" is ${expected}.`,
+            { validPrefix: prefixOf(), nextToAct: expected },
           );
         }
+        const prefix = prefixOf();
         const folds = skipped.map((s) => `${s}_Fold`).join("_");
         const fixed = [prefix, folds, parts.slice(i).join("_")].filter(Boolean).join("_");
         throw new RangesError(
@@ -243,7 +242,7 @@ export function parsePath(game: GameId, path: string): ParsedPath {
       throw new RangesError(
         "malformed_path",
         `${seat} cannot act at position ${i + 1} of "${path}": seats act in the order ${info.seats.join(", ")} and the next to act is ${expected}.`,
-        { validPrefix: prefix, nextToAct: expected },
+        { validPrefix: prefixOf(), nextToAct: expected },
       );
     }
     const tokenText = parts[i + 1];
@@ -255,7 +254,7 @@ export function parsePath(game: GameId, path: string): ParsedPath {
       );
     }
     const action = parseActionToken(game, tokenText);
-    checkTokenAtDepth(game, info, action, order.raises, seat, parts.slice(0, i + 1).join("_"));
+    checkTokenAtDepth(game, info, action, order.raises, seat, () => parts.slice(0, i + 1).join("_"));
     raisesBeforeLast = order.raises;
     order.apply(seat, action.kind, action.kind === "raise" || action.kind === "allin");
     steps.push({ seat, action });
@@ -285,9 +284,10 @@ function checkTokenAtDepth(
   action: ActionToken,
   raises: number,
   seat: string,
-  nodePath: string,
+  pathTo: () => string,
 ): void {
   if (action.raiseNumber !== undefined && action.raiseNumber !== raises + 2) {
+    const nodePath = pathTo();
     const right = raises === 0 ? "Open" : `${raises + 2}B`;
     throw new RangesError(
       "action_not_available",
@@ -296,6 +296,7 @@ function checkTokenAtDepth(
     );
   }
   if (action.limp && raises > 0) {
+    const nodePath = pathTo();
     throw new RangesError(
       "action_not_available",
       `"Limp" is a first-in call and the pot at "${nodePath}" is raised: use "Call". Call /node with history=${nodePath} for the available actions.`,
@@ -303,6 +304,7 @@ function checkTokenAtDepth(
     );
   }
   if (info.limpToken && action.kind === "call" && !action.limp && raises === 0 && seat !== "BB") {
+    const nodePath = pathTo();
     throw new RangesError(
       "action_not_available",
       `In ${game} a first-in call is written "Limp", not "Call" (at "${nodePath}").`,

@@ -699,13 +699,16 @@ export function decodeActionValues(
   formatVersion: number,
 ): { freqs: Float32Array; evs: Float32Array | null } {
   const freqs = new Float32Array(n);
-  for (let c = 0; c < n; c++) freqs[c] = d.readUInt16LE(freqOffset + 2 * c) / FREQ_SCALE;
+  // The bytes are read by index (faster than a bounds-checked read per value), so the bounds are checked once.
+  if (freqOffset < 0 || freqOffset + 2 * n > d.length) throw new RangeError("action values out of bounds");
+  for (let c = 0, o = freqOffset; c < n; c++, o += 2) freqs[c] = (d[o]! | (d[o + 1]! << 8)) / FREQ_SCALE;
   if (evOffset === null) return { freqs, evs: null };
   const evs = new Float32Array(n);
   const at = evOffset;
   if (formatVersion === 1) {
     for (let c = 0; c < n; c++) evs[c] = d.readFloatLE(at + 4 * c);
   } else {
+    if (at < 0 || at + 4 * n > d.length) throw new RangeError("action values out of bounds");
     for (let c = 0; c < n; c++) {
       const q = d[at + c]! | (d[at + n + c]! << 8) | (d[at + 2 * n + c]! << 16) | (d[at + 3 * n + c]! << 24);
       evs[c] = q === EV_UNSCORED ? Number.NaN : q / EV_SCALE;

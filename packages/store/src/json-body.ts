@@ -5,9 +5,13 @@
  * `JSON.stringify(view)` (test/views.test.ts compares them for every node and action of three packs).
  */
 
-/** Visits the classes a distribution shows, in JSON key order; returns its combos. */
+/**
+ * Visits the classes a distribution shows, in JSON key order; returns its combos. A weight or EV is passed
+ * as `Math.round(x * 1e4)` (-0 as 0), the number `round4` divides by 1e4: an integer, which a call passes
+ * without allocating (a fractional number is boxed on the heap at each call).
+ */
 export type EachShown = (
-  visit: (c: number, weight: number | undefined, ev: number | undefined) => void,
+  visit: (c: number, weight4: number | undefined, ev4: number | undefined) => void,
 ) => number;
 
 /** A distribution's place in the view: placeholders for its two objects, replaced by their bytes. */
@@ -22,12 +26,8 @@ export function jsonKeyBytes(names: readonly string[]): readonly Uint8Array[] {
   return names.map((n) => Buffer.from(`${JSON.stringify(n)}:`, "utf8"));
 }
 
-/** `.0001` to `.9999` as written after the whole part, without trailing zeros (`.5` for 5000). */
-const FRACTIONS: readonly Uint8Array[] = Array.from({ length: 10_000 }, (_, f) =>
-  Buffer.from(f === 0 ? "" : `.${String(f).padStart(4, "0").replace(/0+$/, "")}`, "latin1"),
-);
-
 const COMMA = 0x2c;
+const DOT = 0x2e;
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const OPEN = 0x7b;
@@ -46,10 +46,7 @@ export class BodyWriter {
   private evClass = new Int32Array(256);
   private evValue = new Float64Array(256);
 
-  /**
-   * Writes one distribution's objects and returns placeholders for them. `value` of a weight or EV is a
-   * number `round4` gave.
-   */
+  /** Writes one distribution's objects and returns placeholders for them. */
   distribution(keys: readonly Uint8Array[], each: EachShown): PlacedDistribution {
     let evCount = 0;
     let first = true;
@@ -60,7 +57,7 @@ export class BodyWriter {
         if (!first) this.byte(COMMA);
         first = false;
         this.bytes(keys[c]!);
-        this.number4(weight);
+        this.int4(weight);
       }
       if (ev !== undefined) {
         if (evCount === this.evClass.length) this.growEvs();
@@ -75,7 +72,7 @@ export class BodyWriter {
     for (let i = 0; i < evCount; i++) {
       if (i > 0) this.byte(COMMA);
       this.bytes(keys[this.evClass[i]!]!);
-      this.number4(this.evValue[i]!);
+      this.int4(this.evValue[i]!);
     }
     this.byte(CLOSE);
     const n = this.spans.length / 2;
@@ -144,40 +141,84 @@ export class BodyWriter {
   }
 
   /**
+   * `n / 1e4` (`n` = `Math.round(x * 1e4)`, the value `round4` gives) as `number4` writes it: from `n` itself
+   * while |n| < 2^51 (there `Math.round((n / 1e4) * 1e4)` is `n`), else through `number4`.
+   */
+  private int4(n: number): void {
+    if (n < 2 ** 51 && n > -(2 ** 51)) this.digits4(n);
+    else this.number4(n / 1e4);
+  }
+
+  /**
    * A number `round4` gave, as `String` writes it, from integers: exact while |v| * 1e4 < 2^52 (the decimal
    * with 4 places is then the shortest that reads back as `v`, and `String` uses no exponent between 1e-6
    * and 1e21); anything else, non-finite included, as `JSON.stringify` writes it.
    */
   private number4(v: number): void {
     const n = Math.round(v * 1e4);
-    if (!(n < 2 ** 52 && n > -(2 ** 52))) {
-      this.bytes(Buffer.from(JSON.stringify(v), "latin1"));
-      return;
-    }
+    if (n < 2 ** 52 && n > -(2 ** 52)) this.digits4(n);
+    else this.bytes(Buffer.from(JSON.stringify(v), "latin1"));
+  }
+
+  /**
+   * `n / 1e4` for an integer |n| < 2^52: the whole part and the four decimals (trailing zeros dropped), digit
+   * by digit, in 32-bit integer arithmetic while the number fits it.
+   */
+  private digits4(n: number): void {
     this.room(24);
     const buf = this.buf;
+    let at = this.len;
     if (n === 0) {
-      buf[this.len++] = ZERO;
+      buf[at] = ZERO;
+      this.len = at + 1;
       return;
     }
     let a = n;
     if (n < 0) {
-      buf[this.len++] = MINUS;
+      buf[at++] = MINUS;
       a = -n;
     }
-    let whole = Math.floor(a / 1e4);
-    const fraction = FRACTIONS[a - whole * 1e4]!;
-    // The whole part's digits, written backwards after counting them.
-    let digits = 1;
-    for (let w = whole; w >= 10; w = Math.floor(w / 10)) digits++;
-    let at = this.len + digits;
+    let whole: number;
+    let f: number;
+    if (a < 2 ** 31) {
+      whole = (a / 10_000) | 0;
+      f = a - whole * 10_000;
+    } else {
+      whole = Math.floor(a / 1e4);
+      f = a - whole * 1e4;
+    }
+    if (whole < 10) {
+      buf[at++] = ZERO + whole;
+    } else {
+      // The whole part's digits, written backwards after counting them.
+      let digits = 1;
+      for (let w = whole; w >= 10; w = Math.floor(w / 10)) digits++;
+      at += digits;
+      let end = at;
+      do {
+        const q = Math.floor(whole / 10);
+        buf[--end] = ZERO + (whole - q * 10);
+        whole = q;
+      } while (whole > 0);
+    }
+    if (f !== 0) {
+      const d1 = (f / 1000) | 0;
+      const r1 = f - d1 * 1000;
+      const d2 = (r1 / 100) | 0;
+      const r2 = r1 - d2 * 100;
+      const d3 = (r2 / 10) | 0;
+      const d4 = r2 - d3 * 10;
+      buf[at++] = DOT;
+      buf[at++] = ZERO + d1;
+      if (r1 !== 0) {
+        buf[at++] = ZERO + d2;
+        if (r2 !== 0) {
+          buf[at++] = ZERO + d3;
+          if (d4 !== 0) buf[at++] = ZERO + d4;
+        }
+      }
+    }
     this.len = at;
-    do {
-      const q = Math.floor(whole / 10);
-      buf[--at] = ZERO + (whole - q * 10);
-      whole = q;
-    } while (whole > 0);
-    this.bytes(fraction);
   }
 
   private growEvs(): void {

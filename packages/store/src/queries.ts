@@ -126,7 +126,7 @@ export class StoreQueries {
       );
     }
     const { pack } = this.loading.pack(game, stack);
-    const node = locateNode(pack, parsed.steps, parsed.actor);
+    const node = locateNode(pack, parsed.steps, parsed.actor, history);
     const opts = {
       ...(hand === undefined ? {} : { hand: hand.index }),
       ...(minFreq === undefined ? {} : { minFreq }),
@@ -159,7 +159,7 @@ export class StoreQueries {
     }
     const last = parsed.steps.at(-1)!;
     const { pack } = this.loading.pack(game, stack);
-    const node = locateNode(pack, parsed.steps.slice(0, -1), last.seat);
+    const node = locateNode(pack, parsed.steps.slice(0, -1), last.seat, spot.slice(0, spot.lastIndexOf("_")));
     const action = locateAction(pack, node, last.action.token);
     const opts = {
       ...(hand === undefined ? {} : { hand }),

@@ -81,9 +81,14 @@ function notAvailable(pack: LoadedPack, node: StoredNode, token: string): Ranges
  * node the pack holds: 404 `action_not_available` when a token is not an action there, 404
  * `node_not_found` when the tree does not continue after a valid action.
  */
-export function locateNode(pack: LoadedPack, steps: readonly PathStep[], actor: string): StoredNode {
-  const parts = steps.flatMap((s) => [s.seat, s.action.token]);
-  const direct = pack.byHistory.get([...parts, actor].join("_"));
+export function locateNode(
+  pack: LoadedPack,
+  steps: readonly PathStep[],
+  actor: string,
+  /** The steps and actor as one path (`parsePath` keeps each part as written), when the caller has it. */
+  joined: string = [...steps.flatMap((s) => [s.seat, s.action.token]), actor].join("_"),
+): StoredNode {
+  const direct = pack.byHistory.get(joined);
   if (direct) return direct;
   const rootSeat = steps[0]?.seat ?? actor;
   let node = pack.byHistory.get(rootSeat);
@@ -144,13 +149,14 @@ interface Distribution<W = Record<string, number>> {
  * The classes one action shows, in class order: `weight` when the class's weight is shown, `ev` when its EV
  * is. A weight is shown when it is non-zero at 4 decimals and above minFreq (every class with full=1); an EV is
  * shown for every scored class, except that minFreq also drops the EVs of the classes it drops (so small PLO
- * payloads stay small). Returns the combos of the whole distribution.
+ * payloads stay small). Each value is passed times 1e4, rounded (`EachShown`): the shown value is that over
+ * 1e4, exactly what `round4` gives. Returns the combos of the whole distribution.
  */
 function eachShown(
   pack: LoadedPack,
   action: PackAction,
   opts: DistributionOptions,
-  visit: (c: number, weight: number | undefined, ev: number | undefined) => void,
+  visit: (c: number, weight4: number | undefined, ev4: number | undefined) => void,
   order?: ArrayLike<number>,
 ): number {
   const { freqs } = action;
@@ -160,13 +166,14 @@ function eachShown(
   const count = opts.hand === undefined ? freqs.length : 1;
   for (let k = 0; k < count; k++) {
     const c = opts.hand ?? (order === undefined ? k : order[k]!);
-    const w = round4(freqs[c]!);
+    const w4 = Math.round(freqs[c]! * 1e4);
+    const w = w4 / 1e4; // round4
     const kept = opts.full === true || opts.minFreq === undefined || w > opts.minFreq;
-    const weight = opts.full === true || (w > 0 && kept) ? w : undefined;
+    const weight = opts.full === true || (w > 0 && kept) ? w4 : undefined;
     let ev: number | undefined;
     if (evs !== null && kept) {
       const x = evs[c]!;
-      if (!Number.isNaN(x)) ev = round4(x) + 0; // + 0 turns -0 into 0
+      if (!Number.isNaN(x)) ev = Math.round(x * 1e4) + 0; // + 0 turns -0 into 0
     }
     if (weight !== undefined || ev !== undefined) visit(c, weight, ev);
   }
@@ -177,9 +184,9 @@ function eachShown(
 function distribution(pack: LoadedPack, action: PackAction, opts: DistributionOptions): Distribution {
   const out: Distribution = { weights: {}, evs: {}, combos: 0 };
   const names = pack.classNames;
-  out.combos = eachShown(pack, action, opts, (c, weight, ev) => {
-    if (weight !== undefined) out.weights[names[c]!] = weight;
-    if (ev !== undefined) out.evs[names[c]!] = ev;
+  out.combos = eachShown(pack, action, opts, (c, weight4, ev4) => {
+    if (weight4 !== undefined) out.weights[names[c]!] = weight4 / 1e4;
+    if (ev4 !== undefined) out.evs[names[c]!] = ev4 / 1e4;
   });
   return out;
 }

@@ -13,9 +13,11 @@ function written(names: string[], values: number[]): { bytes: string; expected: 
   const writer = new BodyWriter();
   const keys = jsonKeyBytes(names);
   const shown = values.map((v) => round4(v) + 0);
+  // The writer is given each value times 1e4, rounded (-0 as 0), as the views pass it.
   const d = writer.distribution(keys, (visit) => {
-    shown.forEach((v, c) => {
-      visit(c, v, c % 3 === 0 ? undefined : v);
+    values.forEach((v, c) => {
+      const v4 = Math.round(v * 1e4) + 0;
+      visit(c, v4, c % 3 === 0 ? undefined : v4);
     });
     return 1.5;
   });
@@ -54,6 +56,13 @@ describe("BodyWriter", () => {
       9999.9999,
       123456.7891,
       -98765.4321,
+      // Around 2^31 / 1e4, where the writer leaves 32-bit integer arithmetic.
+      214748.3647,
+      214748.3648,
+      -214748.3648,
+      214748.3649,
+      10.0001,
+      99.999,
       2 ** 40 / 1e4,
       1e11,
       1e12,
@@ -87,7 +96,7 @@ describe("BodyWriter", () => {
     for (let round = 0; round < 3; round++) {
       const empty = writer.distribution(keys, () => 0);
       const full = writer.distribution(keys, (visit) => {
-        visit(0, round, -round);
+        visit(0, round * 1e4, -round * 1e4 + 0);
         return round;
       });
       const body = writer.finish([empty.weights, empty.evs, full.weights, full.evs]).toString("utf8");

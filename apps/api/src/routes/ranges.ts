@@ -28,7 +28,7 @@ import {
 import type Koa from "koa";
 import type { Auth } from "../http/auth.js";
 import { CACHE_DATA, CACHE_META, sendCached } from "../http/caching.js";
-import type { FastEntry } from "../http/fast-get.js";
+import type { DataPlan, FastEntry } from "../http/fast-get.js";
 import { parseQuery } from "../query.js";
 import type { Ctx, RequestState } from "../services.js";
 
@@ -73,6 +73,8 @@ export interface RangesRoutes {
   /** The string-matching fast path of the GET and HEAD data routes (the app mounts it first). */
   readonly fastPath: Koa.Middleware<RequestState>;
   readonly serveData: ServeData;
+  /** The fast path's plan of a data URL it does not remember (null: Koa decides). */
+  readonly plan: (url: string) => DataPlan | null;
 }
 
 export function registerRangesRoutes(
@@ -94,26 +96,7 @@ export function registerRangesRoutes(
       if (!GAMES[game].serves.includes(op)) throw notServed(game, op);
       await auth.authorize(ctx, isKeyless(game, op), `/${op} on ${game}`);
     }
-    const source = solution?.store ?? store;
-    const q = parseQuery(ctx.querystring, solution ? PARAMS[op].filter((p) => p !== "stack") : PARAMS[op]);
-    const stack = solution ? solution.stack : parseStackParam(game, q.stack);
-    let result: JsonResult;
-    if (op === "node") {
-      const written = parsePathParam("history", q.history, game);
-      const options = { hand: q.hand, minFreq: parseMinFreqParam(q.minFreq), full: parseFullParam(q.full) };
-      // A solve of fewer players is read with only the seats that play; errors speak of the path as written.
-      result = await readWithUndealtFolds(written, solution?.undealt, (history) =>
-        source.jsonAsync({ kind: "node", game, stack, history, ...options }),
-      );
-    } else if (op === "range") {
-      const written = parsePathParam("spot", q.spot, game);
-      const options = { hand: q.hand, minFreq: parseMinFreqParam(q.minFreq) };
-      result = await readWithUndealtFolds(written, solution?.undealt, (spot) =>
-        source.jsonAsync({ kind: "range", game, stack, spot, ...options }),
-      );
-    } else {
-      result = await source.jsonAsync({ kind: op, game, stack });
-    }
+    const result = await readData(solution?.store ?? store, game, op, ctx.querystring, solution);
     const cacheControl = solution ? "private, no-cache" : cacheControlOf(game, op);
     sendCached(ctx, result, cacheControl);
     if (!solution && remember) {
@@ -161,7 +144,59 @@ export function registerRangesRoutes(
     }
     return next();
   };
-  return { fastPath, serveData };
+  /** The fast path's plan of a data URL it does not remember: what `fastPath` and `serveData` would do. */
+  const plan = (url: string): DataPlan | null => {
+    const q = url.indexOf("?");
+    const path = q < 0 ? url : url.slice(0, q);
+    const querystring = q < 0 ? "" : url.slice(q + 1);
+    // Only plain URLs: anything Koa's URL parsing might read otherwise stays with Koa.
+    if (url.includes("#") || querystring.includes("?")) return null;
+    const route = fastRoute(path);
+    if (route === null || route.op === "catalog" || route.op === "discovery") return null;
+    const game = route.game as GameId;
+    if (!(GAME_IDS as readonly string[]).includes(game) || !GAMES[game].serves.includes(route.op))
+      return null;
+    const op = route.op;
+    return {
+      keyless: isKeyless(game, op),
+      operation: `/${op} on ${game}`,
+      cacheControl: cacheControlOf(game, op),
+      read: () => readData(store, game, op, querystring),
+    };
+  };
+
+  return { fastPath, serveData, plan };
+}
+
+/**
+ * The body of a data query, once the call is authorized: its parameters checked (400), the body from the
+ * store's cache or built. `solution`: a finished solve's own store and stack (no `stack` parameter then).
+ */
+async function readData(
+  source: RangeStore,
+  game: GameId,
+  op: DataOp,
+  querystring: string,
+  solution?: Parameters<ServeData>[3],
+): Promise<JsonResult> {
+  const q = parseQuery(querystring, solution ? PARAMS[op].filter((p) => p !== "stack") : PARAMS[op]);
+  const stack = solution ? solution.stack : parseStackParam(game, q.stack);
+  if (op === "node") {
+    const written = parsePathParam("history", q.history, game);
+    const options = { hand: q.hand, minFreq: parseMinFreqParam(q.minFreq), full: parseFullParam(q.full) };
+    // A solve of fewer players is read with only the seats that play; errors speak of the path as written.
+    return readWithUndealtFolds(written, solution?.undealt, (history) =>
+      source.jsonAsync({ kind: "node", game, stack, history, ...options }),
+    );
+  }
+  if (op === "range") {
+    const written = parsePathParam("spot", q.spot, game);
+    const options = { hand: q.hand, minFreq: parseMinFreqParam(q.minFreq) };
+    return readWithUndealtFolds(written, solution?.undealt, (spot) =>
+      source.jsonAsync({ kind: "range", game, stack, spot, ...options }),
+    );
+  }
+  return source.jsonAsync({ kind: op, game, stack });
 }
 
 /** The Cache-Control of a data answer: shared caches may keep keyless answers only. */

@@ -1,8 +1,10 @@
 /**
- * The cached data GETs' fast path (src/http/fast-get.ts), through real HTTP: a URL Koa answered once is
- * answered before Koa from then on, and nothing a client sees tells the two apart: the same headers in the
- * same order, the same bodies (plain, brotli, gzip, HEAD, 304), one log line and one metered call per
- * request, and refusals (spent allowance, revoked key, a body on a GET) answered as Koa answers them.
+ * The data GETs' fast path (src/http/fast-get.ts), through real HTTP: a URL answered once is answered before
+ * Koa from then on, a data URL not seen before is read and answered there too (a miss), and nothing a client
+ * sees tells them from Koa's answers: the same headers in the same order, the same bodies (plain, brotli,
+ * gzip, HEAD, 304), one log line and one metered call per request, and refusals (spent allowance, revoked
+ * key, a body on a GET) and bad queries answered as Koa answers them. Koa's own answers come from the same
+ * URLs with a percent-encoded game segment, which only the router matches.
  */
 
 import { request } from "node:http";
@@ -105,6 +107,81 @@ describe("the cached GETs' fast path", () => {
     for (const l of lines) expect(l).toMatchObject({ level: "info", ip: "127.0.0.1", via: "ip" });
     expect(lines.filter((l) => l.method === "HEAD")).toHaveLength(8);
     expect(lines.filter((l) => l.status === 304)).toHaveLength(8);
+  });
+
+  it("answers a URL it has not seen (its body built on a miss) exactly as Koa answers it", async () => {
+    const s = await server();
+    // Each query twice: first the fast path's miss (the body is built there), then Koa through the router
+    // (a percent-encoded game segment; the store now holds the body under the same key).
+    const queries: [game: string, routed: string, query: string][] = [
+      ["nl", "n%6C", "node?stack=100&history=UTG"],
+      ["nl", "n%6C", "node?stack=100&history=UTG&minFreq=0.05"],
+      ["nl", "n%6C", "node?stack=100&history=UTG&hand=AKs"],
+      ["nl", "n%6C", "node?stack=100&history=UTG&full=1"],
+      ["nl", "n%6C", "node?stack=100&history=UTG_60%25_HJ&minFreq=0.000000001"],
+      ["nl", "n%6C", "range?stack=100&spot=UTG_Fold"],
+      ["nl", "n%6C", "range?stack=100&spot=UTG_60%25&hand=AA&minFreq=0.2"],
+      ["nl/v2", "nl%2Fv2", "spots?stack=100"],
+      ["nlmtt8", "nlmtt%38", "config?stack=40"],
+    ];
+    const variants: [string, string, Record<string, string>][] = [
+      ["plain", "GET", {}],
+      ["origin", "GET", { Origin: "https://example.org" }],
+      ["brotli", "GET", { "Accept-Encoding": "br" }],
+      ["HEAD", "HEAD", {}],
+      ["304", "GET", { "If-None-Match": "*" }],
+    ];
+    let n = 0;
+    for (const [game, routed, q] of queries) {
+      for (const [name, method, headers] of variants) {
+        // A distinct URL per variant (a trailing `&`, which the query parser ignores), so each is a miss.
+        const query = `${q}${"&".repeat(n++)}`;
+        const fast = await raw(s.base, `${R}/${game}/${query}`, method, headers);
+        const koa = await raw(s.base, `${R}/${routed}/${query}`, method, headers);
+        const what = `${name} ${game} ${query}`;
+        expect(fast.status, what).toBe(koa.status);
+        expect(fast.status, what).toBe(name === "304" ? 304 : 200);
+        expect(fast.headers, what).toEqual(koa.headers);
+        expect(fast.body.equals(koa.body), what).toBe(true);
+      }
+    }
+    // One log line per request, alike whichever path answered.
+    const lines = s.logs.filter((l) => l.path.startsWith(R));
+    expect(lines).toHaveLength(2 * queries.length * variants.length);
+    for (const l of lines) expect(l).toMatchObject({ level: "info", ip: "127.0.0.1", via: "ip" });
+  });
+
+  it("a bad query or an unknown line on a miss is Koa's error answer, metered once", async () => {
+    const s = await server(1000);
+    const bad = [
+      ["node?stack=100&history=UTG&minFreq=2", 400, "invalid_parameter"],
+      ["node?stack=100&history=UTG&minfreq=0.1", 400, "invalid_parameter"],
+      ["node?stack=100&history=UTG_60%25", 400, "malformed_path"],
+      ["node?stack=100&history=UTG_Open_HJ", 400, "invalid_token"],
+      ["node?stack=100&history=UTG_Fold_HJ_Fold_CO_Fold_BTN_Fold_SB_Fold_BB", 404, "node_not_found"],
+      ["range?stack=100&spot=UTG_70%25", 404, "action_not_available"],
+      ["node?stack=7&history=UTG", 404, "unknown_stack"],
+    ] as const;
+    const before = await s.access.usedToday({ ip: "127.0.0.1" });
+    for (const [query, status, code] of bad) {
+      const fast = await raw(s.base, `${R}/nl/${query}`);
+      const koa = await raw(s.base, `${R}/n%6C/${query}`);
+      expect(fast.status, query).toBe(status);
+      expect(JSON.parse(fast.body.toString()).error.code, query).toBe(code);
+      expect(fast.headers, query).toEqual(koa.headers);
+      expect(fast.body.toString(), query).toBe(koa.body.toString());
+    }
+    // Every call counted once (a bad query after its authorization is counted, as Koa counts it).
+    expect(await s.access.usedToday({ ip: "127.0.0.1" })).toBe(before + 2 * bad.length);
+    const lines = s.logs.filter((l) => l.path === `${R}/nl/node` || l.path === `${R}/nl/range`);
+    expect(lines).toHaveLength(bad.length);
+    for (const [i, l] of lines.entries()) expect(l).toMatchObject({ status: bad[i]![1], code: bad[i]![2] });
+  });
+
+  it("a keyed game's miss without a key is Koa's 401", async () => {
+    const s = await server();
+    const r = await getJson(`${s.base}${R}/nlmtt8/node?stack=40&history=UTG&minFreq=0.01`);
+    expectError(r, 401, "unauthorized", /needs an API key/);
   });
 
   it("echoes a sane X-Request-Id and counts every call once", async () => {
