@@ -2,7 +2,7 @@
 /**
  * The same boards solved two ways (another target, another betting tree), compared per class: for the boards
  * both folders hold, each line's and player's realization per class over those boards (sum of reach x EV
- * over sum of reach x pot x equity), folder A against folder B: the mean absolute difference weighted by
+ * over sum of reach x pot x equity, gross of rake: `aggregate`'s ratio), folder A against folder B: the mean absolute difference weighted by
  * equity mass in A (as the fit's gap weighs classes) and by combos, and the class that moved most; then the
  * boards' iterations and solve seconds in each folder.
  *
@@ -12,74 +12,52 @@
  * from a job file of some of A's boards with `solve --jobs FILE --target 0.25` or `--tree flop=75%,cap=none`.
  */
 
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "@ranges/core";
+import { aggregate, compareSeries, readBoards } from "../dist/index.js";
 
 const [a, b] = process.argv.slice(2);
 if (!a || !b) {
   console.error("usage: compare-solves.mjs A_DIR B_DIR");
   process.exit(2);
 }
-const files = (dir) => new Set(readdirSync(dir).filter((f) => f.endsWith(".json")));
-const inB = files(b);
-const common = [...files(a)].filter((f) => inB.has(f)).sort();
-if (common.length === 0) {
+const boardKey = (x) => `${x.game}/${x.stack}/${x.line}/${x.board}`;
+const boardsA = readBoards(a);
+const boardsB = readBoards(b);
+const inA = new Set(boardsA.map(boardKey));
+const inB = new Set(boardsB.map(boardKey));
+const commonA = boardsA.filter((x) => inB.has(boardKey(x)));
+const commonB = boardsB.filter((x) => inA.has(boardKey(x)));
+if (commonA.length === 0) {
   console.error("no board is in both folders");
   process.exit(1);
 }
 
-const N = 169;
-const sums = new Map();
-const totals = { a: { iterations: 0, seconds: 0 }, b: { iterations: 0, seconds: 0 } };
-for (const f of common) {
-  const x = JSON.parse(readFileSync(join(a, f), "utf8"));
-  const y = JSON.parse(readFileSync(join(b, f), "utf8"));
-  totals.a.iterations += x.iterations;
-  totals.a.seconds += x.seconds;
-  totals.b.iterations += y.iterations;
-  totals.b.seconds += y.seconds;
+// Each line's realization per class over the common boards, as the fit reads it (ratio, gross of rake).
+const linesB = new Map(aggregate(commonB).map((l) => [l.pack, l]));
+const CLASS_INDEX = new Map(HOLDEM_CLASSES.map((c, i) => [c, i]));
+for (const lineA of aggregate(commonA)) {
+  const lineB = linesB.get(lineA.pack);
   for (const side of ["oop", "ip"]) {
-    const key = `${x.game} ${x.stack}bb ${x.line} ${side}`;
-    if (!sums.has(key)) {
-      const zero = () => new Float64Array(N);
-      sums.set(key, { boards: 0, evA: zero(), eqA: zero(), evB: zero(), eqB: zero() });
-    }
-    const s = sums.get(key);
-    s.boards++;
-    for (let c = 0; c < N; c++) {
-      s.evA[c] += x[side].ev[c];
-      s.eqA[c] += x[side].eq[c];
-      s.evB[c] += y[side].ev[c];
-      s.eqB[c] += y[side].eq[c];
-    }
+    const other = new Map(lineB.players[side].classes.map((c) => [c.class, c.realizedSolved]));
+    const rows = lineA.players[side].classes.filter((c) => other.has(c.class));
+    const ra = rows.map((c) => c.realizedSolved);
+    const rb = rows.map((c) => other.get(c.class));
+    const byRange = compareSeries(
+      ra,
+      rb,
+      rows.map((c) => c.weight),
+    ).meanAbsGap;
+    const combos = rows.map((c) => HOLDEM_CLASS_COMBOS[CLASS_INDEX.get(c.class)]);
+    const byCombos = compareSeries(ra, rb, combos).meanAbsGap;
+    let most = 0;
+    for (let i = 1; i < rows.length; i++)
+      if (Math.abs(ra[i] - rb[i]) > Math.abs(ra[most] - rb[most])) most = i;
+    console.log(
+      `${lineA.pack} ${side} (${lineA.boards} boards): by range ${byRange.toFixed(3)}, by combos ${byCombos.toFixed(3)}; most: ${rows[most].class} ${ra[most].toFixed(2)} -> ${rb[most].toFixed(2)}`,
+    );
   }
 }
-
-for (const [key, s] of sums) {
-  let byRange = 0;
-  let mass = 0;
-  let byCombos = 0;
-  let combos = 0;
-  let largest = null;
-  for (let c = 0; c < N; c++) {
-    if (!(s.eqA[c] > 1e-9 && s.eqB[c] > 1e-9)) continue;
-    const ra = s.evA[c] / s.eqA[c];
-    const rb = s.evB[c] / s.eqB[c];
-    const d = Math.abs(ra - rb);
-    byRange += s.eqA[c] * d;
-    mass += s.eqA[c];
-    byCombos += HOLDEM_CLASS_COMBOS[c] * d;
-    combos += HOLDEM_CLASS_COMBOS[c];
-    if (!largest || d > largest.d) largest = { d, c, ra, rb };
-  }
-  const most = largest
-    ? `; most: ${HOLDEM_CLASSES[largest.c]} ${largest.ra.toFixed(2)} -> ${largest.rb.toFixed(2)}`
-    : "";
-  console.log(
-    `${key} (${s.boards} boards): by range ${(byRange / mass).toFixed(3)}, by combos ${(byCombos / combos).toFixed(3)}${most}`,
-  );
-}
+const sum = (list, f) => list.reduce((s, x) => s + x[f], 0);
 console.log(
-  `${common.length} boards: A ${totals.a.iterations} iterations, ${totals.a.seconds.toFixed(0)} s; B ${totals.b.iterations} iterations, ${totals.b.seconds.toFixed(0)} s`,
+  `${commonA.length} boards: A ${sum(commonA, "iterations")} iterations, ${sum(commonA, "seconds").toFixed(0)} s; B ${sum(commonB, "iterations")} iterations, ${sum(commonB, "seconds").toFixed(0)} s`,
 );
