@@ -61,6 +61,8 @@ export interface FitLine {
   readonly spr: number;
   /** Which player made the last raise (null: a limped pot). */
   readonly aggressor: "oop" | "ip" | null;
+  /** Two raises or more before the flop (a 3-bet or 4-bet pot; absent: a single-raised or limped pot). */
+  readonly reraised?: boolean;
   readonly ranges: { readonly oop: ArrayLike<number>; readonly ip: ArrayLike<number> };
   readonly solved: {
     readonly oop: readonly { cls: number; weight: number; realized: number }[];
@@ -92,6 +94,7 @@ export function spotOf(line: FitLine, side: "oop" | "ip"): PlayerSpot {
     ip: side === "ip",
     aggressor: line.aggressor === side,
     limped: line.aggressor === null,
+    reraised: line.reraised === true,
   };
 }
 const playerFeatures = (line: FitLine, side: "oop" | "ip") => spotFeatures(spotOf(line, side));
@@ -295,6 +298,7 @@ export function fitLineOf(line: LineRealization, board: StoredBoard): FitLine {
     key: line.pack,
     spr: line.spr,
     aggressor,
+    reraised: /^[34]bp-/.test(line.kind),
     ranges: board.ranges,
     solved: { oop: solvedOf("oop"), ip: solvedOf("ip") },
   };

@@ -18,10 +18,17 @@ function range(seed: number, density: number): Float64Array {
   return w;
 }
 
-const blank = (key: string, spr: number, aggressor: FitLine["aggressor"], seed: number): FitLine => ({
+const blank = (
+  key: string,
+  spr: number,
+  aggressor: FitLine["aggressor"],
+  seed: number,
+  reraised = false,
+): FitLine => ({
   key,
   spr,
   aggressor,
+  reraised,
   ranges: { oop: range(seed, 0.5), ip: range(seed + 7, 0.4) },
   solved: { oop: [], ip: [] },
 });
@@ -38,9 +45,9 @@ function synthetic(): FitLine[] {
   });
   const lines = [
     blank("a", 17, "ip", 1),
-    blank("b", 4.5, "oop", 2),
-    blank("c", 1.8, "ip", 3),
-    blank("d", 6, "oop", 4),
+    blank("b", 4.5, "oop", 2, true),
+    blank("c", 1.8, "ip", 3, true),
+    blank("d", 6, "oop", 4, true),
     blank("e", 40, null, 5),
     blank("f", 3, "ip", 6),
     blank("g", 9, "oop", 7),
@@ -145,35 +152,49 @@ describe("RealizationFit", () => {
 
   it("gives the solver's grounded share matrices the realizations it fitted", () => {
     const lines = synthetic();
-    const model = fit.fit(lines, 1e-6, 0.01);
+    // Class effects on every feature, so that each role and raise level has its own matrices.
+    const model = {
+      ...fit.fit(lines, 1e-6, 0.01),
+      classEffects: new Float64Array(169 * CLASS_EFFECT_FEATURES.length).map((_, i) => 0.1 * Math.sin(3 * i)),
+    };
     const grounded = buildGroundedMatrices(model, table.eq, table.w);
-    // Line "d": SPR 6 (a grid point), the OOP player raised last; line "e": SPR 40 -> 48 is not a grid point.
-    const l = lines[3]!;
-    const p = fit.predict(model, l);
-    for (const side of ["oop", "ip"] as const) {
-      const rowIsIp = side === "ip";
-      const m =
-        grounded.matrices[
-          grounded.indexForKind({
-            allIn: false,
-            spr: 6,
-            rowIsIp,
-            initiative: rowIsIp ? "col" : "row",
-            raises: 2,
-          })
-        ]!;
-      const opp = l.ranges[rowIsIp ? "oop" : "ip"];
-      for (const r of l.solved[side].slice(0, 40)) {
-        let share = 0;
-        let eq = 0;
-        for (let b = 0; b < N; b++) {
-          share += opp[b]! * m[r.cls * N + b]!;
-          eq += opp[b]! * table.w[r.cls * N + b]! * table.eq[r.cls * N + b]!;
+    // Line "d": SPR 6 (a grid point), the OOP player raised last, a 3-bet pot; then the same line as a
+    // single-raised pot. (Line "e": SPR 40 -> 48 is not a grid point.)
+    const reraised = lines[3]!;
+    for (const [l, raises] of [
+      [reraised, 2],
+      [{ ...reraised, reraised: false }, 1],
+    ] as const) {
+      const p = fit.predict(model, l);
+      for (const side of ["oop", "ip"] as const) {
+        const rowIsIp = side === "ip";
+        const m =
+          grounded.matrices[
+            grounded.indexForKind({
+              allIn: false,
+              spr: 6,
+              rowIsIp,
+              initiative: rowIsIp ? "col" : "row",
+              raises,
+            })
+          ]!;
+        const opp = l.ranges[rowIsIp ? "oop" : "ip"];
+        for (const r of l.solved[side].slice(0, 40)) {
+          let share = 0;
+          let eq = 0;
+          for (let b = 0; b < N; b++) {
+            share += opp[b]! * m[r.cls * N + b]!;
+            eq += opp[b]! * table.w[r.cls * N + b]! * table.eq[r.cls * N + b]!;
+          }
+          // The OOP-row matrix takes 1 - e(b, a) where the fit takes e(a, b): equal to the table's rounding.
+          expect(share / eq).toBeCloseTo(p[side].get(r.cls)!, 6);
         }
-        // The OOP-row matrix takes 1 - e(b, a) where the fit takes e(a, b): equal to the table's rounding.
-        expect(share / eq).toBeCloseTo(p[side].get(r.cls)!, 6);
       }
     }
+    // The raise level moves the prediction (the "reraised" class effects are read).
+    const a = fit.predict(model, reraised).oop;
+    const b = fit.predict(model, { ...reraised, reraised: false }).oop;
+    expect(Math.max(...[...a].map(([c, x]) => Math.abs(x - b.get(c)!)))).toBeGreaterThan(0.01);
     // Every deal's two shares add up to the pot in every matrix.
     for (let k = 1; k < grounded.matrices.length; k += 2) {
       const ip = grounded.matrices[k]!;

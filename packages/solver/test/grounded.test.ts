@@ -3,6 +3,7 @@ import {
   buildEngineGame,
   buildGroundedMatrices,
   buildPreflopTree,
+  CLASS_EFFECT_FEATURES,
   type DuelKind,
   loadHeadsUpEquity,
   loadTreeConfig,
@@ -72,6 +73,25 @@ describe("buildGroundedMatrices", () => {
     );
     expect(g.indexForKind({ allIn: true, spr: 0, rowIsIp: false, initiative: "row", raises: 3 })).toBe(0);
   });
+
+  it("reads the class effects of a 3-bet or 4-bet pot in pots of two raises or more", () => {
+    const theta = new Float64Array(13 * 8);
+    const C = CLASS_EFFECT_FEATURES.length;
+    const reraised = CLASS_EFFECT_FEATURES.indexOf("reraised");
+    const classEffects = new Float64Array(169 * C);
+    const aa = 0;
+    const kk = 14;
+    classEffects[aa * C + reraised] = 0.3; // aces gain 0.3 (times q) in 3-bet and 4-bet pots only
+    const g = buildGroundedMatrices({ theta, gamma: new Float64Array(4), classEffects }, t.eq, t.w);
+    const share = (raises: number) =>
+      g.matrices[g.indexForKind({ allIn: false, spr: 6, rowIsIp: true, initiative: "row", raises })]![
+        aa * 169 + kk
+      ]! / t.w[aa * 169 + kk]!;
+    const e = t.eq[aa * 169 + kk]!;
+    expect(share(1)).toBeCloseTo(e, 12);
+    expect(share(2)).toBeCloseTo(e + 4 * e * (1 - e) * 0.3, 12);
+    expect(share(3)).toBe(share(2));
+  });
 });
 
 describe("multiway flop pots under the grounded model", () => {
@@ -88,7 +108,7 @@ describe("multiway flop pots under the grounded model", () => {
     const huOop = g.matrices[g.indexForKind({ ...kind, rowIsIp: false, initiative: "col" })]!;
     const three = g.indexForKind({ ...kind, players: 3 });
     expect(g.indexForKind({ ...kind, players: 4 })).toBe(three);
-    expect(g.matrices).toHaveLength(1 + 7 * 4 * 2 + 2);
+    expect(g.matrices).toHaveLength(1 + 7 * 4 * 2 * 2 + 2);
     const mw = g.matrices[three]!;
     const mwOop = g.matrices[g.indexForKind({ ...kind, rowIsIp: false, initiative: "col", players: 3 })]!;
     let outside = 0;
@@ -143,9 +163,9 @@ describe("a tree config's model.grounded", () => {
     expect(edge).toBeGreaterThan(flat + 0.05);
   });
 
-  it("replaces the contest's matrices: all-in, then two per SPR point and initiative", () => {
+  it("replaces the contest's matrices: all-in, then two per SPR point, initiative and raise level", () => {
     const t = loadHeadsUpEquity();
-    expect(buildEngineGame(grounded(0), 25, t).game.matrices).toHaveLength(1 + 7 * 4 * 2);
+    expect(buildEngineGame(grounded(0), 25, t).game.matrices).toHaveLength(1 + 7 * 4 * 2 * 2);
     expect(buildEngineGame(headsUp, 25, t).game.matrices).toHaveLength(1 + 4 * 2);
   });
 
@@ -157,7 +177,8 @@ describe("a tree config's model.grounded", () => {
     expect(() => buildEngineGame(bad, 25, loadHeadsUpEquity())).toThrow(
       /model\.grounded\.theta: expected 104 finite numbers, got 3/,
     );
-    // A file fitted before the kappa terms and the role effects (two gamma terms, 169 x 4 class effects).
+    // Files fitted before the kappa terms and the role effects (two gamma terms, 169 x 4 class effects), and
+    // before the raise level's effects (169 x 6).
     const theta = new Array<number>(13 * 8).fill(0);
     const old = { ...headsUp, model: { ...headsUp.model, grounded: { theta, gamma: [0, 0] } } };
     expect(() => buildEngineGame(old, 25, loadHeadsUpEquity())).toThrow(
@@ -166,7 +187,12 @@ describe("a tree config's model.grounded", () => {
     const effects = { theta, gamma: [0, 0, 0, 0], classEffects: new Array<number>(169 * 4).fill(0) };
     const oldEffects = { ...headsUp, model: { ...headsUp.model, grounded: effects } };
     expect(() => buildEngineGame(oldEffects, 25, loadHeadsUpEquity())).toThrow(
-      /model\.grounded\.classEffects: expected 1014 finite numbers, got 676/,
+      /model\.grounded\.classEffects: expected 1183 finite numbers, got 676/,
+    );
+    const roles = { ...effects, classEffects: new Array<number>(169 * 6).fill(0) };
+    const oldRoles = { ...headsUp, model: { ...headsUp.model, grounded: roles } };
+    expect(() => buildEngineGame(oldRoles, 25, loadHeadsUpEquity())).toThrow(
+      /model\.grounded\.classEffects: expected 1183 finite numbers, got 1014/,
     );
   });
 });
