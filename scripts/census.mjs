@@ -4,7 +4,9 @@
  * `packCensus` in packages/solver/src/census.ts): per pack, reached holes (reach >= 1%, an action at >= 10%
  * at least 2 sb below the class's best) and reach-0 non-best responses, and the total.
  *
- *   pnpm build && node scripts/census.mjs [--json FILE] [--game nl/v2] [--examples]
+ *   pnpm build && node scripts/census.mjs [--json FILE] [--game nl/v2] [--examples] [--packs-dir DIR]
+ *
+ * `--packs-dir` reads another folder of packs laid out like data/packs (a prototype's, say).
  */
 
 import { writeFileSync } from "node:fs";
@@ -17,10 +19,11 @@ const { values } = parseArgs({
     json: { type: "string" },
     game: { type: "string" },
     examples: { type: "boolean", default: false },
+    "packs-dir": { type: "string" },
   },
 });
 const root = new URL("../", import.meta.url).pathname;
-const store = RangeStore.open({ packsDir: `${root}data/packs`, cacheBytes: 0 });
+const store = RangeStore.open({ packsDir: values["packs-dir"] ?? `${root}data/packs`, cacheBytes: 0 });
 const rows = [];
 for (const s of store.packStatus()) {
   if (!s.ok || s.stack === null || (values.game && s.game !== values.game)) continue;
