@@ -26,22 +26,13 @@ import {
   unitsFor,
 } from "@ranges/schema";
 import { RawJson } from "./body-cache.js";
+import { locateAction, locateNode, nextSeatAfter } from "./locate.js";
 import type { PackLoading } from "./pack-loading.js";
 import type { PackSet } from "./pack-set.js";
 import { parseGameParam, parseMinFreqParam, parseStackParam } from "./params.js";
 import { ploGameDoc } from "./plo-doc.js";
 import type { NodeQueryOptions, RangeQueryOptions } from "./store-types.js";
-import {
-  configView,
-  locateAction,
-  locateNode,
-  nextSeatAfter,
-  nodeBytes,
-  nodeView,
-  rangeBytes,
-  rangeView,
-  spotsView,
-} from "./views.js";
+import { configView, nodeBytes, nodeView, rangeBytes, rangeView, spotsView } from "./views.js";
 
 /** The queries behind `RangeStore`'s methods of the same names (documented there). */
 export class StoreQueries {
