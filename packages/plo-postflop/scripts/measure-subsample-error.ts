@@ -1,10 +1,10 @@
 /**
- * The subsampling method's error where the truth is known: turn and river spots small enough to solve
+ * The subsampling method's error where the truth is known: flop, turn and river spots small enough to solve
  * exactly per combo, solved exactly and by `solveBySubsamples` at several part sizes, compared per class
  * (preflop class) and by the lifted strategy's exploitability in the exact game.
  *
  *   pnpm --filter @ranges/plo-postflop build
- *   node packages/plo-postflop/scripts/measure-subsample-error.ts [--spots river1,river2,turn1] [--rounds 4]
+ *   node packages/plo-postflop/scripts/measure-subsample-error.ts [--spots river1,river2,turn1,flop1] [--rounds 4]
  *     [--target 0.1] [--chunks 100,200]
  *
  * Ranges: whole preflop classes drawn from `ploClasses()` with a seeded generator (each class a random weight
@@ -39,6 +39,7 @@ const SPOTS: SpotDef[] = [
   { name: "river3", board: "Jh9c4d4s2c", pot: 10, stack: 20, combos: 1200, chunks: [100, 200, 400], seed: 4 },
   { name: "turn1", board: "Qs9h6d3c", pot: 10, stack: 20, combos: 60, chunks: [20, 30], seed: 3 },
   { name: "turn2", board: "Th8h5c2d", pot: 10, stack: 20, combos: 150, chunks: [50, 75], seed: 5 },
+  { name: "flop1", board: "Ks8h4d", pot: 10, stack: 20, combos: 40, chunks: [10, 20], seed: 6 },
 ];
 
 const BETTING = { bets: [0.5, 1], raises: [1], raiseCap: 1 };
