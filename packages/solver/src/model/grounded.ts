@@ -14,8 +14,8 @@
  * in after the flop, so it may exceed 1 (a set stacks an overpair) or fall below 0. `f` are hand features
  * (`handFeatures`), `g` player features in the pot (`playerFeatures`: in position, the last raiser, a limped
  * pot, ln SPR), `c` the class effects' features (`classEffectFeatures`: 1, the last raiser, in position, ln SPR,
- * the in-position last raiser, a limped pot, a pot of two raises or more). `gamma` lets favourites win more than their equity where the
- * matchup is close (q is largest at e = 1/2); `kappa` is the stacks' part that grows with the favourite's edge
+ * the in-position last raiser, a limped pot, a pot of two raises or more). `gamma` lets favourites win more
+ * than their equity where the matchup is close (q is largest at e = 1/2); `kappa` is the stacks' part that grows with the favourite's edge
  * all the way (an all-in at SPR r adds r(2e - 1) to the share), which dominates shallow pots: in `nl/v2` 100bb's
  * BTN-BB 4-bet pot the BTN's aces realize 2.1 times their equity (data/realization/round-0-balanced).
  *
@@ -62,9 +62,8 @@ export const PLAYER_FEATURES = [
  * moves with depth: suited connectors gain in deep pots, big offsuit cards in shallow ones), the in-position
  * last raiser and a limped pot (with the first three, each of the five roles in a heads-up pot has its own
  * effect: the raiser or the caller, in or out of position, and either player of a limped pot), and a pot of two
- * raises or more (3-bet and 4-bet pots: the same class realizes differently against a condensed range; in
- * `nl/v2` 100bb's single-raised pots the fit's in-sample gap fell from 0.139 / 0.178 to 0.112 / 0.133 for the
- * CO-BTN pot's two players with it).
+ * raises or more (3-bet and 4-bet pots: the same class realizes differently against a condensed range; the
+ * fit with and without it is measured in docs/solver-model.md, "The per-line flops in, ...").
  */
 export const CLASS_EFFECT_FEATURES = [
   "1",
