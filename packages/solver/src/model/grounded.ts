@@ -15,9 +15,10 @@
  * (`handFeatures`), `g` player features in the pot (`playerFeatures`: in position, the last raiser, a limped
  * pot, ln SPR), `c` the class effects' features (`classEffectFeatures`: 1, the last raiser, in position, ln SPR,
  * the in-position last raiser, a limped pot, a pot of two raises or more). `gamma` lets favourites win more
- * than their equity where the matchup is close (q is largest at e = 1/2); `kappa` is the stacks' part that grows with the favourite's edge
- * all the way (an all-in at SPR r adds r(2e - 1) to the share), which dominates shallow pots: in `nl/v2` 100bb's
- * BTN-BB 4-bet pot the BTN's aces realize 2.1 times their equity (data/realization/round-0-balanced).
+ * than their equity where the matchup is close (q is largest at e = 1/2); `kappa` is the stacks' part that
+ * grows with the favourite's edge all the way (an all-in at SPR r adds r(2e - 1) to the share), which dominates
+ * shallow pots: in `nl/v2` 100bb's BTN-BB 4-bet pot the BTN's aces realize 2.1 times their equity
+ * (data/realization/round-0-balanced).
  *
  * ```json
  * { "theta": [...13 x 8...], "gamma": [-0.58, -0.38, 0.39, 0.39], "classEffects": [...169 x 7...] }
