@@ -209,14 +209,14 @@ export function buildGroundedMatrices(
   for (let i = 0; i < N * N; i++) allIn[i] = w[i]! * eq[i]!;
   const matrices: Float64Array[] = [allIn];
   for (const spr of GROUNDED_SPR_POINTS) {
+    const gf = gammaFeatures(spr);
+    const gamma = params.gamma[0]! * gf[0]! + params.gamma[1]! * gf[1]!;
+    const kappa = params.gamma[2]! * gf[0]! + params.gamma[3]! * gf[1]!;
     for (const init of INITIATIVES) {
+      const limped = init === "limped";
       for (const reraised of RAISE_LEVELS) {
-        const limped = init === "limped";
         const muIp = muOf(params, features, { spr, ip: true, aggressor: init === "ip", limped, reraised });
         const muOop = muOf(params, features, { spr, ip: false, aggressor: init === "oop", limped, reraised });
-        const gf = gammaFeatures(spr);
-        const gamma = params.gamma[0]! * gf[0]! + params.gamma[1]! * gf[1]!;
-        const kappa = params.gamma[2]! * gf[0]! + params.gamma[3]! * gf[1]!;
         const ip = new Float64Array(N * N);
         const oop = new Float64Array(N * N);
         for (let a = 0; a < N; a++) {
