@@ -21,11 +21,17 @@ if (!profile) {
   process.exit(1);
 }
 config.profiles = [{ ...profile, stacks: [stack] }];
+// The lines solved with this pack's own ranges take their own class effects (model.grounded.lines).
+const lines = (params.lines ?? [])
+  .filter((l) => l.game === game && l.stack === stack)
+  .map(({ game: _g, stack: _s, ...line }) => line);
 config.model = {
   ...config.model,
   name: params.name,
   source: params.source,
-  grounded: { theta: params.theta, gamma: params.gamma, classEffects: params.classEffects },
+  grounded: { theta: params.theta, gamma: params.gamma, classEffects: params.classEffects, lines },
 };
 writeFileSync(out, `${JSON.stringify(config)}\n`);
-console.log(`${out}: ${game} ${stack}bb with model ${params.name}`);
+console.log(
+  `${out}: ${game} ${stack}bb with model ${params.name}; lines with their own effects: ${lines.map((l) => l.id).join(", ") || "none"}`,
+);

@@ -9,6 +9,9 @@
  *
  *   node packages/realization/scripts/board-split.mjs DIR[,DIR] [--class-ridge X|none] [--class-weights range|mixed]
  *     [--population DIR]   (each half's classes by the regression estimator, src/estimator.ts)
+ *     [--line-ridge X[,X]] (each line's own class effects, src/line-effects.ts, fitted to half A on top of the
+ *                           model and compared with half B: what the preflop solver is given for a solved line,
+ *                           measured on flops it was not fitted to)
  *
  * Prints one row per (class ridge, weighting) asked for; with no options, class ridges 0.01, 0.1, 1 and none
  * for both weightings.
@@ -20,7 +23,9 @@ import { loadHeadsUpEquity } from "@ranges/solver";
 import {
   aggregate,
   compareSeries,
+  fitLineEffects,
   fitLineOf,
+  predictWithLineEffects,
   RealizationFit,
   readBoardSets,
   readPopulations,
@@ -32,6 +37,7 @@ const { values, positionals } = parseArgs({
     "class-ridge": { type: "string" },
     "class-weights": { type: "string" },
     "min-boards": { type: "string" },
+    "line-ridge": { type: "string" },
     population: { type: "string" },
   },
 });
@@ -124,4 +130,12 @@ for (const w of weightings)
     console.log(
       `class ridge ${cr}, ${w}: fitted to half A, against half A ${against(lines[0], (i, s, c) => inA[i][s].get(c))}; against half B ${against(lines[1], (i, s, c) => predicted[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => predicted[i][s].get(c), true)})`,
     );
+    for (const lr of values["line-ridge"] ? values["line-ridge"].split(",") : []) {
+      const withLine = fitLines[1].map((fl, i) =>
+        predictWithLineEffects(fit, table, model, fl, fitLineEffects(fit, table, model, fitLines[0][i], w, Number(lr))),
+      );
+      console.log(
+        `  + each line's own effects fitted to half A (line ridge ${lr}): against half B ${against(lines[1], (i, s, c) => withLine[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => withLine[i][s].get(c), true)})`,
+      );
+    }
   }

@@ -22,7 +22,12 @@
  *                                                   --class-weights range|mixed: how the fit weighs classes
  *                                                   (src/fit.ts ClassWeighting; default range);
  *                                                   --min-combos leaves out lines where a player's range,
- *                                                   as the pack plays it, holds fewer combos (report.ts)
+ *                                                   as the pack plays it, holds fewer combos (report.ts);
+ *                                                   --line-ridge X: the shrinkage of each line's own class
+ *                                                   effects (src/line-effects.ts; default 0.001);
+ *                                                   --earlier DIR[,DIR]: earlier rounds of the lines --in
+ *                                                   holds, fitted beside them; a line's own effects average
+ *                                                   its rounds (report.ts, `earlier`)
  *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
  *                                                   between two rounds (src/rounds.ts; bar 0.03)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
@@ -89,6 +94,8 @@ const { values } = parseArgs({
     "params-out": { type: "string" },
     "flop-set": { type: "string", default: "balanced" },
     "class-ridge": { type: "string" },
+    "line-ridge": { type: "string" },
+    earlier: { type: "string" },
     "class-weights": { type: "string" },
     "range-floor": { type: "string" },
     "floor-by": { type: "string" },
@@ -246,12 +253,14 @@ if (command === "lines") {
         : {}),
     weighting: classWeights(values["class-weights"] ?? "range"),
     populations: populations(),
+    ...(values["line-ridge"] ? { lineRidge: num("line-ridge", values["line-ridge"])! } : {}),
+    ...(values.earlier ? { earlier: readBoardSets(values.earlier.split(",")) } : {}),
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);
@@ -265,7 +274,7 @@ if (command === "lines") {
   }
   const s = report.summary;
   process.stdout.write(
-    `${s.rows} rows: fit ${fmt(s.inSample)}, left out ${fmt(s.outOfSample)} (means); at the bar ${s.atBar.inSample} in sample, ${s.atBar.outOfSample} left out\n`,
+    `${s.rows} rows: fit ${fmt(s.inSample)}, left out ${fmt(s.outOfSample)}, with the lines' own effects ${fmt(s.withLineEffects)} (means); at the bar ${s.atBar.inSample} in sample, ${s.atBar.outOfSample} left out, ${s.atBar.withLineEffects} with the lines' own effects\n`,
   );
 } else if (command === "population") {
   if (!values.in || !values.out) fail("population needs --in DIR[,DIR] and --out DIR");

@@ -35,6 +35,7 @@ import {
   equityVsRandom as tableEquityVsRandom,
 } from "@ranges/solver";
 import type { LineRealization, StoredBoard } from "./aggregate.js";
+import { choleskySolve } from "./linear.js";
 
 const N = 169;
 
@@ -203,28 +204,7 @@ function solveRidge(rows: readonly Row[], ridge: number, classRidge: number): Fl
     A[i * P + i] = A[i * P + i]! + ((i < BASE ? ridge : classRidge) * trace) / P;
     for (let j = 0; j < i; j++) A[j * P + i] = A[i * P + j]!;
   }
-  // Cholesky: A = L L^T.
-  const L = new Float64Array(P * P);
-  for (let i = 0; i < P; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = A[i * P + j]!;
-      for (let k = 0; k < j; k++) s -= L[i * P + k]! * L[j * P + k]!;
-      L[i * P + j] = i === j ? Math.sqrt(Math.max(s, 1e-300)) : s / L[j * P + j]!;
-    }
-  }
-  const z = new Float64Array(P);
-  for (let i = 0; i < P; i++) {
-    let s = y[i]!;
-    for (let k = 0; k < i; k++) s -= L[i * P + k]! * z[k]!;
-    z[i] = s / L[i * P + i]!;
-  }
-  const x = new Float64Array(P);
-  for (let i = P - 1; i >= 0; i--) {
-    let s = z[i]!;
-    for (let k = i + 1; k < P; k++) s -= L[k * P + i]! * x[k]!;
-    x[i] = s / L[i * P + i]!;
-  }
-  return x;
+  return choleskySolve(A, y, P);
 }
 
 export class RealizationFit {

@@ -29,6 +29,14 @@ export {
   rankCounts,
   type WeightedFlop,
 } from "./flops.js";
+export type { LineEffects } from "./line-effects.js";
+export {
+  DEFAULT_LINE_RIDGE,
+  fitLineEffects,
+  groundedLine,
+  predictWithLineEffects,
+  raisesOfKind,
+} from "./line-effects.js";
 export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
 export { LineError, rangeText, readLine, STANDARD_LINES, solverWeight } from "./lines.js";
 export { treeModelPrediction } from "./model.js";

@@ -5,6 +5,7 @@
  */
 
 import { HOLDEM_CLASS_COMBOS, HOLDEM_CLASSES } from "@ranges/core";
+import type { GroundedLine } from "@ranges/solver";
 import {
   aggregate,
   compareSeries,
@@ -14,6 +15,7 @@ import {
 } from "./aggregate.js";
 import type { PopulationSet } from "./estimator.js";
 import { type ClassWeighting, type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
+import { DEFAULT_LINE_RIDGE, fitLineEffects, groundedLine, predictWithLineEffects } from "./line-effects.js";
 
 export interface SeriesStats {
   readonly meanAbsGap: number;
@@ -35,6 +37,13 @@ export interface ReportPlayer {
    */
   readonly inSampleByCombos: SeriesStats | null;
   readonly outOfSampleByCombos: SeriesStats | null;
+  /**
+   * The model with the line's own class effects (src/line-effects.ts): what the preflop solver is given for
+   * this line. In sample by construction: the effects are fitted to these numbers (the halves of
+   * scripts/board-split.mjs measure them on flops they were not fitted to).
+   */
+  readonly withLineEffects: SeriesStats | null;
+  readonly withLineEffectsByCombos: SeriesStats | null;
   readonly classes: {
     class: string;
     weight: number;
@@ -42,6 +51,7 @@ export interface ReportPlayer {
     realizedModel: number | null;
     realizedFit: number | null;
     realizedLeftOut: number | null;
+    realizedWithLine: number | null;
   }[];
 }
 
@@ -108,7 +118,12 @@ export interface FitSummary {
   readonly rows: number;
   readonly inSample: SeriesStats;
   readonly outOfSample: SeriesStats;
-  readonly atBar: { readonly inSample: number; readonly outOfSample: number };
+  readonly withLineEffects: SeriesStats;
+  readonly atBar: {
+    readonly inSample: number;
+    readonly outOfSample: number;
+    readonly withLineEffects: number;
+  };
 }
 
 function summarize(lines: readonly ReportLine[]): FitSummary {
@@ -125,9 +140,11 @@ function summarize(lines: readonly ReportLine[]): FitSummary {
     rows: rows.length,
     inSample: mean((p) => p.inSample),
     outOfSample: mean((p) => p.outOfSample),
+    withLineEffects: mean((p) => p.withLineEffects),
     atBar: {
       inSample: rows.filter((p) => meets(p.inSample, FIT_BAR.inSample)).length,
       outOfSample: rows.filter((p) => meets(p.outOfSample, FIT_BAR.outOfSample)).length,
+      withLineEffects: rows.filter((p) => meets(p.withLineEffects, FIT_BAR.inSample)).length,
     },
   };
 }
@@ -146,6 +163,15 @@ export function fitReport(
     weighting?: ClassWeighting;
     /** Lines' populations: their classes' realization by the regression estimator (`estimator.ts`). */
     populations?: PopulationSet;
+    /** The ridge of each line's own class effects (`DEFAULT_LINE_RIDGE`). */
+    lineRidge?: number;
+    /**
+     * Boards of earlier rounds (each solved with that round's ranges): their lines join the fit beside the
+     * current ones (reported as `<pack>@earlier`), and a line's own effects are fitted over every round of it
+     * at once, which averages a class's terminal value over the rounds (the damped update of
+     * docs/solver-model.md). Only lines that the current boards hold are taken.
+     */
+    earlier?: readonly StoredBoard[];
   },
 ): {
   method: string;
@@ -157,29 +183,51 @@ export function fitReport(
   summary: FitSummary;
   skipped: string[];
   /** The model fitted to every line of the report: a tree config's `model.grounded`. */
-  params: { theta: number[]; gamma: number[]; classEffects: number[] };
+  params: {
+    theta: number[];
+    gamma: number[];
+    classEffects: number[];
+    /** Every line's own class effects, with the pack (game and stack) whose ranges it was solved with. */
+    lines: (GroundedLine & { game: string; stack: number })[];
+  };
 } {
   const ridge = options.ridge ?? 1e-4;
   const classRidge = options.classRidge ?? DEFAULT_CLASS_RIDGE;
-  const lines = aggregate(boards, v3, options.populations);
+  const current = aggregate(boards, v3, options.populations);
+  const currentKeys = new Set(current.map((l) => l.pack));
+  const earlierBoards = (options.earlier ?? []).filter((b) =>
+    currentKeys.has(`${b.game}/${b.stack}/${b.line}`),
+  );
+  const earlier = earlierBoards.length > 0 ? aggregate(earlierBoards, v3, options.populations) : [];
+  const lines = [...current, ...earlier];
+  const isEarlier = (l: LineRealization) => earlier.includes(l);
+  const label = (l: LineRealization) => (isEarlier(l) ? `${l.pack}@earlier` : l.pack);
   const minCombos = options.minCombos ?? 0;
-  const boardOf = (l: LineRealization) => boards.find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack)!;
+  const boardOf = (l: LineRealization) =>
+    (isEarlier(l) ? earlierBoards : boards).find((b) => `${b.game}/${b.stack}/${b.line}` === l.pack)!;
   const thin = (l: LineRealization): string | null => {
     const c = rangeCombos(boardOf(l));
     const least = Math.min(c.oop, c.ip);
-    return least < minCombos ? `${l.pack} (a range of ${Math.round(least * 10) / 10} combos)` : null;
+    return least < minCombos ? `${label(l)} (a range of ${Math.round(least * 10) / 10} combos)` : null;
   };
   const used = lines.filter((l) => l.boards >= options.minBoards && thin(l) === null);
-  const fitLines: FitLine[] = used.map((l) => fitLineOf(l, boardOf(l)));
+  const fitLines: FitLine[] = used.map((l) => ({ ...fitLineOf(l, boardOf(l)), key: label(l) }));
+  /** Every round of a line (same game, stack and line). */
+  const roundsOf = (l: LineRealization) => fitLines.filter((_, k) => used[k]!.pack === l.pack);
   const fit = new RealizationFit(table);
   const weighting = options.weighting ?? "range";
   const all = fit.fit(fitLines, ridge, classRidge, weighting);
+  const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
+  const effects = used.map((l) => fitLineEffects(fit, table, all, roundsOf(l), weighting, lineRidge));
   const out: ReportLine[] = used.map((l, i) => {
     const fl = fitLines[i]!;
     const inSample = fit.predict(all, fl);
+    const withLine = predictWithLineEffects(fit, table, all, fl, effects[i]!);
+    // Left out: every round of the line.
+    const rounds = roundsOf(l);
     const leftOut = fit.predict(
       fit.fit(
-        fitLines.filter((x) => x !== fl),
+        fitLines.filter((x) => !rounds.includes(x)),
         ridge,
         classRidge,
         weighting,
@@ -192,10 +240,12 @@ export function fitReport(
         const cls = fl.solved[side][k]!.cls;
         const a = inSample[side].get(cls);
         const b = leftOut[side].get(cls);
+        const d = withLine[side].get(cls);
         return {
           ...c,
           realizedFit: a === undefined ? null : r4(a),
           realizedLeftOut: b === undefined ? null : r4(b),
+          realizedWithLine: d === undefined ? null : r4(d),
         };
       });
       return {
@@ -222,11 +272,19 @@ export function fitReport(
           byCombos(classes),
           classes.map((c) => c.realizedLeftOut),
         ),
+        withLineEffects: stats(
+          classes,
+          classes.map((c) => c.realizedWithLine),
+        ),
+        withLineEffectsByCombos: stats(
+          byCombos(classes),
+          classes.map((c) => c.realizedWithLine),
+        ),
         classes,
       };
     };
     return {
-      pack: l.pack,
+      pack: label(l),
       kind: l.kind,
       spr: l.spr,
       boards: l.boards,
@@ -252,6 +310,23 @@ export function fitReport(
       theta: Array.from(all.theta, r8),
       gamma: Array.from(all.gamma, r8),
       classEffects: Array.from(all.classEffects ?? [], r8),
+      lines: used.flatMap((l, i) =>
+        isEarlier(l)
+          ? []
+          : [
+              {
+                game: l.game,
+                stack: l.stack,
+                ...groundedLine(
+                  l.line,
+                  { oop: l.players.oop.seat, ip: l.players.ip.seat },
+                  l.kind,
+                  fitLines[i]!,
+                  effects[i]!,
+                ),
+              },
+            ],
+      ),
     },
   };
 }

@@ -22,7 +22,7 @@ export type { ParallelStats, Partition } from "./engine/parallel.js";
 export { ParallelCfrSolver, partitionTree } from "./engine/parallel.js";
 export * from "./equity/index.js";
 export * from "./eval/index.js";
-export type { GroundedParams, PlayerSpot } from "./model/grounded.js";
+export type { GroundedLine, GroundedParams, PlayerSpot } from "./model/grounded.js";
 export {
   buildGroundedMatrices,
   CLASS_EFFECT_FEATURES,
@@ -33,6 +33,7 @@ export {
   gammaFeatures,
   HAND_FEATURES,
   handFeatures,
+  LINE_SPR_REACH,
   muOf,
   PLAYER_FEATURES,
   playerFeatures,

@@ -196,3 +196,158 @@ describe("a tree config's model.grounded", () => {
     );
   });
 });
+
+describe("lines solved directly (model.grounded.lines)", () => {
+  const t = loadHeadsUpEquity();
+  const theta = new Float64Array(13 * 8);
+  const aa = 0;
+  const kk = 14;
+  const effects = { oop: new Array<number>(169).fill(0), ip: new Array<number>(169).fill(0) };
+  effects.ip[aa] = 0.25; // the BTN's aces realize more in this line than the model says
+  effects.oop[kk] = -0.1; // the BB's kings less
+  const line = {
+    id: "srp-btn-bb",
+    oop: "BB",
+    ip: "BTN",
+    raises: 1,
+    aggressor: "ip" as const,
+    spr: 9,
+    effects,
+  };
+  const g = buildGroundedMatrices({ theta, gamma: new Float64Array(4), lines: [line] }, t.eq, t.w);
+  const btnBb: DuelKind = {
+    allIn: false,
+    spr: 9,
+    rowIsIp: true,
+    initiative: "row",
+    raises: 1,
+    players: 2,
+    rowSeat: "BTN",
+    colSeat: "BB",
+  };
+  const share = (kind: DuelKind, a: number, b: number) =>
+    g.matrices[g.indexForKind(kind)]![a * 169 + b]! / t.w[a * 169 + b]!;
+  const e = t.eq[aa * 169 + kk]!;
+  const q = 4 * e * (1 - e);
+
+  it("add the line's class effects to both players' mu in the duels of its two seats", () => {
+    expect(share(btnBb, aa, kk)).toBeCloseTo(e + q * (0.25 - -0.1), 12);
+    // The BB's row of the same duel is the complement.
+    const bbRow = { ...btnBb, rowIsIp: false, initiative: "col", rowSeat: "BB", colSeat: "BTN" } as const;
+    expect(share(bbRow, kk, aa)).toBeCloseTo(1 - (e + q * 0.35), 12);
+    // Classes the line gives no effect keep the model's share (here, the equity).
+    expect(share(btnBb, 5, 30)).toBeCloseTo(t.eq[5 * 169 + 30]!, 12);
+  });
+
+  it("leave every other duel to the fitted model", () => {
+    const model = (kind: DuelKind) => share(kind, aa, kk);
+    // Another opener, another raise count, the other player raising, a depth more than a factor 1.41 away,
+    // a multiway pot, a kind with no seats: the model alone (the equity, every parameter being 0).
+    expect(model({ ...btnBb, rowSeat: "CO" })).toBeCloseTo(e, 12);
+    expect(model({ ...btnBb, raises: 2 })).toBeCloseTo(e, 12);
+    expect(model({ ...btnBb, initiative: "col" })).toBeCloseTo(e, 12);
+    expect(model({ ...btnBb, spr: 4.4 })).toBeCloseTo(e, 12);
+    expect(model({ ...btnBb, spr: 19 })).toBeCloseTo(e, 12);
+    expect(model({ ...btnBb, players: 3 })).toBeCloseTo(Math.min(1, e), 12);
+    const { rowSeat: _r, colSeat: _c, ...anonymous } = btnBb;
+    expect(model(anonymous)).toBeCloseTo(e, 12);
+    // Within the reach (an open of another size): the line's effects.
+    expect(model({ ...btnBb, spr: 7 })).toBeCloseTo(e + q * 0.35, 12);
+    expect(model({ ...btnBb, spr: 12 })).toBeCloseTo(e + q * 0.35, 12);
+  });
+
+  it("meet the BTN-BB single-raised pot of the nl/v2 100bb tree, which names its seats", () => {
+    const kinds: DuelKind[] = [];
+    buildPreflopTree(loadTreeConfig(treeConfigPath("nl/v2")), 100, (k) => {
+      kinds.push(k);
+      return 0;
+    });
+    const btnBbPots = kinds.filter(
+      (k) => !k.allIn && k.players === 2 && k.raises === 1 && k.rowSeat === "BTN" && k.colSeat === "BB",
+    );
+    expect(btnBbPots.length).toBeGreaterThan(0);
+    expect(btnBbPots.every((k) => k.rowIsIp && k.initiative === "row")).toBe(true);
+  });
+
+  const headsUp: TreeConfig = {
+    ...threeHanded,
+    seats: ["SB", "BB"],
+    description: "heads-up toy",
+    limpSeats: [],
+  };
+  const zeros = () => new Array<number>(169).fill(0);
+  const good = { id: "srp-sb-bb", oop: "SB", ip: "BB", raises: 1, aggressor: "oop", spr: 11 };
+  const cases: [string, Record<string, unknown>, RegExp][] = [
+    [
+      "effects of the wrong size",
+      { ...good, effects: { oop: [1, 2], ip: zeros() } },
+      /lines\[0\]\.effects\.oop: expected 169 finite numbers, got 2/,
+    ],
+    [
+      "no effects for a player",
+      { ...good, effects: { oop: zeros() } },
+      /lines\[0\]\.effects\.ip: expected 169 finite numbers, got none/,
+    ],
+    [
+      "a seat against itself",
+      { ...good, ip: "SB", effects: { oop: zeros(), ip: zeros() } },
+      /two different seats/,
+    ],
+    [
+      "a raiser in a limped pot",
+      { ...good, raises: 0, effects: { oop: zeros(), ip: zeros() } },
+      /lines\[0\]\.aggressor/,
+    ],
+    [
+      "no raiser in a raised pot",
+      { ...good, aggressor: null, effects: { oop: zeros(), ip: zeros() } },
+      /lines\[0\]\.aggressor/,
+    ],
+    [
+      "a fraction of a raise",
+      { ...good, raises: 1.5, effects: { oop: zeros(), ip: zeros() } },
+      /lines\[0\]\.raises/,
+    ],
+    ["no SPR", { ...good, spr: 0, effects: { oop: zeros(), ip: zeros() } }, /lines\[0\]\.spr/],
+  ];
+  it.each(cases)("refuses %s before it solves", (_name, bad, message) => {
+    const config = {
+      ...headsUp,
+      model: {
+        ...headsUp.model,
+        grounded: { theta: zeros().slice(0, 104), gamma: [0, 0, 0, 0], lines: [bad] },
+      },
+    } as unknown as TreeConfig;
+    expect(() => buildEngineGame(config, 25, t)).toThrow(message);
+  });
+
+  it("adds one matrix pair per line, and the heads-up toy's single-raised pot takes it", () => {
+    const kinds: DuelKind[] = [];
+    buildPreflopTree(headsUp, 25, (k) => {
+      kinds.push(k);
+      return 0;
+    });
+    const pot = kinds.find((k) => !k.allIn && k.raises === 1 && k.rowIsIp)!;
+    const raiser = pot.initiative === "row" ? "ip" : "oop";
+    const toyLine = {
+      id: "srp",
+      oop: pot.colSeat,
+      ip: pot.rowSeat,
+      raises: 1,
+      aggressor: raiser,
+      spr: pot.spr,
+      effects: { oop: zeros(), ip: zeros() },
+    };
+    const config = {
+      ...headsUp,
+      model: {
+        ...headsUp.model,
+        grounded: { theta: zeros().slice(0, 104), gamma: [0, 0, 0, 0], lines: [toyLine] },
+      },
+    } as unknown as TreeConfig;
+    expect(buildEngineGame(config, 25, t).game.matrices).toHaveLength(1 + 7 * 4 * 2 * 2 + 2);
+    const g2 = buildGroundedMatrices(config.model.grounded!, t.eq, t.w);
+    expect(g2.indexForKind(pot)).toBe(1 + 7 * 4 * 2 * 2);
+    expect(g2.indexForKind({ ...pot, raises: 2 })).not.toBe(1 + 7 * 4 * 2 * 2);
+  });
+});

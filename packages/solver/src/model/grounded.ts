@@ -20,13 +20,19 @@
  * shallow pots: in `nl/v2` 100bb's BTN-BB 4-bet pot the BTN's aces realize 2.1 times their equity
  * (data/realization/round-0-balanced).
  *
+ * A line solved directly with the pack's own ranges (`lines`, `GroundedLine`) adds its own per-class effects to
+ * mu in the duels between its two seats with its raise count and last raiser, near its SPR: there the values
+ * are the line's solves, and the fitted model only carries them to sizes and depths nobody solved.
+ *
  * ```json
- * { "theta": [...13 x 8...], "gamma": [-0.58, -0.38, 0.39, 0.39], "classEffects": [...169 x 7...] }
+ * { "theta": [...13 x 8...], "gamma": [-0.58, -0.38, 0.39, 0.39], "classEffects": [...169 x 7...],
+ *   "lines": [{ "id": "srp-btn-bb", "oop": "BB", "ip": "BTN", "raises": 1, "aggressor": "ip", "spr": 9.4,
+ *               "effects": { "oop": [...169...], "ip": [...169...] } }] }
  * ```
  */
 
 import type { DuelKind } from "../tree/build.js";
-import type { GroundedParams } from "../tree/config.js";
+import type { GroundedLine, GroundedParams } from "../tree/config.js";
 import type { ShareMatrices } from "./realization.js";
 
 const N = 169;
@@ -154,7 +160,7 @@ export function equityVsRandom(eq: Float64Array, w: Float64Array): Float64Array 
   return out;
 }
 
-export type { GroundedParams };
+export type { GroundedLine, GroundedParams };
 
 /** mu of every class for a player in a pot. */
 export function muOf(params: GroundedParams, features: readonly number[][], p: PlayerSpot): Float64Array {
@@ -177,6 +183,12 @@ export function muOf(params: GroundedParams, features: readonly number[][], p: P
 
 /** The stack-to-pot ratios at which grounded matrices are built; a pot takes the nearest in ln SPR. */
 export const GROUNDED_SPR_POINTS = [0.75, 1.5, 3, 6, 12, 24, 48] as const;
+
+/**
+ * How far, in ln SPR, a duel may be from a line solved directly and still take that line's class effects:
+ * half the spacing of GROUNDED_SPR_POINTS (a factor of the square root of 2).
+ */
+export const LINE_SPR_REACH = Math.log(2) / 2;
 
 /** Who raised last: the IP player, the OOP player, nobody (a limped pot), or a third player (multiway). */
 const INITIATIVES = ["ip", "oop", "limped", "other"] as const;
@@ -208,29 +220,52 @@ export function buildGroundedMatrices(
   const allIn = new Float64Array(N * N);
   for (let i = 0; i < N * N; i++) allIn[i] = w[i]! * eq[i]!;
   const matrices: Float64Array[] = [allIn];
-  for (const spr of GROUNDED_SPR_POINTS) {
+  /** The IP-row and OOP-row matrices of a pot at `spr` whose players' mu are `muIp` and `muOop`. */
+  const pair = (spr: number, muIp: Float64Array, muOop: Float64Array): void => {
     const gf = gammaFeatures(spr);
     const gamma = params.gamma[0]! * gf[0]! + params.gamma[1]! * gf[1]!;
     const kappa = params.gamma[2]! * gf[0]! + params.gamma[3]! * gf[1]!;
+    const ip = new Float64Array(N * N);
+    const oop = new Float64Array(N * N);
+    for (let a = 0; a < N; a++) {
+      for (let b = 0; b < N; b++) {
+        const e = eq[a * N + b]!;
+        const q = 4 * e * (1 - e);
+        const share = e + q * (gamma * (2 * e - 1) + muIp[a]! - muOop[b]!) + kappa * (2 * e - 1);
+        ip[a * N + b] = w[a * N + b]! * share;
+        oop[b * N + a] = w[b * N + a]! * (1 - share);
+      }
+    }
+    matrices.push(ip, oop);
+  };
+  for (const spr of GROUNDED_SPR_POINTS) {
     for (const init of INITIATIVES) {
       const limped = init === "limped";
       for (const reraised of RAISE_LEVELS) {
         const muIp = muOf(params, features, { spr, ip: true, aggressor: init === "ip", limped, reraised });
         const muOop = muOf(params, features, { spr, ip: false, aggressor: init === "oop", limped, reraised });
-        const ip = new Float64Array(N * N);
-        const oop = new Float64Array(N * N);
-        for (let a = 0; a < N; a++) {
-          for (let b = 0; b < N; b++) {
-            const e = eq[a * N + b]!;
-            const q = 4 * e * (1 - e);
-            const share = e + q * (gamma * (2 * e - 1) + muIp[a]! - muOop[b]!) + kappa * (2 * e - 1);
-            ip[a * N + b] = w[a * N + b]! * share;
-            oop[b * N + a] = w[b * N + a]! * (1 - share);
-          }
-        }
-        matrices.push(ip, oop);
+        pair(spr, muIp, muOop);
       }
     }
+  }
+  // Lines solved directly: the model at the line's own SPR, plus the line's class effects.
+  const lineBase: number[] = [];
+  for (const line of params.lines ?? []) {
+    const spot = (ip: boolean): PlayerSpot => ({
+      spr: line.spr,
+      ip,
+      aggressor: line.aggressor === (ip ? "ip" : "oop"),
+      limped: line.raises === 0,
+      reraised: line.raises >= 2,
+    });
+    const muIp = muOf(params, features, spot(true));
+    const muOop = muOf(params, features, spot(false));
+    for (let a = 0; a < N; a++) {
+      muIp[a] = muIp[a]! + line.effects.ip[a]!;
+      muOop[a] = muOop[a]! + line.effects.oop[a]!;
+    }
+    lineBase.push(matrices.length);
+    pair(line.spr, muIp, muOop);
   }
   const nearest = (spr: number): number => {
     let best = 0;
@@ -266,8 +301,26 @@ export function buildGroundedMatrices(
     }
     return at;
   };
+  /** The matrix pair of a line solved directly that this duel belongs to, or -1. */
+  const lineFor = (kind: DuelKind): number => {
+    if ((kind.players ?? 2) !== 2 || kind.rowSeat === undefined || kind.colSeat === undefined) return -1;
+    const ipSeat = kind.rowIsIp ? kind.rowSeat : kind.colSeat;
+    const oopSeat = kind.rowIsIp ? kind.colSeat : kind.rowSeat;
+    const raiser =
+      kind.initiative === "none" ? null : (kind.initiative === "row") === kind.rowIsIp ? "ip" : "oop";
+    const lines = params.lines ?? [];
+    for (let k = 0; k < lines.length; k++) {
+      const l = lines[k]!;
+      if (l.ip !== ipSeat || l.oop !== oopSeat || l.raises !== kind.raises || l.aggressor !== raiser)
+        continue;
+      if (Math.abs(Math.log(kind.spr / l.spr)) <= LINE_SPR_REACH) return lineBase[k]!;
+    }
+    return -1;
+  };
   const indexForKind = (kind: DuelKind): number => {
     if (kind.allIn) return 0;
+    const line = lineFor(kind);
+    if (line >= 0) return kind.rowIsIp ? line : line + 1;
     const ipRaised = kind.initiative === (kind.rowIsIp ? "row" : "col");
     const oopRaised = kind.initiative === (kind.rowIsIp ? "col" : "row");
     const init = ipRaised ? 0 : oopRaised ? 1 : kind.raises === 0 ? 2 : 3;

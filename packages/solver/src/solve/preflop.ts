@@ -293,6 +293,23 @@ function checkedGrounded(p: GroundedParams): GroundedParams {
     ["gamma", p.gamma, GAMMA_TERMS.length],
     ["classEffects", p.classEffects ?? [], p.classEffects ? 169 * CLASS_EFFECT_FEATURES.length : 0],
   ];
+  (p.lines ?? []).forEach((l, k) => {
+    sizes.push(
+      [`lines[${k}].effects.oop`, l.effects?.oop, 169],
+      [`lines[${k}].effects.ip`, l.effects?.ip, 169],
+    );
+    const where = `model.grounded.lines[${k}]`;
+    if (typeof l.oop !== "string" || typeof l.ip !== "string" || l.oop === l.ip)
+      throw new Error(`${where}: "oop" and "ip" must name two different seats`);
+    if (!Number.isInteger(l.raises) || l.raises < 0)
+      throw new Error(`${where}.raises: expected a whole number of raises, 0 for a limped pot`);
+    if (
+      (l.raises === 0) !== (l.aggressor === null) ||
+      !(l.aggressor === null || l.aggressor === "oop" || l.aggressor === "ip")
+    )
+      throw new Error(`${where}.aggressor: "oop" or "ip" when somebody raised, null in a limped pot`);
+    if (!(l.spr > 0) || !Number.isFinite(l.spr)) throw new Error(`${where}.spr: expected a positive number`);
+  });
   for (const [name, xs, n] of sizes) {
     if (!xs || xs.length !== n || !Array.from(xs).every(Number.isFinite))
       throw new Error(`model.grounded.${name}: expected ${n} finite numbers, got ${xs?.length ?? "none"}`);

@@ -49,6 +49,9 @@ export interface DuelKind {
   readonly raises: number;
   /** Players contesting the pot: 2 heads-up, 3 or more in a multiway pot (absent: heads-up). */
   readonly players?: number;
+  /** The row and the column player's seats (`BTN`, `BB`; absent: not known, as in a hand-built kind). */
+  readonly rowSeat?: string;
+  readonly colSeat?: string;
 }
 
 export interface BuiltTree {
@@ -288,6 +291,8 @@ export function buildPreflopTree(
           initiative: raiser === i ? "row" : raiser === j ? "col" : "none",
           raises: st.raises,
           players: active.length,
+          rowSeat: seats[i]!,
+          colSeat: seats[j]!,
         });
       }
     }

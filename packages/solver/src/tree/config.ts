@@ -167,6 +167,35 @@ export interface GroundedParams {
   readonly theta: ArrayLike<number>;
   readonly gamma: ArrayLike<number>;
   readonly classEffects?: ArrayLike<number>;
+  /** Lines solved with this pack's own ranges, whose class effects come from their own solves (absent: none). */
+  readonly lines?: readonly GroundedLine[];
+}
+
+/**
+ * A heads-up flop line solved directly (`@ranges/realization`): per class and player, what the line's own
+ * solves say a class realizes beyond the fitted model, added to that player's mu (src/model/grounded.ts) in
+ * every duel between these two seats with the same raise count and last raiser, at a stack-to-pot ratio within
+ * a factor of the square root of 2 of the line's (an open of another size meets the same effects).
+ *
+ * ```json
+ * { "id": "srp-btn-bb", "oop": "BB", "ip": "BTN", "raises": 1, "aggressor": "ip", "spr": 9.38,
+ *   "effects": { "oop": [...169 numbers], "ip": [...169 numbers] } }
+ * ```
+ */
+export interface GroundedLine {
+  /** The line's name in reports (`srp-btn-bb`). */
+  readonly id: string;
+  /** The seat out of position after the flop, and the seat in position. */
+  readonly oop: string;
+  readonly ip: string;
+  /** Raises before the flop: 0 a limped pot, 1 single-raised, 2 a 3-bet pot, 3 a 4-bet pot. */
+  readonly raises: number;
+  /** Who raised last (null: a limped pot). */
+  readonly aggressor: "oop" | "ip" | null;
+  /** The stack-to-pot ratio the line was solved at. */
+  readonly spr: number;
+  /** Per class (`HOLDEM_CLASSES` order), added to mu of that player. */
+  readonly effects: { readonly oop: ArrayLike<number>; readonly ip: ArrayLike<number> };
 }
 
 /**
