@@ -28,13 +28,13 @@
  *                                                   --earlier DIR[,DIR]: earlier rounds of the lines --in
  *                                                   holds, fitted beside them; a line's own effects average
  *                                                   its rounds (report.ts, `earlier`)
- *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE]   how far each line's realization per class moved
+ *   movement  --from DIR[,DIR] --to DIR[,DIR] [--out FILE] [--population DIR]   how far each line's realization per class moved
  *                                                   between two rounds (src/rounds.ts; bar 0.03)
  *   aggregate --in DIR[,DIR] --out FILE             per-class realization per line, beside the v3 model's
  *   population --in DIR[,DIR] --out DIR             every flop's equity moments for each line's ranges
  *             [--flops N]                           (src/population.ts; skips lines already there; --flops:
  *                                                   every k-th flop, about N, for a quick check)
- *   (aggregate, fit: --population DIR estimates each class's realization with every flop's equity where
+ *   (aggregate, fit, movement: --population DIR estimates each class's realization with every flop's equity where
  *   DIR holds the line's ranges: src/estimator.ts; otherwise the ratio over the solved flops)
  *   toy                                             the toy oracle (src/toy): the grounded iteration three
  *                                                   ways against the whole game solved (about a minute)
@@ -290,8 +290,8 @@ if (command === "lines") {
     fail("movement needs --from DIR[,DIR] and --to DIR[,DIR] (two rounds' boards)");
   const dirs = (list: string) => list.split(",").map((d) => resolve(d.trim()));
   const m = roundMovement(
-    aggregate(readBoardSets(dirs(values.from!))),
-    aggregate(readBoardSets(dirs(values.to!))),
+    aggregate(readBoardSets(dirs(values.from!)), undefined, populations()),
+    aggregate(readBoardSets(dirs(values.to!)), undefined, populations()),
   );
   if (values.out) writeFileSync(resolve(values.out), `${JSON.stringify(m, null, 1)}\n`);
   for (const l of m.lines) {

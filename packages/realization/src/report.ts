@@ -169,7 +169,7 @@ export function fitReport(
      * Boards of earlier rounds (each solved with that round's ranges): their lines join the fit beside the
      * current ones (reported as `<pack>@earlier`), and a line's own effects are fitted over every round of it
      * at once, which averages a class's terminal value over the rounds (the damped update of
-     * docs/solver-model.md). Only lines that the current boards hold are taken.
+     * docs/solver-model.md). Only lines that the current boards hold, with other ranges, are taken.
      */
     earlier?: readonly StoredBoard[];
   },
@@ -194,10 +194,13 @@ export function fitReport(
   const ridge = options.ridge ?? 1e-4;
   const classRidge = options.classRidge ?? DEFAULT_CLASS_RIDGE;
   const current = aggregate(boards, v3, options.populations);
-  const currentKeys = new Set(current.map((l) => l.pack));
-  const earlierBoards = (options.earlier ?? []).filter((b) =>
-    currentKeys.has(`${b.game}/${b.stack}/${b.line}`),
-  );
+  // An earlier round of a line is one solved with other ranges: boards with the current ranges are this round.
+  const rangesOf = new Map<string, string>();
+  for (const b of boards) rangesOf.set(`${b.game}/${b.stack}/${b.line}`, JSON.stringify(b.ranges));
+  const earlierBoards = (options.earlier ?? []).filter((b) => {
+    const now = rangesOf.get(`${b.game}/${b.stack}/${b.line}`);
+    return now !== undefined && now !== JSON.stringify(b.ranges);
+  });
   const earlier = earlierBoards.length > 0 ? aggregate(earlierBoards, v3, options.populations) : [];
   const lines = [...current, ...earlier];
   const isEarlier = (l: LineRealization) => earlier.includes(l);
