@@ -132,7 +132,13 @@ for (const w of weightings)
     );
     for (const lr of values["line-ridge"] ? values["line-ridge"].split(",") : []) {
       const withLine = fitLines[1].map((fl, i) =>
-        predictWithLineEffects(fit, table, model, fl, fitLineEffects(fit, table, model, fitLines[0][i], w, Number(lr))),
+        predictWithLineEffects(
+          fit,
+          table,
+          model,
+          fl,
+          fitLineEffects(fit, table, model, fitLines[0][i], w, Number(lr)),
+        ),
       );
       console.log(
         `  + each line's own effects fitted to half A (line ridge ${lr}): against half B ${against(lines[1], (i, s, c) => withLine[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => withLine[i][s].get(c), true)})`,
