@@ -38,7 +38,8 @@ import { KeyField } from "./viewer.js";
 type NodeEnv = Envelope<PfNode | Unsupported, PfContext>;
 type Load =
   | { state: "loading"; since: number }
-  | { state: "ok"; env: NodeEnv }
+  /** `key`: the view the node was asked for (pack, board and path). */
+  | { state: "ok"; env: NodeEnv; key: string }
   | { state: "error"; error: Error };
 
 const TEXTURES: [string, string][] = [
@@ -104,7 +105,7 @@ export function PostflopPage({ url }: { url: URL }) {
     const { pack, board, path } = view;
     fetchPfNode(pack, board, path, apiKey, ctrl.signal).then(
       (env) => {
-        setLoad({ state: "ok", env });
+        setLoad({ state: "ok", env, key: `${pack}|${board}|${path.join(",")}` });
         setLast(env);
         if (env.coverage.status !== "exact") return;
         const node = env.result as PfNode;
@@ -141,7 +142,10 @@ export function PostflopPage({ url }: { url: URL }) {
   const ctx = exact ? env!.context : null;
   const classes = useMemo(() => new Map((exact?.classes ?? []).map((c) => [c.hand, c])), [exact]);
   const actorWeights = useMemo(() => new Map((exact?.classes ?? []).map((c) => [c.hand, c.weight])), [exact]);
-  const busy = load.state === "loading";
+  // A node asked for another view (the first render after the URL changes, before the effect above starts
+  // the new request) counts as loading: its numbers are not shown as the new view's.
+  const stale = load.state === "ok" && (!view || load.key !== `${view.pack}|${view.board}|${pathKey}`);
+  const busy = load.state === "loading" || stale;
 
   if (packsError) {
     return (

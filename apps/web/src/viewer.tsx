@@ -53,8 +53,12 @@ function resolveView(url: URL, games: GameCatalogEntry[]): { view: ViewState; no
 
 type Load =
   | { state: "loading" }
-  | { state: "ok"; node: Node }
+  /** `key`: the view the node was asked for (`viewKey`). */
+  | { state: "ok"; node: Node; key: string }
   | { state: "error"; error: ApiError | RangesError | Error };
+
+/** Which node a view asks for. */
+const viewKey = (v: ViewState): string => `${v.game}|${v.stack}|${v.history}`;
 
 export function Viewer({ url }: { url: URL }) {
   const [catalog, setCatalog] = useState<Catalog | null>(null);
@@ -94,7 +98,7 @@ export function Viewer({ url }: { url: URL }) {
     }
     fetchNode(view.game, view.stack, view.history, needsKey ? apiKey : null, ctrl.signal).then(
       (node) => {
-        setLoad({ state: "ok", node });
+        setLoad({ state: "ok", node, key: viewKey(view) });
         setLastNode(node);
       },
       (error: Error) => {
@@ -128,12 +132,15 @@ export function Viewer({ url }: { url: URL }) {
     navigate(viewerUrl(merged), replace);
   };
 
-  const node = load.state === "ok" ? load.node : null;
+  // A loaded node answers the view only when it was asked for this view: on the first render after the URL
+  // changes, before the effect above starts the new request, the old node is still "ok" and counts as loading.
+  const loading = load.state === "loading" || (load.state === "ok" && (!view || load.key !== viewKey(view)));
+  const node = load.state === "ok" && !loading ? load.node : null;
   // While a node loads the previous one of the same game stays on screen (dimmed), so nothing moves.
-  const previous = load.state === "loading" && lastNode?.game === view?.game ? lastNode : null;
+  const previous = loading && lastNode?.game === view?.game ? lastNode : null;
   const shown = node ?? previous;
   const entry = view ? games.find((g) => g.game === view.game) : undefined;
-  const busy = load.state === "loading";
+  const busy = loading;
 
   return (
     <main class={`viewer${omaha ? " omaha" : ""}`} aria-busy={busy}>

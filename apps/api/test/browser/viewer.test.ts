@@ -110,10 +110,38 @@ describe.skipIf(!BROWSER_AVAILABLE)("range viewer", () => {
     expect(await page.textContent('[data-testid="detail-hand"]')).toContain("KK");
     expect(await page.$$eval('button.cell[tabindex="0"]', (b) => b.length)).toBe(1);
 
-    // Back walks the path.
+    // Back walks the path. Every state the page passes through on the way is recorded: a grid that is not
+    // busy shows the node its history names, never the previous node's numbers under the new history.
+    await page.evaluate(() => {
+      const w = window as unknown as { states: { history: string; busy: string; freqs: string }[] };
+      w.states = [];
+      const record = () =>
+        w.states.push({
+          history: document.querySelector('[data-testid="history"]')?.textContent ?? "",
+          busy: document.querySelector("main")?.getAttribute("aria-busy") ?? "",
+          freqs: document.querySelector('button.cell[data-hand="22"]')?.getAttribute("data-freqs") ?? "",
+        });
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        characterData: true,
+      });
+    });
     await page.goBack();
     await waitForNode(page, "UTG_Fold_HJ");
-    expectGridMatches(await gridFreqs(page), await apiNode("nl/v2", 100, "UTG_Fold_HJ"));
+    const back = await apiNode("nl/v2", 100, "UTG_Fold_HJ");
+    expectGridMatches(await gridFreqs(page), back);
+    const states = await page.evaluate(
+      () => (window as unknown as { states: { history: string; busy: string; freqs: string }[] }).states,
+    );
+    const settled = states.filter((st) => st.history === "UTG_Fold_HJ" && st.busy === "false");
+    expect(settled.length).toBeGreaterThan(0);
+    for (const st of settled) {
+      const freqs = JSON.parse(st.freqs || "{}") as Record<string, number>;
+      for (const a of back.actions)
+        expect(freqs[a.action], `22 ${a.action} while not busy`).toBe(a.weights["22"] ?? 0);
+    }
 
     // Nothing moved while nodes loaded, and nothing went wrong.
     const { cls, shifts } = await layoutShift(page);
