@@ -61,6 +61,23 @@ export function fitLineEffects(
   return { oop: x.slice(0, N), ip: x.slice(N) };
 }
 
+/**
+ * Class a's terms against the opponent's range: d = sum_b o(b) w(a,b) e(a,b), the denominator of its
+ * realization, and per opponent class o(b) w(a,b) q(a,b), what a delta moves it by (the module's formula).
+ */
+function pairTerms(table: EquityTable, range: ArrayLike<number>, a: number): { d: number; q: Float64Array } {
+  const q = new Float64Array(N);
+  let d = 0;
+  for (let b = 0; b < N; b++) {
+    const c = range[b]! * table.w[a * N + b]!;
+    if (!(c > 0)) continue;
+    const e = table.eq[a * N + b]!;
+    d += c * e;
+    q[b] = c * 4 * e * (1 - e);
+  }
+  return { d, q };
+}
+
 /** Adds one line's weighted least-squares terms for the deltas (oop's 169, then ip's) to A and y. */
 function accumulate(
   fit: RealizationFit,
@@ -86,19 +103,11 @@ function accumulate(
       const wt =
         weighting === "range" ? byRange : 0.5 * byRange + 0.5 * (HOLDEM_CLASS_COMBOS[r.cls]! / comboTotal);
       if (!(wt > 0)) continue;
-      // The row's coefficients: +cq/d on its own delta, -o(b)w(a,b)q(a,b)/d on each opponent class's.
-      const coef = new Float64Array(N);
-      let d = 0;
-      let cq = 0;
-      for (let b = 0; b < N; b++) {
-        const c = range[b]! * table.w[r.cls * N + b]!;
-        if (!(c > 0)) continue;
-        const e = table.eq[r.cls * N + b]!;
-        d += c * e;
-        cq += c * 4 * e * (1 - e);
-        coef[b] = c * 4 * e * (1 - e);
-      }
+      // The row's coefficients: +(sum_b q_b)/d on its own delta, -q_b/d on each opponent class's.
+      const { d, q: coef } = pairTerms(table, range, r.cls);
       if (!(d > 0)) continue;
+      let cq = 0;
+      for (let b = 0; b < N; b++) cq += coef[b]!;
       const ownCoef = cq / d;
       const residual = r.realized - base[side].get(r.cls)!;
       // Sparse row: index own + a, then opp + b for every b with a coefficient.
@@ -132,15 +141,9 @@ export function predictWithLineEffects(
     const other = side === "oop" ? "ip" : "oop";
     const range = line.ranges[other];
     for (const [a, v] of base[side]) {
-      let d = 0;
+      const { d, q } = pairTerms(table, range, a);
       let shift = 0;
-      for (let b = 0; b < N; b++) {
-        const c = range[b]! * table.w[a * N + b]!;
-        if (!(c > 0)) continue;
-        const e = table.eq[a * N + b]!;
-        d += c * e;
-        shift += c * 4 * e * (1 - e) * (effects[side][a]! - effects[other][b]!);
-      }
+      for (let b = 0; b < N; b++) if (q[b] !== 0) shift += q[b]! * (effects[side][a]! - effects[other][b]!);
       out[side].set(a, d > 0 ? v + shift / d : v);
     }
   }

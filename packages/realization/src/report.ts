@@ -15,7 +15,13 @@ import {
 } from "./aggregate.js";
 import type { PopulationSet } from "./estimator.js";
 import { type ClassWeighting, type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
-import { DEFAULT_LINE_RIDGE, fitLineEffects, groundedLine, predictWithLineEffects } from "./line-effects.js";
+import {
+  DEFAULT_LINE_RIDGE,
+  fitLineEffects,
+  groundedLine,
+  type LineEffects,
+  predictWithLineEffects,
+} from "./line-effects.js";
 
 export interface SeriesStats {
   readonly meanAbsGap: number;
@@ -221,7 +227,16 @@ export function fitReport(
   const weighting = options.weighting ?? "range";
   const all = fit.fit(fitLines, ridge, classRidge, weighting);
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
-  const effects = used.map((l) => fitLineEffects(fit, table, all, roundsOf(l), weighting, lineRidge));
+  // One set of effects per line, shared by its rounds.
+  const byLine = new Map<string, LineEffects>();
+  const effects = used.map((l) => {
+    let e = byLine.get(l.pack);
+    if (!e) {
+      e = fitLineEffects(fit, table, all, roundsOf(l), weighting, lineRidge);
+      byLine.set(l.pack, e);
+    }
+    return e;
+  });
   const out: ReportLine[] = used.map((l, i) => {
     const fl = fitLines[i]!;
     const inSample = fit.predict(all, fl);

@@ -1,22 +1,11 @@
 import { buildGroundedMatrices, CLASS_EFFECT_FEATURES, loadHeadsUpEquity } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
 import { type FitLine, RealizationFit } from "../src/index.js";
+import { range } from "./ranges.js";
 
 const table = loadHeadsUpEquity();
 const fit = new RealizationFit(table);
 const N = 169;
-
-/** Deterministic pseudo-random ranges. */
-function range(seed: number, density: number): Float64Array {
-  let s = seed;
-  const w = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    const u = s / 2147483648;
-    w[i] = u < density ? 0.2 + (0.8 * ((s >> 8) % 1000)) / 1000 : 0;
-  }
-  return w;
-}
 
 const blank = (
   key: string,

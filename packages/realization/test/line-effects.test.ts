@@ -9,21 +9,11 @@ import {
   RealizationFit,
   raisesOfKind,
 } from "../src/index.js";
+import { range } from "./ranges.js";
 
 const table = loadHeadsUpEquity();
 const fit = new RealizationFit(table);
 const N = 169;
-
-function range(seed: number, density: number): Float64Array {
-  let s = seed;
-  const w = new Float64Array(N);
-  for (let i = 0; i < N; i++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    const u = s / 2147483648;
-    w[i] = u < density ? 0.2 + (0.8 * ((s >> 8) % 1000)) / 1000 : 0.005;
-  }
-  return w;
-}
 
 const model = {
   theta: new Float64Array(13 * 8).map((_, i) => 0.04 * Math.sin(1 + 3 * i)),
@@ -33,7 +23,7 @@ const model = {
 
 /** A line whose "solved" realizations are the model's with known per-class effects added to both players. */
 function lineWithEffects(truth: { oop: Float64Array; ip: Float64Array }): FitLine {
-  const ranges = { oop: range(3, 0.6), ip: range(11, 0.45) };
+  const ranges = { oop: range(3, 0.6, 0.005), ip: range(11, 0.45, 0.005) };
   const blank: FitLine = {
     key: "nl/v2/100/srp-btn-bb",
     spr: 9,

@@ -301,13 +301,11 @@ export function buildGroundedMatrices(
     }
     return at;
   };
-  /** The matrix pair of a line solved directly that this duel belongs to, or -1. */
-  const lineFor = (kind: DuelKind): number => {
+  /** The matrix pair of a line solved directly that this duel (`raiser`: who raised last) belongs to, or -1. */
+  const lineFor = (kind: DuelKind, raiser: "ip" | "oop" | null): number => {
     if ((kind.players ?? 2) !== 2 || kind.rowSeat === undefined || kind.colSeat === undefined) return -1;
     const ipSeat = kind.rowIsIp ? kind.rowSeat : kind.colSeat;
     const oopSeat = kind.rowIsIp ? kind.colSeat : kind.rowSeat;
-    const raiser =
-      kind.initiative === "none" ? null : (kind.initiative === "row") === kind.rowIsIp ? "ip" : "oop";
     const lines = params.lines ?? [];
     for (let k = 0; k < lines.length; k++) {
       const l = lines[k]!;
@@ -319,10 +317,10 @@ export function buildGroundedMatrices(
   };
   const indexForKind = (kind: DuelKind): number => {
     if (kind.allIn) return 0;
-    const line = lineFor(kind);
-    if (line >= 0) return kind.rowIsIp ? line : line + 1;
     const ipRaised = kind.initiative === (kind.rowIsIp ? "row" : "col");
     const oopRaised = kind.initiative === (kind.rowIsIp ? "col" : "row");
+    const line = lineFor(kind, ipRaised ? "ip" : oopRaised ? "oop" : null);
+    if (line >= 0) return kind.rowIsIp ? line : line + 1;
     const init = ipRaised ? 0 : oopRaised ? 1 : kind.raises === 0 ? 2 : 3;
     const level = kind.raises >= 2 ? 1 : 0;
     let base = 1 + 2 * ((nearest(kind.spr) * INITIATIVES.length + init) * RAISE_LEVELS.length + level);
