@@ -314,3 +314,18 @@ describe("the compiled kernels", () => {
     execFileSync(process.execPath, [script, "--check"], { stdio: "pipe" });
   });
 });
+
+describe("chunkLayout", () => {
+  it("puts the strategy sums half a 4 KiB page from the regrets, after them and the padding, 16-byte aligned", () => {
+    // Floats whose regrets end on a page boundary, just after one, and anywhere (the sums' old offset, floats
+    // x 4 + 16 rounded to 16, was a page boundary plus 16 for the first two).
+    for (const floats of [1, 1020, 1024, 2 ** 20, 2 ** 20 + 3, 268_273_310, 86_481_663]) {
+      const layout = chunkLayout(floats, 64, 100, 2);
+      expect(layout.cumByte % 4096).toBe(2048);
+      expect(layout.cumByte).toBeGreaterThanOrEqual(floats * 4 + 16);
+      expect(layout.cumByte - (floats * 4 + 16)).toBeLessThan(4096);
+      expect(layout.tableByte).toBeGreaterThanOrEqual(layout.cumByte + floats * 4 + 16);
+      expect(layout.tableByte % 16).toBe(0);
+    }
+  });
+});
