@@ -4,10 +4,11 @@
  *
  *   pnpm --filter @ranges/postflop build
  *   nice -n 10 node packages/postflop/bench/iteration-cpu.ts [--spot turn|flop] [--iterations 4] [--threads 1]
- *                                                            [--leads]
+ *                                                            [--leads] [--compressed]
  *
  * `--leads` lets OOP lead the turn and river (the benchmark spot as the reference solver's defaults define it,
  * what a side-by-side with it measures); without it, the tree the recorded checksums were taken with.
+ * `--compressed`: 16-bit storage (`compressed` in the solve options).
  *
  * Runs the built package (dist). Prints each iteration's CPU seconds (all threads of the process), the mean
  * of all but the first (which pays the page faults of fresh storage), and a checksum of the root strategy so
@@ -24,6 +25,7 @@ const { values } = parseArgs({
     iterations: { type: "string", default: "4" },
     threads: { type: "string", default: "1" },
     leads: { type: "boolean", default: false },
+    compressed: { type: "boolean", default: false },
   },
 });
 
@@ -32,7 +34,11 @@ const flop = benchSpot("75%", values.leads === true);
 const config: PostflopConfig =
   values.spot === "flop" ? flop : { ...flop, board: "QsJh2h5d", pot: 13.75, stack: 93.375 };
 const iterations = Number(values.iterations);
-const solver = createPostflopSolver(config, { threads: Number(values.threads), dcfr: PACK_DCFR });
+const solver = createPostflopSolver(config, {
+  threads: Number(values.threads),
+  dcfr: PACK_DCFR,
+  compressed: values.compressed === true,
+});
 const times: number[] = [];
 try {
   for (let i = 0; i < iterations; i++) {

@@ -100,7 +100,7 @@ export class Engine {
         throw new Error(`chunk memory: no room for thread ${thread}`);
       this.bufs.push(new Float32Array(chunk.memory.buffer, byte, layout.scratchFloats));
       this.bufs64.push(new Float64Array(chunk.memory.buffer, 0, chunk.memory.buffer.byteLength / 8));
-      this.kernels.push(instantiateKernels(chunk.memory));
+      this.kernels.push(instantiateKernels(chunk.memory, game.entryBytes));
       this.bufBytes.push(byte);
     }
     this.tables = handTables(game);
@@ -254,8 +254,9 @@ export class Engine {
     const mode = this.mode;
     const t = this.traverser;
     const nt = g.n[t]!;
-    const R = 4 * off;
-    const C = this.cumByte + 4 * off;
+    const E = g.entryBytes;
+    const R = E * off;
+    const C = this.cumByte + E * off;
     if (g.player[id] === t) {
       const n = nt;
       const strat = sp;
@@ -313,7 +314,7 @@ export class Engine {
           any = this.reachAny[child]!;
         } else {
           any = k.childReach(
-            S + 4 * a * n,
+            S + E * a * n,
             cfr ? 1 : 0,
             1 / A,
             n,
@@ -461,7 +462,8 @@ export class Engine {
     const n = g.n[1 - t]!;
     const cfr = this.mode === MODE_CFR;
     const off = base + g.localOffset[id]!;
-    const S = cfr ? 4 * off : this.cumByte + 4 * off;
+    const E = g.entryBytes;
+    const S = cfr ? E * off : this.cumByte + E * off;
     const inv = top;
     const reaches = inv + n;
     top = reaches + A * n;
@@ -472,7 +474,7 @@ export class Engine {
     for (let a = 0; a < A; a++) {
       const child = children[first + a]!;
       const dst = reaches + a * n;
-      const any = k.childReach(S + 4 * a * n, cfr ? 1 : 0, 1 / A, n, B + 4 * inv, B + 4 * opp, B + 4 * dst);
+      const any = k.childReach(S + E * a * n, cfr ? 1 : 0, 1 / A, n, B + 4 * inv, B + 4 * opp, B + 4 * dst);
       this.reachAny[child] = any;
       if (!any && (!cfr || this.prune)) continue;
       top = this.prepare(child, base, dst, top);

@@ -46,8 +46,15 @@ export interface Unit {
 export interface GameOptions {
   /** Solve suit-isomorphic cards once (default true). */
   readonly isomorphism?: boolean;
-  /** Floats per storage chunk (default 2^28: 1 GiB of float32). */
+  /** Entries per storage chunk (default 2^28: 1 GiB of float32, 512 MiB of 16-bit entries). */
   readonly chunkFloats?: number;
+  /**
+   * 16-bit storage (default false): the units' regrets as int16 and strategy sums as uint16, each decision's
+   * entries scaled by its largest magnitude (a float32 scale in the two entries before them; see
+   * src/kernels.wat), half the memory of float32 storage and half the bytes each iteration moves. Every
+   * decision's storage then starts two entries after its block offset and takes an even count of entries.
+   */
+  readonly compressed?: boolean;
 }
 
 const SUITS = 4;
@@ -64,6 +71,8 @@ export class PostflopGame {
   readonly board: readonly number[];
   readonly startStreet: number;
   readonly isomorphism: boolean;
+  /** Bytes of a storage entry in the units: 4 (float32) or 2 (`GameOptions.compressed`). */
+  readonly entryBytes: 2 | 4;
 
   // Hands
   readonly n: readonly [number, number];
@@ -202,6 +211,8 @@ export class PostflopGame {
       return true;
     };
     this.isomorphism = options.isomorphism !== false;
+    this.entryBytes = options.compressed === true ? 2 : 4;
+    const header = this.entryBytes === 2 ? 2 : 0;
     const rangeSymmetric: boolean[][] = Array.from({ length: 4 }, () => new Array<boolean>(4).fill(false));
     for (let a = 0; a < SUITS; a++) {
       for (let b = a + 1; b < SUITS; b++) rangeSymmetric[a]![b] = this.isomorphism && symmetric(a, b);
@@ -325,8 +336,11 @@ export class PostflopGame {
       const chances: TreeNode[] = [];
       const walk = (node: TreeNode) => {
         if (node.kind === DECISION) {
+          // 16-bit storage: the scale first, and an even count (every decision's entries 4-byte aligned).
+          size += header;
           this.localOffset[node.id] = size;
           size += node.children.length * n[node.player]!;
+          if (header > 0) size += size % 2;
           for (const child of node.children) walk(child);
         } else if (node.kind === CHANCE) {
           chances.push(node);

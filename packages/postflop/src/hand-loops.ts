@@ -273,7 +273,7 @@ export function regretMatch(
 
 /** The average strategy: strategy sums normalized, uniform where a hand has none. */
 export function averageStrategy(
-  C: Float32Array,
+  C: Float32Array | Uint16Array,
   off: number,
   A: number,
   n: number,

@@ -101,11 +101,29 @@ export interface Kernels {
 
 let compiled: WebAssembly.Module | undefined;
 
-/** The kernels instantiated on `memory`. */
-export function instantiateKernels(memory: WebAssembly.Memory): Kernels {
+/** The kernels that read regrets or strategy sums, each with a 16-bit twin (`<name>16` in kernels.wat). */
+const STORAGE_KERNELS = [
+  "regretMatch",
+  "averageStrategy",
+  "cfrUpdate",
+  "regretInverse",
+  "sumInverse",
+  "childReach",
+] as const;
+
+/**
+ * The kernels instantiated on `memory`, for storage of `entryBytes` bytes an entry: 4 (float32) or 2 (16-bit:
+ * int16 regrets and uint16 strategy sums with a float32 scale before each decision's entries; see
+ * `GameOptions.compressed`), where the kernels that read storage are their 16-bit twins.
+ */
+export function instantiateKernels(memory: WebAssembly.Memory, entryBytes: 2 | 4 = 4): Kernels {
   compiled ??= new WebAssembly.Module(Buffer.from(KERNELS_WASM, "base64"));
   const instance = new WebAssembly.Instance(compiled, { env: { memory } });
-  return instance.exports as unknown as Kernels;
+  const exports = instance.exports as Record<string, unknown>;
+  if (entryBytes === 4) return exports as unknown as Kernels;
+  const twins: Record<string, unknown> = { ...exports };
+  for (const name of STORAGE_KERNELS) twins[name] = exports[`${name}16`];
+  return twins as unknown as Kernels;
 }
 
 const PAGE = 65536;
@@ -177,8 +195,10 @@ export function writeTables(memory: WebAssembly.Memory, base: number, game: Post
 
 /** Byte layout of one chunk's memory. */
 export interface ChunkLayout {
-  /** Floats of regrets (and as many of strategy sums). */
+  /** Entries of regrets (and as many of strategy sums). */
   readonly floats: number;
+  /** Bytes of an entry: 4 (float32) or 2 (int16 regrets, uint16 strategy sums). */
+  readonly entryBytes: 2 | 4;
   /** Byte offset of the strategy sums (the regrets are at 0). */
   readonly cumByte: number;
   /** Byte offset of the hand tables (`HandTables`). */
@@ -192,35 +212,41 @@ export interface ChunkLayout {
 }
 
 /**
- * The layout of a chunk of `floats` floats with `tableBytes` of tables, for `threads` threads with
- * `scratchFloats` of working vectors each.
+ * The layout of a chunk of `floats` entries of `entryBytes` bytes with `tableBytes` of tables, for `threads`
+ * threads with `scratchFloats` of working vectors each.
  */
 export function chunkLayout(
   floats: number,
   tableBytes: number,
   scratchFloats: number,
   threads: number,
+  entryBytes: 2 | 4 = 4,
 ): ChunkLayout {
-  const cumByte = halfPageAfter(floats * 4 + PAD);
-  const tableByte = align16(cumByte + floats * 4 + PAD);
+  const cumByte = halfPageAfter(floats * entryBytes + PAD);
+  const tableByte = align16(cumByte + floats * entryBytes + PAD);
   const scratchByte = align16(tableByte + tableBytes);
   const scratchBytes = align16(scratchFloats * 4 + PAD);
   const bytes = scratchByte + threads * scratchBytes;
   const pages = Math.max(1, Math.ceil(bytes / PAGE));
   if (pages > MAX_PAGES) {
     throw new Error(
-      `a storage chunk of ${floats} floats needs ${bytes} bytes, more than a WebAssembly memory's 4 GiB (use smaller chunks)`,
+      `a storage chunk of ${floats} entries needs ${bytes} bytes, more than a WebAssembly memory's 4 GiB (use smaller chunks)`,
     );
   }
-  return { floats, cumByte, tableByte, scratchByte, scratchBytes, scratchFloats, pages };
+  return { floats, entryBytes, cumByte, tableByte, scratchByte, scratchBytes, scratchFloats, pages };
 }
+
+/** Regrets as stored: float32, or int16 (16-bit storage). */
+export type RegretStorage = Float32Array | Int16Array;
+/** Strategy sums as stored: float32, or uint16 (16-bit storage). */
+export type SumStorage = Float32Array | Uint16Array;
 
 /** A chunk's memory, its layout, and typed-array views of its regions for one thread. */
 export interface ChunkMemory {
   readonly memory: WebAssembly.Memory;
   readonly layout: ChunkLayout;
-  readonly regret: Float32Array;
-  readonly cum: Float32Array;
+  readonly regret: RegretStorage;
+  readonly cum: SumStorage;
 }
 
 /** A new (zeroed, shared) memory for a chunk. */
@@ -232,6 +258,14 @@ export function allocateChunk(layout: ChunkLayout): WebAssembly.Memory {
 export function chunkViews(memory: WebAssembly.Memory, layout: ChunkLayout): ChunkMemory {
   const buffer = memory.buffer;
   const floats = Math.max(layout.floats, 1);
+  if (layout.entryBytes === 2) {
+    return {
+      memory,
+      layout,
+      regret: new Int16Array(buffer, 0, floats),
+      cum: new Uint16Array(buffer, layout.cumByte, floats),
+    };
+  }
   return {
     memory,
     layout,

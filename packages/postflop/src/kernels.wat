@@ -400,6 +400,304 @@
         (br $hands)))
     (v128.any_true (local.get $any)))
 
+  ;; 16-bit storage (`GameOptions.compressed`). A decision's regrets are int16 and its strategy sums uint16,
+  ;; each row of n entries (action-major, as above), and each array holds one float32 scale in the 4 bytes
+  ;; just before the decision's first entry: a stored entry x stands for x * scale. Regret matching, the
+  ;; average strategy and the child reaches divide entries by their own sums, so the scale cancels and they
+  ;; read the integers; only `cfrUpdate16` decodes (to discount and add) and encodes them again, rounding to
+  ;; the nearest integer (ties to even) with the largest magnitude of the decision at 32767 (regrets) or
+  ;; 65535 (sums).
+
+  ;; Four int16 (or uint16) at $p as float32 lanes.
+  (func $getS16 (param $p i32) (result v128)
+    (f32x4.convert_i32x4_s (i32x4.extend_low_i16x8_s (v128.load64_zero (local.get $p)))))
+  (func $getU16 (param $p i32) (result v128)
+    (f32x4.convert_i32x4_u (i32x4.extend_low_i16x8_u (v128.load64_zero (local.get $p)))))
+
+  ;; Stores the four lanes of $w (int16 in its low four lanes) at $p, or only those of the hands from $i that
+  ;; are below $n.
+  (func $put16 (param $p i32) (param $w v128) (param $i i32) (param $n i32)
+    (local $left i32)
+    (local.set $left (i32.sub (local.get $n) (local.get $i)))
+    (if (i32.ge_u (local.get $left) (i32.const 4))
+      (then (v128.store64_lane 0 (local.get $p) (local.get $w)))
+      (else
+        (v128.store16_lane 0 (local.get $p) (local.get $w))
+        (if (i32.ge_u (local.get $left) (i32.const 2))
+          (then (v128.store16_lane 1 (i32.add (local.get $p) (i32.const 2)) (local.get $w))))
+        (if (i32.ge_u (local.get $left) (i32.const 3))
+          (then (v128.store16_lane 2 (i32.add (local.get $p) (i32.const 4)) (local.get $w)))))))
+
+  ;; $sumPositive and $sumRows over int16 and uint16 rows.
+  (func $sumPositive16 (param $row i32) (param $n i32) (param $dst i32) (param $first i32)
+    (local $i i32) (local $x v128) (local $sum v128)
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $x (call $getS16 (local.get $row)))
+        (local.set $sum (v128.and (local.get $x) (f32x4.gt (local.get $x) (v128.const i32x4 0 0 0 0))))
+        (if (i32.eqz (local.get $first))
+          (then (local.set $sum (f32x4.add (v128.load (local.get $dst)) (local.get $sum)))))
+        (call $put (local.get $dst) (local.get $sum) (local.get $i) (local.get $n))
+        (local.set $row (i32.add (local.get $row) (i32.const 8)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $hands))))
+  (func $sumRows16 (param $row i32) (param $n i32) (param $dst i32) (param $first i32)
+    (local $i i32) (local $sum v128)
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (local.set $sum (call $getU16 (local.get $row)))
+        (if (i32.eqz (local.get $first))
+          (then (local.set $sum (f32x4.add (v128.load (local.get $dst)) (local.get $sum)))))
+        (call $put (local.get $dst) (local.get $sum) (local.get $i) (local.get $n))
+        (local.set $row (i32.add (local.get $row) (i32.const 8)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $hands))))
+
+  ;; `regretMatch` over int16 regrets.
+  (func (export "regretMatch16") (param $R i32) (param $A i32) (param $n i32) (param $strat i32)
+    (local $i i32) (local $a i32) (local $r i32) (local $s i32) (local $last i32)
+    (local $stride i32) (local $x v128) (local $sum v128) (local $uniform v128)
+    (local.set $uniform (f32x4.splat (f32.div (f32.const 1) (f32.convert_i32_u (local.get $A)))))
+    (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $last
+      (i32.add (local.get $strat) (i32.mul (i32.sub (local.get $A) (i32.const 1)) (local.get $stride))))
+    (local.set $r (local.get $R))
+    (loop $sums
+      (call $sumPositive16 (local.get $r) (local.get $n) (local.get $last) (i32.eqz (local.get $a)))
+      (local.set $r (i32.add (local.get $r) (i32.shl (local.get $n) (i32.const 1))))
+      (br_if $sums (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (local.set $a (i32.const 0))
+    (local.set $r (local.get $R))
+    (local.set $s (local.get $strat))
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (local.set $sum (v128.load (i32.add (local.get $last) (i32.shl (local.get $i) (i32.const 2)))))
+          (local.set $x (call $getS16 (i32.add (local.get $r) (i32.shl (local.get $i) (i32.const 1)))))
+          (call $put (i32.add (local.get $s) (i32.shl (local.get $i) (i32.const 2)))
+            (v128.bitselect
+              (v128.and (f32x4.div (local.get $x) (local.get $sum))
+                (f32x4.gt (local.get $x) (v128.const i32x4 0 0 0 0)))
+              (local.get $uniform)
+              (f32x4.gt (local.get $sum) (v128.const i32x4 0 0 0 0)))
+            (local.get $i) (local.get $n))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $hands)))
+      (local.set $r (i32.add (local.get $r) (i32.shl (local.get $n) (i32.const 1))))
+      (local.set $s (i32.add (local.get $s) (local.get $stride)))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A)))))
+
+  ;; `averageStrategy` over uint16 strategy sums.
+  (func (export "averageStrategy16") (param $C i32) (param $A i32) (param $n i32) (param $strat i32)
+    (local $i i32) (local $a i32) (local $c i32) (local $s i32) (local $last i32)
+    (local $stride i32) (local $sum v128) (local $uniform v128)
+    (local.set $uniform (f32x4.splat (f32.div (f32.const 1) (f32.convert_i32_u (local.get $A)))))
+    (local.set $stride (i32.shl (local.get $n) (i32.const 2)))
+    (local.set $last
+      (i32.add (local.get $strat) (i32.mul (i32.sub (local.get $A) (i32.const 1)) (local.get $stride))))
+    (local.set $c (local.get $C))
+    (loop $sums
+      (call $sumRows16 (local.get $c) (local.get $n) (local.get $last) (i32.eqz (local.get $a)))
+      (local.set $c (i32.add (local.get $c) (i32.shl (local.get $n) (i32.const 1))))
+      (br_if $sums (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (local.set $a (i32.const 0))
+    (local.set $c (local.get $C))
+    (local.set $s (local.get $strat))
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (local.set $sum (v128.load (i32.add (local.get $last) (i32.shl (local.get $i) (i32.const 2)))))
+          (call $put (i32.add (local.get $s) (i32.shl (local.get $i) (i32.const 2)))
+            (v128.bitselect
+              (f32x4.div (call $getU16 (i32.add (local.get $c) (i32.shl (local.get $i) (i32.const 1))))
+                (local.get $sum))
+              (local.get $uniform)
+              (f32x4.gt (local.get $sum) (v128.const i32x4 0 0 0 0)))
+            (local.get $i) (local.get $n))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $hands)))
+      (local.set $c (i32.add (local.get $c) (i32.shl (local.get $n) (i32.const 1))))
+      (local.set $s (i32.add (local.get $s) (local.get $stride)))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A)))))
+
+  ;; The largest lane of $m (all lanes >= 0).
+  (func $maxLane (param $m v128) (result f32)
+    (f32.max
+      (f32.max (f32x4.extract_lane 0 (local.get $m)) (f32x4.extract_lane 1 (local.get $m)))
+      (f32.max (f32x4.extract_lane 2 (local.get $m)) (f32x4.extract_lane 3 (local.get $m)))))
+
+  ;; `cfrUpdate` over 16-bit storage. First the decision's value out[h] (as in weightedSum); then action by
+  ;; action the new float32 values, R' = ((r * (r > 0 ? pos * sR : neg * sR)) + vals) - out (r the stored
+  ;; integer, sR the regrets' scale) into vals, and C' = (c * (gam * sC)) + (own * strat) into strat (both are
+  ;; working vectors the caller no longer needs), keeping each one's largest magnitude M; then each entry is
+  ;; stored as nearest(x * (32767 / M)) (regrets; 65535 / M for sums) and the scale as M / 32767 (M / 65535),
+  ;; or 0 and a scale of 0 when M is 0.
+  (func (export "cfrUpdate16")
+    (param $R i32) (param $C i32) (param $A i32) (param $n i32) (param $strat i32) (param $vals i32)
+    (param $out i32) (param $own i32) (param $pos f32) (param $neg f32) (param $gam f32)
+    (local $i i32) (local $a i32) (local $t i32) (local $r i32) (local $c i32) (local $v i32) (local $s i32)
+    (local $x v128) (local $y v128) (local $posV v128) (local $negV v128) (local $gamV v128)
+    (local $maxR v128) (local $maxC v128) (local $live v128) (local $m f32) (local $encR v128)
+    (local $encC v128) (local $rowR i32) (local $rowC i32)
+    (call $weightedSum (local.get $out) (local.get $strat) (local.get $vals) (local.get $A) (local.get $n))
+    (local.set $posV (f32x4.splat (f32.mul (local.get $pos) (f32.load (i32.sub (local.get $R) (i32.const 4))))))
+    (local.set $negV (f32x4.splat (f32.mul (local.get $neg) (f32.load (i32.sub (local.get $R) (i32.const 4))))))
+    (local.set $gamV (f32x4.splat (f32.mul (local.get $gam) (f32.load (i32.sub (local.get $C) (i32.const 4))))))
+    (local.set $rowR (local.get $R))
+    (local.set $rowC (local.get $C))
+    (local.set $v (local.get $vals))
+    (local.set $s (local.get $strat))
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (local.set $r (local.get $rowR))
+      (local.set $c (local.get $rowC))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (local.set $t (i32.shl (local.get $i) (i32.const 2)))
+          (local.set $x (call $getS16 (local.get $r)))
+          (local.set $x
+            (f32x4.sub
+              (f32x4.add
+                (f32x4.mul (local.get $x)
+                  (v128.bitselect (local.get $posV) (local.get $negV)
+                    (f32x4.gt (local.get $x) (v128.const i32x4 0 0 0 0))))
+                (v128.load (i32.add (local.get $v) (local.get $t))))
+              (v128.load (i32.add (local.get $out) (local.get $t)))))
+          (local.set $y
+            (f32x4.add
+              (f32x4.mul (call $getU16 (local.get $c)) (local.get $gamV))
+              (f32x4.mul (v128.load (i32.add (local.get $own) (local.get $t)))
+                (v128.load (i32.add (local.get $s) (local.get $t))))))
+          (call $put (i32.add (local.get $v) (local.get $t)) (local.get $x) (local.get $i) (local.get $n))
+          (call $put (i32.add (local.get $s) (local.get $t)) (local.get $y) (local.get $i) (local.get $n))
+          ;; The largest magnitudes, over the hands that exist.
+          (local.set $live (v128.const i32x4 -1 -1 -1 -1))
+          (if (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n))
+            (then (local.set $live (call $live (local.get $i) (local.get $n)))))
+          (local.set $maxR
+            (f32x4.max (local.get $maxR) (v128.and (f32x4.abs (local.get $x)) (local.get $live))))
+          (local.set $maxC
+            (f32x4.max (local.get $maxC) (v128.and (f32x4.abs (local.get $y)) (local.get $live))))
+          (local.set $r (i32.add (local.get $r) (i32.const 8)))
+          (local.set $c (i32.add (local.get $c) (i32.const 8)))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $hands)))
+      (local.set $rowR (i32.add (local.get $rowR) (i32.shl (local.get $n) (i32.const 1))))
+      (local.set $rowC (i32.add (local.get $rowC) (i32.shl (local.get $n) (i32.const 1))))
+      (local.set $v (i32.add (local.get $v) (i32.shl (local.get $n) (i32.const 2))))
+      (local.set $s (i32.add (local.get $s) (i32.shl (local.get $n) (i32.const 2))))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    ;; The scales.
+    (local.set $m (call $maxLane (local.get $maxR)))
+    (if (f32.gt (local.get $m) (f32.const 0))
+      (then
+        (local.set $encR (f32x4.splat (f32.div (f32.const 32767) (local.get $m))))
+        (f32.store (i32.sub (local.get $R) (i32.const 4)) (f32.div (local.get $m) (f32.const 32767))))
+      (else (f32.store (i32.sub (local.get $R) (i32.const 4)) (f32.const 0))))
+    (local.set $m (call $maxLane (local.get $maxC)))
+    (if (f32.gt (local.get $m) (f32.const 0))
+      (then
+        (local.set $encC (f32x4.splat (f32.div (f32.const 65535) (local.get $m))))
+        (f32.store (i32.sub (local.get $C) (i32.const 4)) (f32.div (local.get $m) (f32.const 65535))))
+      (else (f32.store (i32.sub (local.get $C) (i32.const 4)) (f32.const 0))))
+    ;; The entries.
+    (local.set $a (i32.const 0))
+    (local.set $rowR (local.get $R))
+    (local.set $rowC (local.get $C))
+    (local.set $v (local.get $vals))
+    (local.set $s (local.get $strat))
+    (loop $actions
+      (local.set $i (i32.const 0))
+      (local.set $r (local.get $rowR))
+      (local.set $c (local.get $rowC))
+      (block $done
+        (loop $hands
+          (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+          (local.set $t (i32.shl (local.get $i) (i32.const 2)))
+          (local.set $x
+            (i32x4.trunc_sat_f32x4_s
+              (f32x4.nearest (f32x4.mul (v128.load (i32.add (local.get $v) (local.get $t))) (local.get $encR)))))
+          (call $put16 (local.get $r) (i16x8.narrow_i32x4_s (local.get $x) (local.get $x)) (local.get $i)
+            (local.get $n))
+          (local.set $y
+            (i32x4.trunc_sat_f32x4_s
+              (f32x4.nearest (f32x4.mul (v128.load (i32.add (local.get $s) (local.get $t))) (local.get $encC)))))
+          (call $put16 (local.get $c) (i16x8.narrow_i32x4_u (local.get $y) (local.get $y)) (local.get $i)
+            (local.get $n))
+          (local.set $r (i32.add (local.get $r) (i32.const 8)))
+          (local.set $c (i32.add (local.get $c) (i32.const 8)))
+          (local.set $i (i32.add (local.get $i) (i32.const 4)))
+          (br $hands)))
+      (local.set $rowR (i32.add (local.get $rowR) (i32.shl (local.get $n) (i32.const 1))))
+      (local.set $rowC (i32.add (local.get $rowC) (i32.shl (local.get $n) (i32.const 1))))
+      (local.set $v (i32.add (local.get $v) (i32.shl (local.get $n) (i32.const 2))))
+      (local.set $s (i32.add (local.get $s) (i32.shl (local.get $n) (i32.const 2))))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A)))))
+
+  ;; `regretInverse` and `sumInverse` over 16-bit storage.
+  (func (export "regretInverse16") (param $R i32) (param $A i32) (param $n i32) (param $inv i32)
+    (local $a i32)
+    (loop $actions
+      (call $sumPositive16 (local.get $R) (local.get $n) (local.get $inv) (i32.eqz (local.get $a)))
+      (local.set $R (i32.add (local.get $R) (i32.shl (local.get $n) (i32.const 1))))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (call $invert (local.get $inv) (local.get $n)))
+  (func (export "sumInverse16") (param $C i32) (param $A i32) (param $n i32) (param $inv i32)
+    (local $a i32)
+    (loop $actions
+      (call $sumRows16 (local.get $C) (local.get $n) (local.get $inv) (i32.eqz (local.get $a)))
+      (local.set $C (i32.add (local.get $C) (i32.shl (local.get $n) (i32.const 1))))
+      (br_if $actions (i32.lt_u (local.tee $a (i32.add (local.get $a) (i32.const 1))) (local.get $A))))
+    (call $invert (local.get $inv) (local.get $n)))
+
+  ;; `childReach` over 16-bit storage: int16 regrets when $positive, uint16 strategy sums otherwise.
+  (func (export "childReach16")
+    (param $S i32) (param $positive i32) (param $uniform f32) (param $n i32) (param $inv i32) (param $reach i32)
+    (param $dst i32) (result i32)
+    (local $i i32) (local $x v128) (local $iv v128) (local $s v128) (local $v v128) (local $any v128)
+    (local $uniformV v128) (local $above v128)
+    (local.set $uniformV (f32x4.splat (local.get $uniform)))
+    (block $done
+      (loop $hands
+        (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
+        (if (local.get $positive)
+          (then
+            (local.set $x (call $getS16 (local.get $S)))
+            ;; A negative regret's product becomes 0.
+            (local.set $x (v128.and (local.get $x) (f32x4.gt (local.get $x) (v128.const i32x4 0 0 0 0)))))
+          (else (local.set $x (call $getU16 (local.get $S)))))
+        (local.set $iv (v128.load (local.get $inv)))
+        (local.set $s
+          (v128.bitselect
+            (f32x4.mul (local.get $x) (local.get $iv))
+            (local.get $uniformV)
+            (f32x4.gt (local.get $iv) (v128.const i32x4 0 0 0 0))))
+        (local.set $v (f32x4.mul (v128.load (local.get $reach)) (local.get $s)))
+        (call $put (local.get $dst) (local.get $v) (local.get $i) (local.get $n))
+        (local.set $above (f32x4.gt (local.get $v) (v128.const i32x4 0 0 0 0)))
+        (if (i32.lt_u (i32.add (local.get $i) (i32.const 3)) (local.get $n))
+          (then (local.set $any (v128.or (local.get $any) (local.get $above))))
+          (else
+            (local.set $any
+              (v128.or (local.get $any)
+                (v128.and (local.get $above) (call $live (local.get $i) (local.get $n)))))))
+        (local.set $S (i32.add (local.get $S) (i32.const 8)))
+        (local.set $inv (i32.add (local.get $inv) (i32.const 16)))
+        (local.set $reach (i32.add (local.get $reach) (i32.const 16)))
+        (local.set $dst (i32.add (local.get $dst) (i32.const 16)))
+        (local.set $i (i32.add (local.get $i) (i32.const 4)))
+        (br $hands)))
+    (v128.any_true (local.get $any)))
+
   ;; Adds $r to the float64 at $sums + 8 * (each of the two cards packed in $c: `card1 | card2 << 6`).
   (func $addCards (param $sums i32) (param $c i32) (param $r f64)
     (local $p i32)

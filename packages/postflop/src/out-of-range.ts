@@ -107,7 +107,10 @@ export function outOfRangeValues(solver: PostflopSolver, player: 0 | 1, range: s
     ...source,
     ranges: player === 0 ? { oop: range, ip: source.ranges.ip } : { oop: source.ranges.oop, ip: range },
   };
-  const g2 = new PostflopGame(resolveConfig(config), { isomorphism: g1.isomorphism });
+  const g2 = new PostflopGame(resolveConfig(config), {
+    isomorphism: g1.isomorphism,
+    compressed: g1.entryBytes === 2,
+  });
   const sameOpponent =
     g2.n[o] === g1.n[o] &&
     g2.combos[o]!.every((c, i) => c === g1.combos[o]![i]) &&
@@ -131,7 +134,11 @@ export function outOfRangeValues(solver: PostflopSolver, player: 0 | 1, range: s
     from.units.forEach(([chunk, off, len], i) => {
       const [chunk2, off2, len2] = to.units[i]!;
       if (len !== len2) throw new Error("outOfRangeValues: a decision's size differs between the games");
-      buffers.cum[chunk2]!.set(solver.buffers.cum[chunk]!.subarray(off, off + len), off2);
+      // 16-bit storage: the decision's scale (the two entries before it) as well.
+      const h = g1.entryBytes === 2 ? 2 : 0;
+      const src = solver.buffers.cum[chunk]!;
+      const dst = buffers.cum[chunk2]!;
+      for (let i = -h; i < len; i++) dst[off2 + i] = src[off + i]!;
     });
     const none = discountAt(1, solver.params);
     const root = solver2.traverse(MODE_BR, player, none);

@@ -230,6 +230,7 @@ export function runWorker(init: WorkerInit, post: (message: unknown) => void): v
   try {
     const game = new PostflopGame(resolveConfig(init.config), {
       isomorphism: init.isomorphism,
+      compressed: init.layouts[0]?.entryBytes === 2,
       ...(init.chunkFloats ? { chunkFloats: init.chunkFloats } : {}),
     });
     const chunks = init.memories.map((memory, i) => chunkViews(memory, init.layouts[i]!));

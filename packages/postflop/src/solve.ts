@@ -37,6 +37,11 @@ export interface PostflopSolveOptions {
   /** Solve suit-isomorphic cards once (default true). */
   readonly isomorphism?: boolean;
   /**
+   * 16-bit storage of regrets and strategy sums (default false; `GameOptions.compressed`): half the memory,
+   * each entry rounded to 1/32767 (regrets) or 1/65535 (sums) of its decision's largest.
+   */
+  readonly compressed?: boolean;
+  /**
    * Skip the subtrees the opponent's reach does not enter in CFR traversals too (default false): their values
    * are 0 and only their discounting is skipped. Best responses and evaluations always skip them (exact).
    */
@@ -91,12 +96,12 @@ export interface PostflopResult {
 /** Builds a solver (threads started) for a config; `close()` it when done. */
 export function createPostflopSolver(
   config: PostflopConfig | ResolvedConfig,
-  options: Pick<PostflopSolveOptions, "threads" | "isomorphism" | "pruning" | "dcfr"> = {},
+  options: Pick<PostflopSolveOptions, "threads" | "isomorphism" | "compressed" | "pruning" | "dcfr"> = {},
 ): PostflopSolver {
   const resolved = "source" in config ? config : resolveConfig(config);
   const threads = Math.max(1, Math.floor(options.threads ?? availableParallelism()));
   const isomorphism = options.isomorphism !== false;
-  const game = new PostflopGame(resolved, { isomorphism });
+  const game = new PostflopGame(resolved, { isomorphism, compressed: options.compressed === true });
   const parallel = threads > 1 && game.units.length > 1;
   const buffers = allocateBuffers(game, parallel, parallel ? threads : 1);
   const solver = new PostflopSolver(game, buffers, null, options.dcfr ?? DEFAULT_DCFR);

@@ -19,6 +19,8 @@ import {
   chunkLayout,
   chunkViews,
   handTables,
+  type RegretStorage,
+  type SumStorage,
   scratchFloats,
   writeTables,
 } from "./kernels.js";
@@ -40,8 +42,8 @@ export interface SolverBuffers {
   /** Unit storage chunks: one WebAssembly memory each, with every thread's working vectors (src/kernels.ts). */
   readonly chunks: readonly ChunkMemory[];
   /** Views of the chunks' regrets and strategy sums. */
-  readonly regret: Float32Array[];
-  readonly cum: Float32Array[];
+  readonly regret: RegretStorage[];
+  readonly cum: SumStorage[];
   /** Reach at each top chance node: leaf i at i * (n0 + n1), OOP then IP. */
   readonly leafReach: Float64Array;
   /** Each unit's values: unit u at u * max(n0, n1). */
@@ -56,7 +58,7 @@ export function allocateBuffers(game: PostflopGame, shared: boolean, threads = 1
   const make = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   const tables = handTables(game);
   const chunks = game.chunkSizes.map((size) => {
-    const layout = chunkLayout(size, tables.bytes, scratchFloats(game), threads);
+    const layout = chunkLayout(size, tables.bytes, scratchFloats(game), threads, game.entryBytes);
     const memory = allocateChunk(layout);
     writeTables(memory, layout.tableByte, game);
     return chunkViews(memory, layout);

@@ -17,6 +17,7 @@ import {
   childReach32,
   inverse32,
   regretMatch32,
+  update16,
   updateRegrets32,
   weightedSum32,
 } from "./reference32.js";
@@ -33,7 +34,8 @@ const random = () => {
  */
 function setup(A: number, n: number) {
   const layout = chunkLayout(A * n, 0, 32 * n + 8, 1);
-  const chunk = chunkViews(allocateChunk(layout), layout);
+  const views = chunkViews(allocateChunk(layout), layout);
+  const chunk = { ...views, regret: views.regret as Float32Array, cum: views.cum as Float32Array };
   const k = instantiateKernels(chunk.memory);
   const buf = new Float32Array(chunk.memory.buffer, layout.scratchByte, layout.scratchFloats);
   for (let i = 0; i < A * n; i++) {
@@ -188,6 +190,139 @@ describe("WebAssembly kernels compute bit for bit what float32 JavaScript refere
       expect(buf[w(2) + n]).toBe(12345);
       expect(buf[w(2) + n + 1]).toBe(23456);
     }
+  });
+});
+
+/**
+ * A chunk of 16-bit storage with one decision of A x n entries at entry 2 (its scales in the 4 bytes before,
+ * as `PostflopGame` lays out a compressed game), sentinels in the 8 entries after it, and working vectors.
+ */
+function setup16(A: number, n: number) {
+  const layout = chunkLayout(2 + A * n + 8, 0, 32 * n + 8, 1, 2);
+  const chunk = chunkViews(allocateChunk(layout), layout);
+  const k = instantiateKernels(chunk.memory, 2);
+  const regret = chunk.regret as Int16Array;
+  const cum = chunk.cum as Uint16Array;
+  const buf = new Float32Array(chunk.memory.buffer, layout.scratchByte, layout.scratchFloats);
+  for (let i = 0; i < A * n; i++) {
+    const h = i % n;
+    const u = random();
+    regret[2 + i] = h % 5 === 0 ? -Math.floor(u * 32767) : u < 0.2 ? 0 : Math.round((u - 0.4) * 54000);
+    cum[2 + i] = h % 7 === 0 ? 0 : u < 0.1 ? 0 : Math.floor(u * 65535);
+  }
+  for (let i = 0; i < 8; i++) {
+    regret[2 + A * n + i] = 777;
+    cum[2 + A * n + i] = 888;
+  }
+  const scales = new Float32Array(chunk.memory.buffer, 0, 1);
+  const sumScales = new Float32Array(chunk.memory.buffer, layout.cumByte, 1);
+  scales[0] = 0.00123;
+  sumScales[0] = 0.0456;
+  for (let i = 0; i < 32 * n; i++) buf[i] = random() < 0.15 ? 0 : random() * 2 - 0.5;
+  const w = (j: number) => j * n;
+  const addr = (j: number) => layout.scratchByte + 4 * w(j);
+  return { k, regret, cum, buf, w, addr, scales, sumScales, R: 4, C: layout.cumByte + 4 };
+}
+
+describe("the 16-bit storage kernels read integers (their scales cancel) and round-trip the CFR update", () => {
+  for (const [A, n] of [
+    [2, 1],
+    [3, 7],
+    [2, 6],
+    [4, 64],
+    [5, 449],
+  ] as const) {
+    it(`A = ${A}, n = ${n}`, () => {
+      const s = setup16(A, n);
+      const { k, buf, w, addr, R, C } = s;
+      const vec = (j: number, m = 1) => buf.subarray(w(j), w(j) + m * n);
+      const regrets = () => Float32Array.from(s.regret.subarray(2, 2 + A * n));
+      const sums = () => Float32Array.from(s.cum.subarray(2, 2 + A * n));
+      const expected = new Float32Array(A * n + n);
+
+      k.regretMatch(R, A, n, addr(0));
+      regretMatch32(regrets(), 0, A, n, expected, 0);
+      expect(bits32(vec(0, A))).toEqual(bits32(expected.subarray(0, A * n)));
+      k.averageStrategy(C, A, n, addr(A));
+      averageStrategy32(sums(), 0, A, n, expected, 0);
+      expect(bits32(vec(A, A))).toEqual(bits32(expected.subarray(0, A * n)));
+
+      for (const positive of [true, false]) {
+        const store = positive ? regrets() : sums();
+        if (positive) k.regretInverse(R, A, n, addr(2 * A));
+        else k.sumInverse(C, A, n, addr(2 * A));
+        const invJs = inverse32(store, 0, A, n, positive);
+        expect(bits32(vec(2 * A))).toEqual(bits32(invJs));
+        for (let a = 0; a < A; a++) {
+          const S = (positive ? R : C) + 2 * a * n;
+          const any = k.childReach(
+            S,
+            positive ? 1 : 0,
+            1 / A,
+            n,
+            addr(2 * A),
+            addr(2 * A + 1),
+            addr(2 * A + 2),
+          );
+          const js = childReach32(store, a * n, positive, 1 / A, invJs, vec(2 * A + 1).slice());
+          expect(bits32(vec(2 * A + 2))).toEqual(bits32(js.dst));
+          expect(any !== 0).toBe(js.any);
+        }
+      }
+
+      // The update: the decision's value, then the new integers and scales, the entries after it untouched.
+      const strat = 0;
+      const vals = 2 * A;
+      const out = 3 * A;
+      const own = 3 * A + 1;
+      k.regretMatch(R, A, n, addr(strat));
+      const value = weightedSum32(buf, w(strat), w(vals), A, n);
+      const work = buf.slice();
+      const R0 = s.regret.slice();
+      const C0 = s.cum.slice();
+      const sR = s.scales[0]!;
+      const sC = s.sumScales[0]!;
+      const d = { positive: 0.7, negative: 0.3, strategy: 0.9 };
+      k.cfrUpdate(
+        R,
+        C,
+        A,
+        n,
+        addr(strat),
+        addr(vals),
+        addr(out),
+        addr(own),
+        d.positive,
+        d.negative,
+        d.strategy,
+      );
+      expect(bits32(vec(out))).toEqual(bits32(value));
+      work.set(value, w(out));
+      const scales = update16(R0, C0, 2, A, n, work, w(strat), w(vals), w(out), w(own), d, sR, sC);
+      expect(Array.from(s.regret.subarray(2))).toEqual(Array.from(R0.subarray(2)));
+      expect(Array.from(s.cum.subarray(2))).toEqual(Array.from(C0.subarray(2)));
+      expect(bits32(Float32Array.of(s.scales[0]!, s.sumScales[0]!))).toEqual(
+        bits32(Float32Array.of(scales.sR, scales.sC)),
+      );
+      expect(Array.from(s.regret.subarray(2 + A * n, 10 + A * n))).toEqual(new Array(8).fill(777));
+      expect(Array.from(s.cum.subarray(2 + A * n, 10 + A * n))).toEqual(new Array(8).fill(888));
+      // The largest magnitude is stored at full scale.
+      expect(Math.max(...Array.from(s.regret.subarray(2, 2 + A * n), Math.abs))).toBe(32767);
+      expect(Math.max(...s.cum.subarray(2, 2 + A * n))).toBe(65535);
+    });
+  }
+
+  it("a decision whose new values are all 0 stores zeros and a scale of 0", () => {
+    const s = setup16(2, 5);
+    const { k, buf, w, addr, R, C } = s;
+    s.regret.fill(0, 2, 12);
+    s.cum.fill(0, 2, 12);
+    buf.fill(0);
+    k.cfrUpdate(R, C, 2, 5, addr(0), addr(2), addr(4), addr(5), 1, 1, 1);
+    expect(Array.from(s.regret.subarray(2, 12))).toEqual(new Array(10).fill(0));
+    expect(s.scales[0]).toBe(0);
+    expect(s.sumScales[0]).toBe(0);
+    expect(Array.from(buf.subarray(w(4), w(4) + 5))).toEqual(new Array(5).fill(0));
   });
 });
 

@@ -146,3 +146,58 @@ export function childReach32(
   }
   return { dst, any };
 }
+
+/** Round to the nearest integer, ties to even (WebAssembly's `nearest`). */
+export function roundEven(x: number): number {
+  const lo = Math.floor(x);
+  const d = x - lo;
+  if (d < 0.5) return lo;
+  if (d > 0.5) return lo + 1;
+  return lo % 2 === 0 ? lo : lo + 1;
+}
+
+/**
+ * `cfrUpdate16` (kernels.wat) in float32 JavaScript: regrets `R` (int16, scale `sR`) and strategy sums `C`
+ * (uint16, scale `sC`) at entry `off`, decoded, updated as in `updateRegrets32` and encoded again against
+ * each one's largest magnitude. Returns the new scales.
+ */
+export function update16(
+  R: Int16Array,
+  C: Uint16Array,
+  off: number,
+  A: number,
+  n: number,
+  buf: Float32Array,
+  strat: number,
+  vals: number,
+  value: number,
+  own: number,
+  d: { positive: number; negative: number; strategy: number },
+  sR: number,
+  sC: number,
+): { sR: number; sC: number } {
+  const pos = f(f(d.positive) * sR);
+  const neg = f(f(d.negative) * sR);
+  const gam = f(f(d.strategy) * sC);
+  const r1 = new Float32Array(A * n);
+  const c1 = new Float32Array(A * n);
+  let mR = 0;
+  let mC = 0;
+  for (let a = 0; a < A; a++) {
+    for (let h = 0; h < n; h++) {
+      const i = a * n + h;
+      const r = R[off + i]!;
+      r1[i] = f(f(f(r * (r > 0 ? pos : neg)) + buf[vals + i]!) - buf[value + h]!);
+      c1[i] = f(f(C[off + i]! * gam) + f(buf[own + h]! * buf[strat + i]!));
+      mR = Math.max(mR, Math.abs(r1[i]!));
+      mC = Math.max(mC, Math.abs(c1[i]!));
+    }
+  }
+  const encR = mR > 0 ? f(32767 / mR) : 0;
+  const encC = mC > 0 ? f(65535 / mC) : 0;
+  for (let i = 0; i < A * n; i++) {
+    R[off + i] = Math.max(-32768, Math.min(32767, roundEven(f(r1[i]! * encR))));
+    C[off + i] = Math.max(0, Math.min(65535, roundEven(f(c1[i]! * encC))));
+  }
+  return { sR: mR > 0 ? f(mR / 32767) : 0, sC: mC > 0 ? f(mC / 65535) : 0 };
+}

@@ -218,6 +218,48 @@ describe("solver", () => {
     }
   });
 
+  it("with 16-bit storage converges as with float32, and is the same on one thread or two", () => {
+    const f32 = solvePostflop(turnSpot, { threads: 1, maxIterations: 160, targetExploitability: 0 });
+    const c16 = solvePostflop(turnSpot, {
+      threads: 1,
+      maxIterations: 160,
+      targetExploitability: 0,
+      compressed: true,
+    });
+    expect(f32.exploitability).toBeLessThan(0.1);
+    expect(Math.abs(c16.exploitability - f32.exploitability)).toBeLessThan(0.1 * f32.exploitability);
+    expect(c16.ev.oop).toBeCloseTo(f32.ev.oop, 3);
+    let most = 0;
+    for (let i = 0; i < f32.nodes.length; i++) {
+      const a = f32.nodes[i]!.strategy;
+      const b = c16.nodes[i]!.strategy;
+      for (let k = 0; k < a.length; k++)
+        for (let h = 0; h < a[k]!.length; h++) most = Math.max(most, Math.abs(a[k]![h]! - b[k]![h]!));
+    }
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThan(0.03);
+    const run = (threads: number) =>
+      solvePostflop(flopSpot, {
+        threads,
+        maxIterations: 4,
+        checkEvery: 2,
+        targetExploitability: 0,
+        compressed: true,
+      });
+    const strip = (r: PostflopResult) => ({ ...r, seconds: 0, threads: 0 });
+    expect(strip(run(2))).toEqual(strip(run(1)));
+  });
+
+  it("16-bit storage takes half the bytes of float32 storage in the units", () => {
+    const f32 = new PostflopGame(resolveConfig(flopSpot));
+    const c16 = new PostflopGame(resolveConfig(flopSpot), { compressed: true });
+    expect(c16.entryBytes).toBe(2);
+    const bytes = (g: PostflopGame) => g.entryBytes * g.chunkSizes.reduce((a, b) => a + b, 0);
+    // Two entries of scale per decision and an even count: a little more than half.
+    expect(bytes(c16) / bytes(f32)).toBeGreaterThan(0.5);
+    expect(bytes(c16) / bytes(f32)).toBeLessThan(0.53);
+  });
+
   it("reports sane EVs and equities: each node's range EVs sum to the pot less what is still to be won", () => {
     const result = solvePostflop(turnSpot, { threads: 1, maxIterations: 30 });
     expect(result.ev.oop + result.ev.ip).toBeCloseTo(10, 6);
