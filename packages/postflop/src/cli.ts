@@ -4,7 +4,7 @@
  * The spot file is a `PostflopConfig` (see src/config.ts). Options: --threads N (default every core),
  * --max-iterations N (1000), --target PCT (exploitability in percent of the pot, 0.5), --max-seconds S,
  * --check-every N (10: iterations between the first exploitability measures; see CheckSchedule), --no-isomorphism,
- * --quiet.
+ * --compressed (16-bit storage: half the memory), --quiet.
  */
 
 import { readFileSync, writeFileSync } from "node:fs";
@@ -23,6 +23,7 @@ const { values } = parseArgs({
     target: { type: "string" },
     "check-every": { type: "string" },
     "no-isomorphism": { type: "boolean", default: false },
+    compressed: { type: "boolean", default: false },
     quiet: { type: "boolean", default: false },
     help: { type: "boolean", default: false },
   },
@@ -36,7 +37,7 @@ const fail = (message: string): never => {
 if (values.help || !values.spot) {
   process.stdout.write(
     "usage: pnpm solve-postflop --spot spot.json [--out result.json] [--threads N] [--max-iterations N]\n" +
-      "       [--target PCT] [--max-seconds S] [--check-every N] [--no-isomorphism] [--quiet]\n",
+      "       [--target PCT] [--max-seconds S] [--check-every N] [--no-isomorphism] [--compressed] [--quiet]\n",
   );
   process.exit(values.help ? 0 : 1);
 }
@@ -82,6 +83,7 @@ try {
     maxSeconds: num("max-seconds", values["max-seconds"]),
     checkEvery: num("check-every", values["check-every"]),
     isomorphism: !values["no-isomorphism"],
+    compressed: values.compressed === true,
     onProgress: progress,
   });
   if (!values.quiet && process.stderr.isTTY) process.stderr.write("\n");
