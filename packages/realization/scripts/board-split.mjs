@@ -11,7 +11,8 @@
  *     [--population DIR]   (each half's classes by the regression estimator, src/estimator.ts)
  *     [--line-ridge X[,X]] (each line's own class effects, src/line-effects.ts, fitted to half A on top of the
  *                           model and compared with half B: what the preflop solver is given for a solved line,
- *                           measured on flops it was not fitted to)
+ *                           measured on flops it was not fitted to; X/Y: grouped effects, X the ridge of a
+ *                           class's deviation from its group, Y the groups')
  *
  * Prints one row per (class ridge, weighting) asked for; with no options, class ridges 0.01, 0.1, 1 and none
  * for both weightings.
@@ -137,7 +138,15 @@ for (const w of weightings)
           table,
           model,
           fl,
-          fitLineEffects(fit, table, model, fitLines[0][i], w, Number(lr)),
+          fitLineEffects(
+            fit,
+            table,
+            model,
+            fitLines[0][i],
+            w,
+            Number(lr.split("/")[0]),
+            lr.includes("/") ? Number(lr.split("/")[1]) : undefined,
+          ),
         ),
       );
       console.log(

@@ -25,6 +25,9 @@
  *                                                   as the pack plays it, holds fewer combos (report.ts);
  *                                                   --line-ridge X: the shrinkage of each line's own class
  *                                                   effects (src/line-effects.ts; default 0.001);
+ *                                                   --line-group-ridge Y: grouped line effects (a class's
+ *                                                   effect its group's plus its own deviation; --line-ridge
+ *                                                   then shrinks the deviation, Y the groups' effects)
  *                                                   --earlier DIR[,DIR]: earlier rounds of the lines --in
  *                                                   holds, fitted beside them; a line's own effects average
  *                                                   its rounds (report.ts, `earlier`)
@@ -95,6 +98,7 @@ const { values } = parseArgs({
     "flop-set": { type: "string", default: "balanced" },
     "class-ridge": { type: "string" },
     "line-ridge": { type: "string" },
+    "line-group-ridge": { type: "string" },
     earlier: { type: "string" },
     "class-weights": { type: "string" },
     "range-floor": { type: "string" },
@@ -254,13 +258,16 @@ if (command === "lines") {
     weighting: classWeights(values["class-weights"] ?? "range"),
     populations: populations(),
     ...(values["line-ridge"] ? { lineRidge: num("line-ridge", values["line-ridge"])! } : {}),
+    ...(values["line-group-ridge"]
+      ? { lineGroupRidge: num("line-group-ridge", values["line-group-ridge"])! }
+      : {}),
     ...(values.earlier ? { earlier: readBoardSets(values.earlier.split(",")) } : {}),
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);

@@ -31,6 +31,7 @@ export {
 } from "./flops.js";
 export type { LineEffects } from "./line-effects.js";
 export {
+  CLASS_GROUPS,
   DEFAULT_LINE_RIDGE,
   fitLineEffects,
   groundedLine,

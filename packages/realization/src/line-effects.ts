@@ -40,8 +40,42 @@ export interface LineEffects {
 }
 
 /**
+ * The class groups of grouped line effects (`fitLineEffects`' `groupRidge`): classes that play alike after the
+ * flop. Pairs in bands of three ranks (22-44, 55-77, 88-TT, JJ-KK) and AA alone; other classes by suitedness,
+ * high card and the gap between their ranks (1: connectors; 2-3; 4 and more), so A5o-A2o share a group with
+ * ATo-A6o, and T8o with T7o. Grid index (13 x 13, `HOLDEM_CLASSES`' order) to group index.
+ */
+export const CLASS_GROUPS: readonly number[] = (() => {
+  const keys = new Map<string, number>();
+  return Array.from({ length: N }, (_, c) => {
+    const row = Math.floor(c / 13);
+    const col = c % 13;
+    // Grid positions count from the ace (0) down to the deuce (12).
+    let key: string;
+    if (row === col) key = row === 0 ? "pair A" : `pair ${Math.floor((12 - row) / 3)}`;
+    else {
+      const high = Math.min(row, col);
+      const gap = Math.abs(row - col);
+      key = `${row < col ? "s" : "o"} ${high} ${gap === 1 ? 1 : gap <= 3 ? 2 : 3}`;
+    }
+    let g = keys.get(key);
+    if (g === undefined) {
+      g = keys.size;
+      keys.set(key, g);
+    }
+    return g;
+  });
+})();
+const GROUPS = Math.max(...CLASS_GROUPS) + 1;
+
+/**
  * Fits a line's class effects on top of `model` (see the module's comment). Several rounds of one line (each
  * solved with its round's ranges) give one set of effects, fitted to all of them, each round weighing as much.
+ *
+ * `groupRidge` (grouped effects): each class's effect is its group's (`CLASS_GROUPS`) plus its own deviation;
+ * `ridge` pulls the deviations toward 0 (a class toward its group) and `groupRidge` the groups' effects. A
+ * class's effect from a few flops carries those flops' noise (which ranks they hold); its group pools that
+ * noise over its classes.
  */
 export function fitLineEffects(
   fit: RealizationFit,
@@ -50,15 +84,24 @@ export function fitLineEffects(
   rounds: FitLine | readonly FitLine[],
   weighting: ClassWeighting,
   ridge = DEFAULT_LINE_RIDGE,
+  groupRidge?: number,
 ): LineEffects {
-  const M = 2 * N;
+  const G = groupRidge === undefined ? 0 : GROUPS;
+  const M = 2 * N + 2 * G;
   const A = new Float64Array(M * M);
   const y = new Float64Array(M);
   const list: readonly FitLine[] = Array.isArray(rounds) ? rounds : [rounds as FitLine];
-  for (const line of list) accumulate(fit, table, model, line, weighting, A, y);
-  for (let i = 0; i < M; i++) A[i * M + i] = A[i * M + i]! + ridge * list.length;
+  for (const line of list) accumulate(fit, table, model, line, weighting, A, y, G);
+  for (let i = 0; i < M; i++) A[i * M + i] = A[i * M + i]! + (i < 2 * N ? ridge : groupRidge!) * list.length;
   const x = choleskySolve(A, y, M);
-  return { oop: x.slice(0, N), ip: x.slice(N) };
+  const effects = { oop: x.slice(0, N), ip: x.slice(N, 2 * N) };
+  if (G > 0) {
+    for (let c = 0; c < N; c++) {
+      effects.oop[c] = effects.oop[c]! + x[2 * N + CLASS_GROUPS[c]!]!;
+      effects.ip[c] = effects.ip[c]! + x[2 * N + G + CLASS_GROUPS[c]!]!;
+    }
+  }
+  return effects;
 }
 
 /**
@@ -87,13 +130,17 @@ function accumulate(
   weighting: ClassWeighting,
   A: Float64Array,
   y: Float64Array,
+  G: number,
 ): void {
-  const M = 2 * N;
+  const M = 2 * N + 2 * G;
   const base = fit.predict(model, line);
   for (const side of ["oop", "ip"] as const) {
     const other = side === "oop" ? "ip" : "oop";
     const own = side === "oop" ? 0 : N;
     const opp = side === "oop" ? N : 0;
+    // Grouped effects: each class's coefficient on its group's effect too (after the 2N class deltas).
+    const ownGroup = 2 * N + (side === "oop" ? 0 : G);
+    const oppGroup = 2 * N + (side === "oop" ? G : 0);
     const rows = line.solved[side].filter((r) => base[side].has(r.cls));
     const rangeTotal = rows.reduce((s, r) => s + r.weight, 0);
     const comboTotal = rows.reduce((s, r) => s + HOLDEM_CLASS_COMBOS[r.cls]!, 0);
@@ -113,10 +160,21 @@ function accumulate(
       // Sparse row: index own + a, then opp + b for every b with a coefficient.
       const idx: number[] = [own + r.cls];
       const val: number[] = [ownCoef];
+      const groups = G > 0 ? new Float64Array(G) : null;
       for (let b = 0; b < N; b++) {
         if (coef[b] === 0) continue;
         idx.push(opp + b);
         val.push(-coef[b]! / d);
+        if (groups) groups[CLASS_GROUPS[b]!] = groups[CLASS_GROUPS[b]!]! - coef[b]! / d;
+      }
+      if (groups) {
+        idx.push(ownGroup + CLASS_GROUPS[r.cls]!);
+        val.push(ownCoef);
+        for (let g = 0; g < G; g++) {
+          if (groups[g] === 0) continue;
+          idx.push(oppGroup + g);
+          val.push(groups[g]!);
+        }
       }
       for (let i = 0; i < idx.length; i++) {
         y[idx[i]!] = y[idx[i]!]! + wt * val[i]! * residual;

@@ -172,6 +172,11 @@ export function fitReport(
     /** The ridge of each line's own class effects (`DEFAULT_LINE_RIDGE`). */
     lineRidge?: number;
     /**
+     * Grouped line effects (`fitLineEffects`' `groupRidge`): each class's effect its group's plus its own
+     * deviation, `lineRidge` shrinking the deviations and this the groups' effects. Absent: ungrouped.
+     */
+    lineGroupRidge?: number;
+    /**
      * Boards of earlier rounds (each solved with that round's ranges): their lines join the fit beside the
      * current ones (reported as `<pack>@earlier`), and a line's own effects are fitted over every round of it
      * at once, which averages a class's terminal value over the rounds (the damped update of
@@ -232,7 +237,7 @@ export function fitReport(
   const effects = used.map((l) => {
     let e = byLine.get(l.pack);
     if (!e) {
-      e = fitLineEffects(fit, table, all, roundsOf(l), weighting, lineRidge);
+      e = fitLineEffects(fit, table, all, roundsOf(l), weighting, lineRidge, options.lineGroupRidge);
       byLine.set(l.pack, e);
     }
     return e;

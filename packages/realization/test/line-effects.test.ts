@@ -1,6 +1,8 @@
+import { HOLDEM_CLASSES } from "@ranges/core";
 import { buildGroundedMatrices, loadHeadsUpEquity } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
 import {
+  CLASS_GROUPS,
   compareSeries,
   type FitLine,
   fitLineEffects,
@@ -86,6 +88,56 @@ describe("a line's own class effects", () => {
     const heavy = ip.indexOf(Math.max(...ip));
     const kept = (a: number) => Math.abs(mid.ip[a]! / (loose.ip[a]! || 1e-12));
     expect(kept(floorClass)).toBeLessThan(kept(heavy));
+  });
+
+  it("grouped: a class's effect leans to its group's as its own deviation is shrunk", () => {
+    // Group-level truth plus per-class noise: the grouped fit with a tight class ridge keeps the group level
+    // and drops most of the noise; the ungrouped fit with the same ridge shrinks everything toward 0.
+    const groupTruth = (side: number) => (g: number) => 0.1 * Math.sin(3 * g + side);
+    const noisy = {
+      oop: new Float64Array(N).map((_, a) => groupTruth(0)(CLASS_GROUPS[a]!) + 0.05 * Math.sin(7 * a)),
+      ip: new Float64Array(N).map((_, a) => groupTruth(1)(CLASS_GROUPS[a]!) + 0.05 * Math.cos(11 * a)),
+    };
+    const l = lineWithEffects(noisy);
+    const exact = fitLineEffects(fit, table, model, l, "mixed", 1e-9, 1e-9);
+    const grouped = fitLineEffects(fit, table, model, l, "mixed", 1, 1e-9);
+    const plain = fitLineEffects(fit, table, model, l, "mixed", 1);
+    // With no ridge the grouped fit meets the numbers as the plain one does.
+    const p = predictWithLineEffects(fit, table, model, l, exact);
+    for (const r of l.solved.ip) expect(p.ip.get(r.cls)!).toBeCloseTo(r.realized, 4);
+    // Classes of one group: spread within the group small when the deviations are shrunk hard.
+    const spread = (e: Float64Array, g: number) => {
+      const v = Array.from(e).filter((_, a) => CLASS_GROUPS[a] === g);
+      return Math.max(...v) - Math.min(...v);
+    };
+    const groups = Math.max(...CLASS_GROUPS) + 1;
+    expect(groups).toBeGreaterThan(60);
+    expect(groups).toBeLessThan(100);
+    let tight = 0;
+    let loose = 0;
+    let level = 0;
+    for (let g = 0; g < groups; g++) {
+      tight += spread(grouped.ip, g);
+      loose += spread(exact.ip, g);
+      // The group's level survives in the grouped fit (relative to the one constant the shares cannot see).
+      level += Math.abs(grouped.ip.filter((_, a) => CLASS_GROUPS[a] === g)[0]! - grouped.ip[0]!);
+    }
+    expect(tight).toBeLessThan(0.2 * loose);
+    expect(level).toBeGreaterThan(0.5);
+    const size = (e: Float64Array) => e.reduce((s, x) => s + Math.abs(x - e[0]!), 0);
+    expect(size(plain.ip)).toBeLessThan(0.5 * size(grouped.ip));
+  });
+
+  it("groups AA alone, the deuce-to-four pairs together, A5o-A2o with ATo-A6o, T8o with T7o", () => {
+    const g = (name: string) => CLASS_GROUPS[HOLDEM_CLASSES.indexOf(name)];
+    expect(HOLDEM_CLASSES.filter((c) => CLASS_GROUPS[HOLDEM_CLASSES.indexOf(c)] === g("AA"))).toEqual(["AA"]);
+    expect(g("22")).toBe(g("44"));
+    expect(g("44")).not.toBe(g("55"));
+    expect(g("A2o")).toBe(g("ATo"));
+    expect(g("A2o")).not.toBe(g("A2s"));
+    expect(g("AKo")).not.toBe(g("AQo"));
+    expect(g("T8o")).toBe(g("T7o"));
+    expect(g("T9o")).not.toBe(g("T8o"));
   });
 
   it("fitted over two rounds of the line, average what each round says (the damped update)", () => {
