@@ -56,7 +56,7 @@ import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 import { type PopulationSet, readPopulations } from "./estimator.js";
 import type { ClassWeighting } from "./fit.js";
 import type { FlopSet } from "./flops.js";
-import { LineError, readLine, STANDARD_LINES } from "./lines.js";
+import { EARLY_LINES, LineError, readLine, STANDARD_LINES } from "./lines.js";
 import { treeModelPrediction } from "./model.js";
 import { fitReport, type SeriesStats } from "./report.js";
 
@@ -169,8 +169,10 @@ const lines = values.lines
       .split(",")
       .map(
         (id) =>
-          STANDARD_LINES.find((l) => l.id === id.trim()) ??
-          fail(`unknown line ${id}; lines: ${STANDARD_LINES.map((l) => l.id).join(", ")}`),
+          [...STANDARD_LINES, ...EARLY_LINES].find((l) => l.id === id.trim()) ??
+          fail(
+            `unknown line ${id}; lines: ${[...STANDARD_LINES, ...EARLY_LINES].map((l) => l.id).join(", ")}`,
+          ),
       )
   : STANDARD_LINES;
 

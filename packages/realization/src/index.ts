@@ -39,7 +39,14 @@ export {
   raisesOfKind,
 } from "./line-effects.js";
 export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
-export { LineError, rangeText, readLine, STANDARD_LINES, solverWeight } from "./lines.js";
+export {
+  EARLY_LINES,
+  LineError,
+  rangeText,
+  readLine,
+  STANDARD_LINES,
+  solverWeight,
+} from "./lines.js";
 export { treeModelPrediction } from "./model.js";
 export type { LineRanges, PopulationMoments } from "./population.js";
 export { comboReach, flopEquities, populationMoments, rangesKey } from "./population.js";

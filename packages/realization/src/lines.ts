@@ -65,6 +65,16 @@ export const STANDARD_LINES: readonly LineSpec[] = [
   { id: "4bp-co-btn", kind: "4bp-oop", steps: ["CO:raise", "BTN:raise", "CO:raise", "BTN:call"] },
 ];
 
+/**
+ * Lines of the first seat's open, solved on request (`--lines`): the early seats' single-raised pots, where a
+ * class that the standard lines only hold at the range floor as a raiser (a low suited connector that v3.3's
+ * early seats fold) is played by the ranges of a prototype that opens it (docs/solver-model.md).
+ */
+export const EARLY_LINES: readonly LineSpec[] = [
+  { id: "srp-utg-bb", kind: "srp-ip", steps: ["UTG:raise", "BB:call"] },
+  { id: "srp-utg-btn", kind: "srp-oop", steps: ["UTG:raise", "BTN:call"] },
+];
+
 /** A heads-up pot at the flop, read off a preflop pack. */
 export interface FlopLine {
   readonly id: string;

@@ -1,12 +1,20 @@
 import { HOLDEM_CLASSES } from "@ranges/core";
 import { RangeStore } from "@ranges/store";
 import { afterAll, describe, expect, it } from "vitest";
-import { LineError, type LineSpec, planBatch, rangeText, readLine, STANDARD_LINES } from "../src/index.js";
+import {
+  EARLY_LINES,
+  LineError,
+  type LineSpec,
+  planBatch,
+  rangeText,
+  readLine,
+  STANDARD_LINES,
+} from "../src/index.js";
 
 const packsDir = new URL("../../../data/packs/", import.meta.url).pathname;
 const store = RangeStore.open({ packsDir });
 afterAll(() => store.close());
-const spec = (id: string): LineSpec => STANDARD_LINES.find((l) => l.id === id)!;
+const spec = (id: string): LineSpec => [...STANDARD_LINES, ...EARLY_LINES].find((l) => l.id === id)!;
 const at = (cls: string) => HOLDEM_CLASSES.indexOf(cls as (typeof HOLDEM_CLASSES)[number]);
 
 describe("readLine", () => {
@@ -43,6 +51,18 @@ describe("readLine", () => {
     for (const cls of ["QQ", "AJs", "T9s"]) {
       expect(line.ranges.ip[at(cls)]).toBeCloseTo((open.weights[cls] ?? 0) * (call.weights[cls] ?? 0), 12);
     }
+  });
+
+  it("reads the first seat's opens called by the BB (UTG in position) and by the BTN (UTG out of position)", () => {
+    const bb = readLine(store, "nlmtt8", 40, spec("srp-utg-bb"));
+    expect([bb.oop, bb.ip, bb.aggressor, bb.pot, bb.behind]).toEqual(["BB", "UTG", "ip", 5.88, 36.81]);
+    expect(bb.history.startsWith("UTG_")).toBe(true);
+    expect(bb.history.endsWith("_BB_Call")).toBe(true);
+    const btn = readLine(store, "nlmtt8", 40, spec("srp-utg-btn"));
+    expect([btn.oop, btn.ip, btn.aggressor]).toEqual(["UTG", "BTN", "oop"]);
+    const open = store.node("nlmtt8", 40, "UTG").actions.find((a) => a.kind === "raise")!;
+    for (const cls of ["AA", "KQs", "75s", "22"])
+      expect(bb.ranges.ip[at(cls)]).toBeCloseTo(open.weights[cls] ?? 0, 12);
   });
 
   it("counts nlmtt8's dead ante in the pot and takes it from the BB's stack", () => {
