@@ -37,20 +37,21 @@ function ownBestResponse(solver: PostflopSolver, p: 0 | 1): Map<number, number> 
   return out;
 }
 
-function solved(config: PostflopConfig, iterations: number, threads = 1): PostflopSolver {
-  const solver = createPostflopSolver(config, { threads });
+function solved(config: PostflopConfig, iterations: number, threads = 1, compressed = false): PostflopSolver {
+  const solver = createPostflopSolver(config, { threads, compressed });
   for (let i = 0; i < iterations; i++) solver.iterate();
   return solver;
 }
 
 describe("outOfRangeValues", () => {
   it.each([
-    ["flop spot, 2 threads", flopSpot, 2, { oop: "KK,T9s,33,KhTh", ip: "AQ,JT,A5s,76s" }],
-    ["turn spot", turnSpot, 1, { oop: "AA,T9s,33,65s", ip: "AQ,99,KTs,43o" }],
+    ["flop spot, 2 threads", flopSpot, 2, { oop: "KK,T9s,33,KhTh", ip: "AQ,JT,A5s,76s" }, false],
+    ["turn spot", turnSpot, 1, { oop: "AA,T9s,33,65s", ip: "AQ,99,KTs,43o" }, false],
+    ["turn spot, 16-bit storage", turnSpot, 1, { oop: "AA,T9s,33,65s", ip: "AQ,99,KTs,43o" }, true],
   ])(
     "%s: hands of the solved range get exactly the solve's best-response values, also in a wider range",
-    (_name, config, threads, extra) => {
-      const solver = solved(config, 30, threads);
+    (_name, config, threads, extra, compressed) => {
+      const solver = solved(config, 30, threads, compressed);
       try {
         for (const p of [0, 1] as const) {
           const own = ownBestResponse(solver, p);
