@@ -134,11 +134,15 @@ export function outOfRangeValues(solver: PostflopSolver, player: 0 | 1, range: s
     from.units.forEach(([chunk, off, len], i) => {
       const [chunk2, off2, len2] = to.units[i]!;
       if (len !== len2) throw new Error("outOfRangeValues: a decision's size differs between the games");
-      // 16-bit storage: the decision's scale (the two entries before it) as well.
-      const h = g1.entryBytes === 2 ? 2 : 0;
+      // The decision's entries as bytes (one copy whatever their type); with 16-bit storage, its scale (the two
+      // entries before it) as well.
+      const E = g1.entryBytes;
+      const h = E === 2 ? 2 : 0;
       const src = solver.buffers.cum[chunk]!;
       const dst = buffers.cum[chunk2]!;
-      for (let i = -h; i < len; i++) dst[off2 + i] = src[off + i]!;
+      new Uint8Array(dst.buffer, dst.byteOffset + (off2 - h) * E, (len + h) * E).set(
+        new Uint8Array(src.buffer, src.byteOffset + (off - h) * E, (len + h) * E),
+      );
     });
     const none = discountAt(1, solver.params);
     const root = solver2.traverse(MODE_BR, player, none);
