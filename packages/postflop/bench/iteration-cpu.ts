@@ -17,7 +17,7 @@
 
 import { parseArgs } from "node:util";
 import { createPostflopSolver, PACK_DCFR, type PostflopConfig } from "../dist/index.js";
-import { benchSpot } from "./spot.ts";
+import { benchSpot, benchTurnSpot } from "./spot.ts";
 
 const { values } = parseArgs({
   options: {
@@ -31,8 +31,7 @@ const { values } = parseArgs({
 
 // The schedule (the paper's DCFR) and, without --leads, the tree its recorded checksums were taken with.
 const flop = benchSpot("75%", values.leads === true);
-const config: PostflopConfig =
-  values.spot === "flop" ? flop : { ...flop, board: "QsJh2h5d", pot: 13.75, stack: 93.375 };
+const config: PostflopConfig = values.spot === "flop" ? flop : benchTurnSpot(flop);
 const iterations = Number(values.iterations);
 const solver = createPostflopSolver(config, {
   threads: Number(values.threads),

@@ -25,3 +25,11 @@ export const benchSpot = (flopBet: string, donkBets = true): PostflopConfig => (
   allInThreshold: 1.5,
   forceAllInThreshold: 0.15,
 });
+
+/** The turn spot of the bench scripts: a flop spot's ranges and sizes on QsJh2h5d, pot 13.75, 93.375 behind. */
+export const benchTurnSpot = (flop: PostflopConfig): PostflopConfig => ({
+  ...flop,
+  board: "QsJh2h5d",
+  pot: 13.75,
+  stack: 93.375,
+});

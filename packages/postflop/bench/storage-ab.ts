@@ -10,7 +10,7 @@
 
 import { parseArgs } from "node:util";
 import { createPostflopSolver, PACK_DCFR, type PostflopConfig } from "../dist/index.js";
-import { benchSpot } from "./spot.ts";
+import { benchSpot, benchTurnSpot } from "./spot.ts";
 
 const { values } = parseArgs({
   options: {
@@ -22,8 +22,7 @@ const { values } = parseArgs({
 });
 
 const flop = benchSpot("75%", values.leads === true);
-const config: PostflopConfig =
-  values.spot === "flop" ? flop : { ...flop, board: "QsJh2h5d", pot: 13.75, stack: 93.375 };
+const config: PostflopConfig = values.spot === "flop" ? flop : benchTurnSpot(flop);
 const threads = Number(values.threads);
 const solvers = [false, true].map((compressed) =>
   createPostflopSolver(config, { threads, dcfr: PACK_DCFR, compressed }),

@@ -164,15 +164,15 @@ const packs = values.packs!.split(",").map((p) => {
   if (!game || !Number.isFinite(s)) fail(`--packs takes game:stack pairs, got "${p}"`);
   return { game: game!, stack: s };
 });
+/** The lines `--lines` may name: the standard ones and the first seat's. */
+const KNOWN_LINES = [...STANDARD_LINES, ...EARLY_LINES];
 const lines = values.lines
   ? values.lines
       .split(",")
       .map(
         (id) =>
-          [...STANDARD_LINES, ...EARLY_LINES].find((l) => l.id === id.trim()) ??
-          fail(
-            `unknown line ${id}; lines: ${[...STANDARD_LINES, ...EARLY_LINES].map((l) => l.id).join(", ")}`,
-          ),
+          KNOWN_LINES.find((l) => l.id === id.trim()) ??
+          fail(`unknown line ${id}; lines: ${KNOWN_LINES.map((l) => l.id).join(", ")}`),
       )
   : STANDARD_LINES;
 
