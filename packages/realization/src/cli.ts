@@ -21,6 +21,8 @@
  *                                                   class effects' shrinkage (none: hand features only);
  *                                                   --class-weights range|mixed: how the fit weighs classes
  *                                                   (src/fit.ts ClassWeighting; default range);
+ *                                                   --class-basis shared|roles: how the class effects span
+ *                                                   the roles (src/fit.ts ClassEffectBasis; default shared);
  *                                                   --min-combos leaves out lines where a player's range,
  *                                                   as the pack plays it, holds fewer combos (report.ts);
  *                                                   --line-ridge X: the shrinkage of each line's own class
@@ -54,7 +56,7 @@ import { RangeStore } from "@ranges/store";
 import { aggregate, readBoardSets } from "./aggregate.js";
 import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 import { type PopulationSet, readPopulations } from "./estimator.js";
-import type { ClassWeighting } from "./fit.js";
+import type { ClassEffectBasis, ClassWeighting } from "./fit.js";
 import type { FlopSet } from "./flops.js";
 import { EARLY_LINES, LineError, readLine, STANDARD_LINES } from "./lines.js";
 import { treeModelPrediction } from "./model.js";
@@ -101,6 +103,7 @@ const { values } = parseArgs({
     "line-group-ridge": { type: "string" },
     earlier: { type: "string" },
     "class-weights": { type: "string" },
+    "class-basis": { type: "string" },
     "range-floor": { type: "string" },
     "floor-by": { type: "string" },
     tree: { type: "string" },
@@ -128,6 +131,11 @@ const flopSet = (): FlopSet => {
   return set as FlopSet;
 };
 /** `--class-weights`: range or mixed (src/fit.ts, `ClassWeighting`). */
+function classBasis(raw: string): ClassEffectBasis {
+  if (raw !== "shared" && raw !== "roles") return fail(`--class-basis is shared or roles, got "${raw}"`);
+  return raw;
+}
+
 function classWeights(raw: string): ClassWeighting {
   if (raw !== "range" && raw !== "mixed") return fail(`--class-weights is range or mixed, got "${raw}"`);
   return raw;
@@ -258,6 +266,7 @@ if (command === "lines") {
         ? { classRidge: num("class-ridge", values["class-ridge"])! }
         : {}),
     weighting: classWeights(values["class-weights"] ?? "range"),
+    classBasis: classBasis(values["class-basis"] ?? "shared"),
     populations: populations(),
     ...(values["line-ridge"] ? { lineRidge: num("line-ridge", values["line-ridge"])! } : {}),
     ...(values["line-group-ridge"]
@@ -269,7 +278,7 @@ if (command === "lines") {
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);

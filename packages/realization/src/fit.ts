@@ -50,6 +50,42 @@ const N = 169;
  */
 export type ClassWeighting = "range" | "mixed";
 
+/**
+ * How the fit spans a class's effects across the roles of a heads-up pot (both span the same space, so the
+ * fitted parameters are always stored in the solver's `CLASS_EFFECT_FEATURES`; only the ridge's pull differs):
+ *
+ * - `"shared"`: a constant plus a raiser's, a limper's, ... deviation from it. A class solved only as a caller
+ *   gets the caller's effect as a raiser too (the ridge shrinks the raiser's deviation to 0).
+ * - `"roles"`: one effect per role (caller, last raiser, either player of a limped pot), each shrunk to 0 on its
+ *   own. A class solved only as a caller keeps the hand features' value as a raiser.
+ */
+export type ClassEffectBasis = "shared" | "roles";
+
+if (
+  CLASS_EFFECT_FEATURES[0] !== "1" ||
+  CLASS_EFFECT_FEATURES[1] !== "aggressor" ||
+  CLASS_EFFECT_FEATURES[5] !== "limped"
+)
+  throw new Error("rolesFeatures expects CLASS_EFFECT_FEATURES to start 1, aggressor and hold limped at 5");
+
+/** The roles basis's features from the shared ones: the constant becomes "the caller" (neither raiser nor limper). */
+function rolesFeatures(s: readonly number[]): number[] {
+  const r = [...s];
+  r[0] = s[0]! - s[1]! - s[5]!;
+  return r;
+}
+
+/** Class effects fitted in the roles basis, written in the shared one (beta_s = T' beta_r, per class). */
+function rolesToShared(effects: Float64Array, ce: number): Float64Array {
+  const out = Float64Array.from(effects);
+  for (let a = 0; a * ce < effects.length; a++) {
+    const caller = effects[a * ce]!;
+    out[a * ce + 1] = effects[a * ce + 1]! - caller;
+    out[a * ce + 5] = effects[a * ce + 5]! - caller;
+  }
+  return out;
+}
+
 /** Equity and compatible-combo-pair weights, row-major 169 x 169 (the solver's heads-up table). */
 export interface EquityTable {
   readonly eq: Float64Array;
@@ -115,15 +151,22 @@ interface Row {
  * The regression rows of one line: per player and class, the realization's coefficients on the parameters
  * and the target (solved realization minus 1, the part the model's constant gives).
  */
-function rowsOf(line: FitLine, table: EquityTable, features: readonly number[][]): Row[] {
+function rowsOf(
+  line: FitLine,
+  table: EquityTable,
+  features: readonly number[][],
+  basis: ClassEffectBasis = "shared",
+): Row[] {
   const rows: Row[] = [];
   const h = lineFeatures(line);
+  const ceOf = (side: "oop" | "ip") =>
+    basis === "roles" ? rolesFeatures(classEffectFeatures(line, side)) : classEffectFeatures(line, side);
   for (const side of ["oop", "ip"] as const) {
     const other = side === "oop" ? "ip" : "oop";
     const g = playerFeatures(line, side);
     const gOther = playerFeatures(line, other);
-    const ce = classEffectFeatures(line, side);
-    const ceOther = classEffectFeatures(line, other);
+    const ce = ceOf(side);
+    const ceOther = ceOf(other);
     const opp = line.ranges[other];
     for (const { cls: a, weight, realized } of line.solved[side]) {
       let d = 0;
@@ -216,17 +259,20 @@ export class RealizationFit {
   }
 
   /**
-   * Fits the model. `classRidge` shrinks the per-class effects (Infinity or absent: none, hand features only).
+   * Fits the model. `classRidge` shrinks the per-class effects (Infinity or absent: none, hand features only);
+   * `basis` is how they span the roles (`ClassEffectBasis`; the result is in the shared basis either way).
    */
   fit(
     lines: readonly FitLine[],
     ridge = 1e-4,
     classRidge = Number.POSITIVE_INFINITY,
     weighting: ClassWeighting = "range",
+    basis: ClassEffectBasis = "shared",
   ): FittedModel {
-    const rows = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features), weighting));
+    const rows = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features, basis), weighting));
     const x = solveRidge(rows, ridge, Number.isFinite(classRidge) ? classRidge : 1e12);
-    const classEffects = Number.isFinite(classRidge) ? x.slice(BASE) : new Float64Array(N * CE);
+    const fitted = basis === "roles" ? rolesToShared(x.slice(BASE), CE) : x.slice(BASE);
+    const classEffects = Number.isFinite(classRidge) ? fitted : new Float64Array(N * CE);
     return { theta: x.slice(0, KF * JF), gamma: x.slice(KF * JF, BASE), classEffects, ridge };
   }
 

@@ -18,7 +18,7 @@ export {
   regressionEstimate,
   solvedReach,
 } from "./estimator.js";
-export type { ClassWeighting, EquityTable, FitLine, FittedModel } from "./fit.js";
+export type { ClassEffectBasis, ClassWeighting, EquityTable, FitLine, FittedModel } from "./fit.js";
 export { aggressorOfKind, equityVsRandom, fitLineOf, RealizationFit, spotOf } from "./fit.js";
 export {
   BALANCED_FLOPS_SEED,

@@ -14,7 +14,14 @@ import {
   type StoredBoard,
 } from "./aggregate.js";
 import type { PopulationSet } from "./estimator.js";
-import { type ClassWeighting, type EquityTable, type FitLine, fitLineOf, RealizationFit } from "./fit.js";
+import {
+  type ClassEffectBasis,
+  type ClassWeighting,
+  type EquityTable,
+  type FitLine,
+  fitLineOf,
+  RealizationFit,
+} from "./fit.js";
 import {
   DEFAULT_LINE_RIDGE,
   fitLineEffects,
@@ -167,6 +174,8 @@ export function fitReport(
     minCombos?: number;
     /** How the fit weighs the classes (`ClassWeighting`, default "range"); the statistics always weigh by range. */
     weighting?: ClassWeighting;
+    /** How the model's class effects span the roles (`ClassEffectBasis`, default "shared"). */
+    classBasis?: ClassEffectBasis;
     /** Lines' populations: their classes' realization by the regression estimator (`estimator.ts`). */
     populations?: PopulationSet;
     /** The ridge of each line's own class effects (`DEFAULT_LINE_RIDGE`). */
@@ -189,6 +198,7 @@ export function fitReport(
   ridge: number;
   classRidge: number;
   weighting: ClassWeighting;
+  classBasis: ClassEffectBasis;
   minBoards: number;
   lines: ReportLine[];
   summary: FitSummary;
@@ -230,7 +240,8 @@ export function fitReport(
   const roundsOf = (l: LineRealization) => fitLines.filter((_, k) => used[k]!.pack === l.pack);
   const fit = new RealizationFit(table);
   const weighting = options.weighting ?? "range";
-  const all = fit.fit(fitLines, ridge, classRidge, weighting);
+  const classBasis = options.classBasis ?? "shared";
+  const all = fit.fit(fitLines, ridge, classRidge, weighting, classBasis);
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
   // One set of effects per line, shared by its rounds.
   const byLine = new Map<string, LineEffects>();
@@ -254,6 +265,7 @@ export function fitReport(
         ridge,
         classRidge,
         weighting,
+        classBasis,
       ),
       fl,
     );
@@ -322,6 +334,7 @@ export function fitReport(
     ridge,
     classRidge,
     weighting,
+    classBasis,
     minBoards: options.minBoards,
     lines: out,
     summary: summarize(out),

@@ -1,4 +1,10 @@
-import { buildGroundedMatrices, CLASS_EFFECT_FEATURES, loadHeadsUpEquity } from "@ranges/solver";
+import { HOLDEM_CLASSES } from "@ranges/core";
+import {
+  buildGroundedMatrices,
+  CLASS_EFFECT_FEATURES,
+  classEffectFeatures,
+  loadHeadsUpEquity,
+} from "@ranges/solver";
 import { describe, expect, it } from "vitest";
 import { type FitLine, RealizationFit } from "../src/index.js";
 import { range } from "./ranges.js";
@@ -97,6 +103,55 @@ describe("RealizationFit", () => {
     }
     expect(errPlain).toBeGreaterThan(0.01);
     expect(errEffects).toBeLessThan(1e-4);
+  });
+
+  it("spans the same class effects in the roles basis as in the shared one", () => {
+    const lines = synthetic();
+    const truth = fit.fit(lines, 1e-12);
+    const classEffects = new Float64Array(169 * CLASS_EFFECT_FEATURES.length).map(
+      (_, i) => 0.1 * Math.sin(5 * i),
+    );
+    const generated = lines.map((l) => {
+      const p = fit.predict({ ...truth, classEffects }, l);
+      const rows = (side: "oop" | "ip") =>
+        l.solved[side].map((r) => ({ ...r, realized: p[side].get(r.cls)! }));
+      return { ...l, solved: { oop: rows("oop"), ip: rows("ip") } };
+    });
+    const roles = fit.fit(generated, 1e-12, 1e-9, "range", "roles");
+    for (const l of generated) {
+      const p = fit.predict(roles, l);
+      for (const side of ["oop", "ip"] as const)
+        for (const r of l.solved[side]) expect(Math.abs(p[side].get(r.cls)! - r.realized)).toBeLessThan(1e-4);
+    }
+  });
+
+  it("gives a class solved only as a caller its caller's effect as a raiser in the shared basis only", () => {
+    const x = HOLDEM_CLASSES.indexOf("75s");
+    const C = CLASS_EFFECT_FEATURES.length;
+    const truth = fit.fit(synthetic(), 1e-12);
+    // 75s realizes 0.2 beyond the hand features in every role, but no raiser ever holds it.
+    const classEffects = new Float64Array(169 * C);
+    classEffects[x * C] = 0.2;
+    const lines = synthetic().map((l) => {
+      const ranges = { oop: Array.from(l.ranges.oop), ip: Array.from(l.ranges.ip) };
+      if (l.aggressor) ranges[l.aggressor][x] = 0;
+      const blankLine = { ...l, ranges, solved: { oop: all(ranges.oop), ip: all(ranges.ip) } };
+      const p = fit.predict({ ...truth, classEffects }, blankLine);
+      const rows = (side: "oop" | "ip") =>
+        [...p[side]].map(([cls, realized]) => ({ cls, weight: ranges[side][cls]!, realized }));
+      return { ...blankLine, solved: { oop: rows("oop"), ip: rows("ip") } };
+    });
+    const effectOf = (model: { classEffects?: Float64Array }, aggressor: boolean) => {
+      const c = classEffectFeatures({ spr: 6, ip: aggressor, aggressor, limped: false, reraised: false });
+      return c.reduce((s, cj, j) => s + model.classEffects![x * C + j]! * cj, 0);
+    };
+    const shared = fit.fit(lines, 1e-12, 1e-6, "range", "shared");
+    const roles = fit.fit(lines, 1e-12, 1e-6, "range", "roles");
+    // As a caller both find the effect (less what the ridge keeps); as a raiser only the shared basis carries it.
+    expect(effectOf(shared, false)).toBeGreaterThan(0.15);
+    expect(effectOf(roles, false)).toBeGreaterThan(0.15);
+    expect(effectOf(shared, true)).toBeGreaterThan(0.15);
+    expect(Math.abs(effectOf(roles, true))).toBeLessThan(0.01);
   });
 
   it("values the classes a range barely holds when the classes weigh by combos too (mixed)", () => {
