@@ -23,6 +23,9 @@
  *                                                   (src/fit.ts ClassWeighting; default range);
  *                                                   --class-basis shared|roles: how the class effects span
  *                                                   the roles (src/fit.ts ClassEffectBasis; default shared);
+ *                                                   --class-group-ridge Y: grouped class effects (a class's
+ *                                                   effect its group's plus its own deviation; --class-ridge
+ *                                                   then shrinks the deviation, Y the groups' effects);
  *                                                   --min-combos leaves out lines where a player's range,
  *                                                   as the pack plays it, holds fewer combos (report.ts);
  *                                                   --line-ridge X: the shrinkage of each line's own class
@@ -104,6 +107,7 @@ const { values } = parseArgs({
     earlier: { type: "string" },
     "class-weights": { type: "string" },
     "class-basis": { type: "string" },
+    "class-group-ridge": { type: "string" },
     "range-floor": { type: "string" },
     "floor-by": { type: "string" },
     tree: { type: "string" },
@@ -267,6 +271,9 @@ if (command === "lines") {
         : {}),
     weighting: classWeights(values["class-weights"] ?? "range"),
     classBasis: classBasis(values["class-basis"] ?? "shared"),
+    ...(values["class-group-ridge"]
+      ? { classGroupRidge: num("class-group-ridge", values["class-group-ridge"])! }
+      : {}),
     populations: populations(),
     ...(values["line-ridge"] ? { lineRidge: num("line-ridge", values["line-ridge"])! } : {}),
     ...(values["line-group-ridge"]
@@ -278,7 +285,7 @@ if (command === "lines") {
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);

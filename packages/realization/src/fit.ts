@@ -35,6 +35,7 @@ import {
   equityVsRandom as tableEquityVsRandom,
 } from "@ranges/solver";
 import type { LineRealization, StoredBoard } from "./aggregate.js";
+import { CLASS_GROUPS, GROUPS } from "./class-groups.js";
 import { choleskySolve } from "./linear.js";
 
 const N = 169;
@@ -229,25 +230,40 @@ function reweigh(rows: readonly Row[], weighting: ClassWeighting): Row[] {
   return out;
 }
 
-/** Solves the weighted ridge regression (normal equations, Cholesky). */
-function solveRidge(rows: readonly Row[], ridge: number, classRidge: number): Float64Array {
-  const A = new Float64Array(P * P);
-  const y = new Float64Array(P);
+/**
+ * Solves the weighted ridge regression (normal equations, Cholesky). `ridges` per parameter, scaled by the mean
+ * diagonal of the data's normal matrix; rows' coefficients may be longer than P (the groups' columns).
+ */
+function solveRidge(rows: readonly Row[], ridges: Float64Array): Float64Array {
+  const M = ridges.length;
+  const A = new Float64Array(M * M);
+  const y = new Float64Array(M);
   for (const r of rows) {
-    for (let i = 0; i < P; i++) {
+    for (let i = 0; i < M; i++) {
       const wi = r.weight * r.coef[i]!;
       if (wi === 0) continue;
       y[i] = y[i]! + wi * r.target;
-      for (let j = 0; j <= i; j++) A[i * P + j] = A[i * P + j]! + wi * r.coef[j]!;
+      for (let j = 0; j <= i; j++) A[i * M + j] = A[i * M + j]! + wi * r.coef[j]!;
     }
   }
   let trace = 0;
-  for (let i = 0; i < P; i++) trace += A[i * P + i]!;
-  for (let i = 0; i < P; i++) {
-    A[i * P + i] = A[i * P + i]! + ((i < BASE ? ridge : classRidge) * trace) / P;
-    for (let j = 0; j < i; j++) A[j * P + i] = A[i * P + j]!;
+  for (let i = 0; i < P; i++) trace += A[i * M + i]!;
+  for (let i = 0; i < M; i++) {
+    A[i * M + i] = A[i * M + i]! + (ridges[i]! * trace) / P;
+    for (let j = 0; j < i; j++) A[j * M + i] = A[i * M + j]!;
   }
-  return choleskySolve(A, y, P);
+  return choleskySolve(A, y, M);
+}
+
+/** A row with its class effects' coefficients also summed into their groups' columns (after the P parameters). */
+function withGroups(r: Row): Row {
+  const coef = new Float64Array(P + GROUPS * CE);
+  coef.set(r.coef);
+  for (let a = 0; a < N; a++) {
+    const g = P + CLASS_GROUPS[a]! * CE;
+    for (let j = 0; j < CE; j++) coef[g + j] = coef[g + j]! + r.coef[BASE + a * CE + j]!;
+  }
+  return { ...r, coef };
 }
 
 export class RealizationFit {
@@ -261,6 +277,8 @@ export class RealizationFit {
   /**
    * Fits the model. `classRidge` shrinks the per-class effects (Infinity or absent: none, hand features only);
    * `basis` is how they span the roles (`ClassEffectBasis`; the result is in the shared basis either way).
+   * `groupRidge` (grouped class effects): each class's effect is its group's (`CLASS_GROUPS`) plus its own
+   * deviation, `classRidge` shrinking the deviations toward the group and `groupRidge` the groups' effects.
    */
   fit(
     lines: readonly FitLine[],
@@ -268,10 +286,21 @@ export class RealizationFit {
     classRidge = Number.POSITIVE_INFINITY,
     weighting: ClassWeighting = "range",
     basis: ClassEffectBasis = "shared",
+    groupRidge?: number,
   ): FittedModel {
-    const rows = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features, basis), weighting));
-    const x = solveRidge(rows, ridge, Number.isFinite(classRidge) ? classRidge : 1e12);
-    const fitted = basis === "roles" ? rolesToShared(x.slice(BASE), CE) : x.slice(BASE);
+    const grouped = groupRidge !== undefined && Number.isFinite(classRidge);
+    const plain = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features, basis), weighting));
+    const rows = grouped ? plain.map(withGroups) : plain;
+    const ridges = new Float64Array(grouped ? P + GROUPS * CE : P);
+    ridges.fill(ridge, 0, BASE);
+    ridges.fill(Number.isFinite(classRidge) ? classRidge : 1e12, BASE, P);
+    if (grouped) ridges.fill(groupRidge, P);
+    const x = solveRidge(rows, ridges);
+    const own = x.slice(BASE, P);
+    if (grouped)
+      for (let a = 0; a < N; a++)
+        for (let j = 0; j < CE; j++) own[a * CE + j] = own[a * CE + j]! + x[P + CLASS_GROUPS[a]! * CE + j]!;
+    const fitted = basis === "roles" ? rolesToShared(own, CE) : own;
     const classEffects = Number.isFinite(classRidge) ? fitted : new Float64Array(N * CE);
     return { theta: x.slice(0, KF * JF), gamma: x.slice(KF * JF, BASE), classEffects, ridge };
   }

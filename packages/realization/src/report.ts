@@ -176,6 +176,11 @@ export function fitReport(
     weighting?: ClassWeighting;
     /** How the model's class effects span the roles (`ClassEffectBasis`, default "shared"). */
     classBasis?: ClassEffectBasis;
+    /**
+     * Grouped class effects (`RealizationFit.fit`'s `groupRidge`): each class's effect its group's plus its own
+     * deviation, `classRidge` shrinking the deviations and this the groups'. Absent: ungrouped.
+     */
+    classGroupRidge?: number;
     /** Lines' populations: their classes' realization by the regression estimator (`estimator.ts`). */
     populations?: PopulationSet;
     /** The ridge of each line's own class effects (`DEFAULT_LINE_RIDGE`). */
@@ -199,6 +204,7 @@ export function fitReport(
   classRidge: number;
   weighting: ClassWeighting;
   classBasis: ClassEffectBasis;
+  classGroupRidge: number | null;
   minBoards: number;
   lines: ReportLine[];
   summary: FitSummary;
@@ -241,7 +247,8 @@ export function fitReport(
   const fit = new RealizationFit(table);
   const weighting = options.weighting ?? "range";
   const classBasis = options.classBasis ?? "shared";
-  const all = fit.fit(fitLines, ridge, classRidge, weighting, classBasis);
+  const classGroupRidge = options.classGroupRidge;
+  const all = fit.fit(fitLines, ridge, classRidge, weighting, classBasis, classGroupRidge);
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
   // One set of effects per line, shared by its rounds.
   const byLine = new Map<string, LineEffects>();
@@ -266,6 +273,7 @@ export function fitReport(
         classRidge,
         weighting,
         classBasis,
+        classGroupRidge,
       ),
       fl,
     );
@@ -335,6 +343,7 @@ export function fitReport(
     classRidge,
     weighting,
     classBasis,
+    classGroupRidge: classGroupRidge ?? null,
     minBoards: options.minBoards,
     lines: out,
     summary: summarize(out),

@@ -6,7 +6,7 @@ import {
   loadHeadsUpEquity,
 } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
-import { type FitLine, RealizationFit } from "../src/index.js";
+import { CLASS_GROUPS, type FitLine, RealizationFit } from "../src/index.js";
 import { range } from "./ranges.js";
 
 const table = loadHeadsUpEquity();
@@ -152,6 +152,45 @@ describe("RealizationFit", () => {
     expect(effectOf(roles, false)).toBeGreaterThan(0.15);
     expect(effectOf(shared, true)).toBeGreaterThan(0.15);
     expect(Math.abs(effectOf(roles, true))).toBeLessThan(0.01);
+  });
+
+  it("gives a class no solve holds its group's effect when the class effects are grouped", () => {
+    const x = HOLDEM_CLASSES.indexOf("A4s");
+    const C = CLASS_EFFECT_FEATURES.length;
+    // No hand or line features (a huge ridge keeps them at 0 in the fits too): the class effects alone.
+    const truth = { theta: new Float64Array(13 * 8), gamma: new Float64Array(4), ridge: 0 };
+    // Every other suited ace of A4s's group realizes 0.1 more; no range ever holds A4s.
+    const classEffects = new Float64Array(169 * C);
+    for (let a = 0; a < 169; a++)
+      if (a !== x && CLASS_GROUPS[a] === CLASS_GROUPS[x]) classEffects[a * C] = 0.1;
+    const lines = synthetic().map((l) => {
+      const ranges = { oop: Array.from(l.ranges.oop), ip: Array.from(l.ranges.ip) };
+      ranges.oop[x] = 0;
+      ranges.ip[x] = 0;
+      const blankLine = { ...l, ranges, solved: { oop: all(ranges.oop), ip: all(ranges.ip) } };
+      const p = fit.predict({ ...truth, classEffects }, blankLine);
+      const rows = (side: "oop" | "ip") =>
+        [...p[side]].map(([cls, realized]) => ({ cls, weight: ranges[side][cls]!, realized }));
+      return { ...blankLine, solved: { oop: rows("oop"), ip: rows("ip") } };
+    });
+    const caller = classEffectFeatures({
+      spr: 6,
+      ip: false,
+      aggressor: false,
+      limped: false,
+      reraised: false,
+    });
+    const effectOf = (m: { classEffects?: Float64Array }, a: number) =>
+      caller.reduce((s, cj, j) => s + m.classEffects![a * C + j]! * cj, 0);
+    const mate = HOLDEM_CLASSES.indexOf("A7s");
+    expect(CLASS_GROUPS[mate]).toBe(CLASS_GROUPS[x]);
+    const ungrouped = fit.fit(lines, 1e6, 1e-6);
+    const grouped = fit.fit(lines, 1e6, 1e-2, "range", "shared", 1e-6);
+    // Both find the effect of a class the solves hold; only the grouped fit carries it to A4s.
+    expect(effectOf(ungrouped, mate)).toBeGreaterThan(0.08);
+    expect(effectOf(grouped, mate)).toBeGreaterThan(0.08);
+    expect(Math.abs(effectOf(ungrouped, x))).toBeLessThan(0.01);
+    expect(effectOf(grouped, x)).toBeGreaterThan(0.08);
   });
 
   it("values the classes a range barely holds when the classes weigh by combos too (mixed)", () => {
