@@ -201,6 +201,17 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
       /^nobody posts a blind in this tournament hand and the file does not write the level's blinds, so its stakes are unknown$/,
   },
   {
+    name: "iPoker: Omaha cards in a hold'em game (a test file edited by hand)",
+    text: swap(
+      LEVEL.split(' <game gamecode="8600002">')[0]!.concat("</session>\n"),
+      '"Pocket">SQ HQ<',
+      '"Pocket">SQ HQ D3 C4<',
+    ),
+    at: "SQ HQ D3 C4",
+    message:
+      /^4 hole cards dealt to Hero, but this hand's game deals 2: its cards and its game type disagree$/,
+  },
+  {
     name: "iPoker: a level that is no amount",
     text: swap(
       CURRENCY_XML,
