@@ -361,7 +361,9 @@ export abstract class LineReader extends ReaderState {
     if (bracket < 0) return; // GGPoker: a line per player, cards for the hero only
     const cards = this.cards(body.slice(bracket + 2, -1));
     if (cards.length !== this.holeCards) {
-      this.fail(`${cards.length} hole cards dealt to ${name}; the game deals ${this.holeCards}`);
+      this.fail(
+        `${cards.length} hole cards dealt to ${name}, but this hand's game deals ${this.holeCards}: its cards and its game type disagree`,
+      );
     }
     this.knownCards(seat, cards);
     if (this.hero === null) {

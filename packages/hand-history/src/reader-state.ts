@@ -173,7 +173,9 @@ export abstract class ReaderState {
   /** Records hole cards; a partial show (one card of two) is kept in `shows` only. */
   protected knownCards(seat: Seat, cards: string[]): void {
     if (cards.length > this.holeCards) {
-      this.fail(`${cards.length} hole cards for ${seat.player.name}; the game deals ${this.holeCards}`);
+      this.fail(
+        `${cards.length} hole cards for ${seat.player.name}, but this hand's game deals ${this.holeCards}: its cards and its game type disagree`,
+      );
     }
     const known = seat.player.cards;
     if (known !== null && cards.some((c) => !known.includes(c))) {

@@ -222,7 +222,10 @@ export class HandReader extends LineReader {
         collected = round(collected - u.amount);
       }
       if (collected + fees > total + EPSILON) {
-        this.fail(`${collected} collected, more than the ${total} put in`, this.totalPotIndex);
+        this.fail(
+          `${collected} collected, more than the ${total} put in: the history leaves out chips that went in (a post or a bet it does not write), or its own figures do not add up`,
+          this.totalPotIndex,
+        );
       }
     }
     if (this.given?.totalWritten === false && this.fees.length === 0) {

@@ -84,7 +84,10 @@ export interface Stakes {
   bb: number;
   /** The largest ante posted in the hand (or the ante of the level, when the header gives it); 0 if none. */
   ante: number;
-  /** Cash games: the currency of every amount. Null: tournament or play-money chips. */
+  /**
+   * Cash games: the currency of every amount. Null: tournament or play-money chips, or a cash game in a
+   * currency not listed here (iPoker's skins also play in SEK, DKK, RSD...: the amounts are read as written).
+   */
   currency: Currency | null;
 }
 

@@ -88,6 +88,40 @@ const CASES: Array<{ file: string; hands: number; check: (hands: Hand[]) => void
       expect(nets(a!)).toEqual({ Hero: -1500, gina_f: -10, "paolo.c": 1510 });
     },
   },
+  {
+    file: "ipoker-currency-letters.xml",
+    hands: 1,
+    check: ([a]) => {
+      // The Scandinavian skins write the krona after the amount (`12,400kr`, `9,855.50kr`): a comma between
+      // thousands, a point before the öre. A currency the model does not list: the amounts stay, its currency
+      // is null.
+      expect(a!.game).toMatchObject({ variant: "omaha", holeCards: 4, limit: "pl", format: "cash" });
+      expect(a!.stakes).toEqual({ sb: 50, bb: 100, ante: 0, currency: null });
+      expect(a!.players.map((p) => p.stack)).toEqual([12400, 9855.5, 20100]);
+      expect(a!.uncalled).toEqual([{ player: "kari.b", amount: 600 }]);
+      expect(nets(a!)).toEqual({ Hero: -350, ola_n: -100, "kari.b": 430 });
+      expect(a!.rake).toBe(20);
+    },
+  },
+  {
+    file: "ipoker-level-in-game.xml",
+    hands: 2,
+    check: ([a, b]) => {
+      // Newer clients write each game's level (<smallblind>, <bigblind>, <ante>): nils_v's small blind of 25
+      // is all he had left, the level's is 50.
+      expect(a!.stakes).toEqual({ sb: 50, bb: 100, ante: 10, currency: null });
+      expect(a!.tournament).toMatchObject({ id: "7700100", buyIn: [0.92, 0.08] });
+      expect(a!.pots).toEqual([
+        { amount: 105, players: ["Hero", "nils_v"] },
+        { amount: 150, players: ["Hero"] },
+      ]);
+      expect(nets(a!)).toEqual({ Hero: 145, nils_v: -35, "edda.k": -110 });
+      // Nobody posts the small blind (its player was knocked out): the game still says 75.
+      expect(b!.stakes).toEqual({ sb: 75, bb: 150, ante: 15, currency: null });
+      expect(b!.players.map((p) => p.stack)).toEqual([1000, 1625, 2375]);
+      expect(nets(b!)).toEqual({ mara_s: -15, Hero: -15, "edda.k": 30 });
+    },
+  },
 ];
 
 describe("real-world formats read from the hand's own lines", () => {
@@ -114,6 +148,17 @@ const CASH_OUT = read("partypoker-game-table-cash-out.txt").split("\n\n\n")[0]!;
 const TOURNEY = read("partypoker-game-table-cash-out.txt").split("\n\n\n")[1]!;
 const LIMIT = read("partypoker-live-blind-and-levels.txt").split("\n\n\n")[0]!;
 const DP = read("ipoker-disconnect-protection.xml");
+const CURRENCY_XML = read("ipoker-currency-letters.xml").replace(
+  "<startdate>2026-02-07 21:14:09</startdate>\n",
+  "<startdate>2026-02-07 21:14:09</startdate>\n   <smallblind>50kr</smallblind>\n",
+);
+const LEVEL = read("ipoker-level-in-game.xml");
+/** The level's tags taken out of every game of the tournament file. */
+const NO_LEVEL = LEVEL.replace(/ *<(smallblind|bigblind|ante)>[^<]*<\/\1>\n/g, "");
+/** Its first game only, the antes and the blinds taken out too (a shoot-out's last hand: all in for the ante). */
+const ANTES_ONLY = NO_LEVEL.split(' <game gamecode="8600002">')[0]!
+  .replace(/ *<action no="[45]" player="[^"]*" sum="[^"]*" type="[12]"\/>\n/g, "")
+  .concat("</session>\n");
 
 const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp }> = [
   {
@@ -126,7 +171,15 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     name: "partypoker: a tournament all-in two chips short of the stack (more than rounding)",
     text: swap(TOURNEY, "raises 610332 to 650332", "raises 610331 to 650331"),
     at: "jonas.p balance",
-    message: /^1315664 collected, more than the 1315662 put in$/,
+    message:
+      /^the summary says jonas\.p put in 655333, but the hand's lines put in 655331: 2 of their chips are in no line/,
+  },
+  {
+    name: "partypoker: a history without a player's own actions (the summary has them put in 655333)",
+    text: swap(swap(TOURNEY, "Hero raises 100000 to 120000\n", ""), "Hero calls (530333)\n", ""),
+    at: "Hero balance",
+    message:
+      /^the summary says Hero put in 655333, but the hand's lines put in 25000: 630333 of their chips are in no line \(an action left out, or an amount the client rounded down\), so the hand cannot be replayed$/,
   },
   {
     name: "partypoker: Double Hold'em (three cards and a point card)",
@@ -139,6 +192,34 @@ const MUST_FAIL: Array<{ name: string; text: string; at: string; message: RegExp
     text: swap(CASH_OUT, "Hero raises 0.85 to 0.85", "Hero Name raises 0.85 to 0.85"),
     at: "Hero Name raises",
     message: /^"Hero Name" plays this hand but has no seat line/,
+  },
+  {
+    name: "iPoker: a tournament hand where nobody posts a blind and the file writes no level",
+    text: ANTES_ONLY,
+    at: '<game gamecode="8600001">',
+    message:
+      /^nobody posts a blind in this tournament hand and the file does not write the level's blinds, so its stakes are unknown$/,
+  },
+  {
+    name: "iPoker: Omaha cards in a hold'em game (a test file edited by hand)",
+    text: swap(
+      LEVEL.split(' <game gamecode="8600002">')[0]!.concat("</session>\n"),
+      '"Pocket">SQ HQ<',
+      '"Pocket">SQ HQ D3 C4<',
+    ),
+    at: "SQ HQ D3 C4",
+    message:
+      /^4 hole cards dealt to Hero, but this hand's game deals 2: its cards and its game type disagree$/,
+  },
+  {
+    name: "iPoker: a level that is no amount",
+    text: swap(
+      CURRENCY_XML,
+      "<smallblind>50kr</smallblind>\n   <players>",
+      "<smallblind>fifty</smallblind>\n   <players>",
+    ),
+    at: "<smallblind>fifty",
+    message: /^unrecognised smallblind "fifty"$/,
   },
   {
     name: "iPoker: an all-in of an unknown amount",
@@ -155,5 +236,44 @@ describe("real-world formats near those: inputs that must still fail", () => {
     expect(errors, JSON.stringify(errors)).toHaveLength(1);
     expect(errors[0]!.message).toMatch(message);
     expect(errors[0]!.line).toBe(text.split("\n").findIndex((l) => l.includes(at)) + 1);
+  });
+});
+
+describe("iPoker: levels, currencies and files without hands", () => {
+  it("reads the level from the posts when the game does not write it, as before", () => {
+    const { hands, errors } = parseHandHistories(NO_LEVEL);
+    expect(errors).toEqual([]);
+    // Without the tags the short small blind of 25 is all the file says of the level.
+    expect(hands.map((h) => h.stakes.sb)).toEqual([25, 75]);
+    expect(hands.map((h) => h.stakes.ante)).toEqual([10, 15]);
+  });
+  it("reads a currency written in letters before the amount (RSD45.70) as after it", () => {
+    const text = read("ipoker-currency-letters.xml")
+      .replace(/"([\d.,]+)kr"/g, '"RSD$1"')
+      .replace("50kr/100kr", "RSD50/RSD100");
+    const { hands, errors } = parseHandHistories(text);
+    expect(errors).toEqual([]);
+    expect(hands[0]!.stakes).toEqual({ sb: 50, bb: 100, ante: 0, currency: null });
+    expect(nets(hands[0]!)).toEqual({ Hero: -350, ola_n: -100, "kari.b": 430 });
+  });
+  it("says an XML file that is no iPoker session holds no hand of any site", () => {
+    const text =
+      '<?xml version="1.0" encoding="UTF-8"?>\n<ROOT>\n<HISTORY ID="12" TABLE="Birch 2">\n</HISTORY>\n</ROOT>\n';
+    const { hands, errors } = parseHandHistories(text);
+    expect(hands).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ site: null, handId: null, line: 1 });
+    expect(errors[0]!.message).toMatch(/^no hand found: this XML file is not an iPoker hand history/);
+  });
+  it("says an iPoker session without a game holds no hand", () => {
+    const text = LEVEL.split(" <game ")[0]!.concat("</session>\n");
+    const { hands, errors } = parseHandHistories(text);
+    expect(hands).toEqual([]);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        site: "ipoker",
+        message: "this iPoker file holds no hand: its <session> has no <game>",
+      }),
+    ]);
   });
 });

@@ -20,10 +20,13 @@ function unescapeXml(text: string): string {
     .replaceAll("&amp;", "&");
 }
 
-/** `€0.05`, `$1,250.50`, `0,05 €` (some skins): as a plain amount. */
+/**
+ * `€0.05`, `$1,250.50`, `0,05 €` (some skins), and a currency written in letters before or after the amount
+ * (`RSD45.70` of the Serbian skins, `4,510kr` of the Scandinavian ones): as a plain amount.
+ */
 export function amountOf(text: string | null, chips = false): number {
   if (text === null) return Number.NaN;
-  const t = text.replace(/[€$£\s]/g, "");
+  const t = text.replace(/[€$£\s]/g, "").replace(/^[A-Za-z]{2,3}(?=\d)|(?<=\d)[A-Za-z]{2,3}$/, "");
   // Tournament chips are whole: the Italian skins' `1.500` is 1,500 chips (a point between thousands).
   if (chips && /^\d{1,3}(?:\.\d{3})+$/.test(t)) return parseAmount(t.replaceAll(".", ""));
   return parseAmount(/^\d+,\d{1,2}$/.test(t) ? t.replace(",", ".") : t);

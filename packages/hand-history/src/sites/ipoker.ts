@@ -96,12 +96,21 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
   let sb = s.sb;
   let bb = s.bb;
   let ante = 0;
+  // The level's blinds and ante, which newer clients write in each game's <general>.
+  const written = { sb: Number.NaN, bb: Number.NaN, ante: Number.NaN };
   const board: string[] = [];
   for (let k = 0; k < end - start; k++) {
     const line = lines[start + k]!.trim();
     if (line === "") continue;
     if (line.startsWith("<startdate>")) {
       date = tag(line, "startdate");
+      continue;
+    }
+    const level = /^<(smallblind|bigblind|ante)>([^<]*)<\//.exec(line);
+    if (level && level[2]!.trim() !== "") {
+      const amount = amountOf(level[2]!, inChips);
+      if (Number.isNaN(amount)) fail(`unrecognised ${level[1]} "${level[2]}"`, k);
+      written[level[1] === "smallblind" ? "sb" : level[1] === "bigblind" ? "bb" : "ante"] = amount;
       continue;
     }
     if (line.startsWith("<player ")) {
@@ -167,7 +176,8 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
       if (simple) out[k] = `${player}: ${simple}`;
       else if (type === "1" || type === "2" || type === "15") {
         // A big blind of more than the table's is a returning player's small and big blind together.
-        const both = type === "2" && game.format === "cash" && sum > s.bb + 1e-9;
+        const tableBb = Number.isNaN(written.bb) ? s.bb : written.bb;
+        const both = type === "2" && game.format === "cash" && sum > tableBb + 1e-9;
         const what =
           type === "1"
             ? "small blind"
@@ -238,8 +248,17 @@ function translateGame(lines: readonly string[], start: number, end: number, s: 
     };
     tournament.knockout = isKnockout(tournament);
   }
+  // The game's own <smallblind>, <bigblind> and <ante> are the level's (a short stack may post less).
+  if (!Number.isNaN(written.sb)) sb = written.sb;
+  if (!Number.isNaN(written.bb)) bb = written.bb;
+  if (!Number.isNaN(written.ante)) ante = written.ante;
   // A tournament hand where nobody posts the small blind (its player was knocked out): half the big one.
   if (Number.isNaN(sb) && !Number.isNaN(bb) && game.format === "tournament") sb = bb / 2;
+  if ((Number.isNaN(sb) || Number.isNaN(bb)) && game.format === "tournament")
+    fail(
+      "nobody posts a blind in this tournament hand and the file does not write the level's blinds, so its stakes are unknown",
+      0,
+    );
   if (Number.isNaN(sb) || Number.isNaN(bb)) fail("no blinds in the game type (Holdem NL €0.05/€0.10)", 0);
   const header: Header = {
     site: "ipoker",
@@ -299,12 +318,17 @@ export function parseIPoker(text: string, site: SiteOption): ParseResult {
   const head = lines.slice(0, headEnd).join("\n");
   const session = sessionOf(head, /<session sessioncode="([^"]*)"/.exec(head)?.[1] ?? "");
   if (first < 0) {
+    // An XML file that is no iPoker session (another network's export, a program's settings) holds no hand
+    // of any site read here; an iPoker session without a game holds no hand either.
+    const session_ = /<session\b/.test(head);
     errors.push({
       handId: null,
-      site: "ipoker",
+      site: session_ ? "ipoker" : null,
       line: 1,
       handLine: 1,
-      message: "an iPoker XML file without any <game> (hand)",
+      message: session_
+        ? "this iPoker file holds no hand: its <session> has no <game>"
+        : "no hand found: this XML file is not an iPoker hand history (iPoker writes a <session> of <game> hands; other sites' XML, such as Boss Media's <HISTORY>, is not read)",
       text: quoted(lines[0]),
     });
     return { hands, errors };

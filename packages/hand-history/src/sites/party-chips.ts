@@ -39,6 +39,11 @@ export class ChipCount {
     if (what !== "posts the ante") this.live.set(name, live + added);
   }
 
+  /** What a player's lines have put in so far. */
+  putIn(name: string): number {
+    return this.put.get(name) ?? 0;
+  }
+
   /** What a seated player has not put in yet; NaN for a player without a seat. */
   left(name: string): number {
     return (this.stacks.get(name) ?? Number.NaN) - (this.put.get(name) ?? 0);

@@ -24,7 +24,7 @@
  * $0.02) - Thu Dec 05 18:57:46 EST 2019`, stacks and amounts in chips.
  */
 
-import { currencyOfSymbol, parseAmount } from "../amounts.js";
+import { currencyOfSymbol, parseAmount, round } from "../amounts.js";
 import { parseHandTime } from "../dates.js";
 import { type Header, isKnockout } from "../header.js";
 import { MAX_SEATS } from "../reader-state.js";
@@ -198,6 +198,16 @@ export function translateGameTable(lines: readonly string[], start: number, end:
     if (summary) {
       const b = BALANCE.exec(rest);
       if (!b) lineError("unrecognised summary line (Name balance $10, lost $0.50 (folded))", k);
+      // What the summary says the player put in (`lost 1520`, `bet 1520, collected ...`) cannot be more than
+      // their lines put in: a history that leaves out some of a player's actions cannot be replayed.
+      const summed = /^(?:Cashed out\s+)?balance [^,]+, (?:lost|bet) ([^,([]+)/.exec(rest)?.[1];
+      const counted = chips.putIn(name!);
+      const missing = summed === undefined ? 0 : round(parseAmount(summed.trim()) - counted);
+      if (missing > 1e-9)
+        lineError(
+          `the summary says ${name} put in ${summed!.trim()}, but the hand's lines put in ${counted}: ${missing} of their chips are in no line (an action left out, or an amount the client rounded down), so the hand cannot be replayed`,
+          k,
+        );
       const said: string[] = [];
       // A player who cashed out is paid the cash out, which the summary writes as what they collected.
       const cashOut = cashedOut.get(name!);
