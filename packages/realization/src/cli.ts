@@ -80,43 +80,61 @@ import {
 import { toyGame } from "./toy/game.js";
 import { ORACLE_TOY, oracleReport } from "./toy/grounded.js";
 
+const USAGE =
+  "usage: realization lines|solve|plan|aggregate|population|fit|movement|toy [options] (the options: the comment at the top of packages/realization/src/cli.ts)";
 const [command, ...rest] = process.argv.slice(2);
-const { values } = parseArgs({
-  args: rest,
-  options: {
-    packs: { type: "string", default: "nl/v2:100" },
-    "packs-dir": { type: "string", default: "data/packs" },
-    lines: { type: "string" },
-    boards: { type: "string", default: "8" },
-    out: { type: "string" },
-    in: { type: "string" },
-    shard: { type: "string" },
-    threads: { type: "string" },
-    target: { type: "string" },
-    "max-iterations": { type: "string" },
-    budget: { type: "string" },
-    "board-seconds": { type: "string" },
-    jobs: { type: "string" },
-    "min-boards": { type: "string" },
-    "min-combos": { type: "string" },
-    "params-out": { type: "string" },
-    "flop-set": { type: "string", default: "balanced" },
-    "class-ridge": { type: "string" },
-    "line-ridge": { type: "string" },
-    "line-group-ridge": { type: "string" },
-    earlier: { type: "string" },
-    "class-weights": { type: "string" },
-    "class-basis": { type: "string" },
-    "class-group-ridge": { type: "string" },
-    "range-floor": { type: "string" },
-    "floor-by": { type: "string" },
-    tree: { type: "string" },
-    from: { type: "string" },
-    to: { type: "string" },
-    population: { type: "string" },
-    flops: { type: "string" },
-  },
-});
+if (command === undefined || command === "--help" || command === "-h" || rest.includes("--help")) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(command === undefined ? 2 : 0);
+}
+const parsed = (() => {
+  try {
+    return parseOptions();
+  } catch (err) {
+    process.stderr.write(`realization: ${(err as Error).message}\n${USAGE}\n`);
+    return process.exit(2);
+  }
+})();
+const { values } = parsed;
+
+function parseOptions() {
+  return parseArgs({
+    args: rest,
+    options: {
+      packs: { type: "string", default: "nl/v2:100" },
+      "packs-dir": { type: "string", default: "data/packs" },
+      lines: { type: "string" },
+      boards: { type: "string", default: "8" },
+      out: { type: "string" },
+      in: { type: "string" },
+      shard: { type: "string" },
+      threads: { type: "string" },
+      target: { type: "string" },
+      "max-iterations": { type: "string" },
+      budget: { type: "string" },
+      "board-seconds": { type: "string" },
+      jobs: { type: "string" },
+      "min-boards": { type: "string" },
+      "min-combos": { type: "string" },
+      "params-out": { type: "string" },
+      "flop-set": { type: "string", default: "balanced" },
+      "class-ridge": { type: "string" },
+      "line-ridge": { type: "string" },
+      "line-group-ridge": { type: "string" },
+      earlier: { type: "string" },
+      "class-weights": { type: "string" },
+      "class-basis": { type: "string" },
+      "class-group-ridge": { type: "string" },
+      "range-floor": { type: "string" },
+      "floor-by": { type: "string" },
+      tree: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      population: { type: "string" },
+      flops: { type: "string" },
+    },
+  });
+}
 
 const fail = (message: string): never => {
   process.stderr.write(`realization: ${message}\n`);
@@ -343,7 +361,5 @@ if (command === "lines") {
     );
   }
 } else {
-  fail(
-    "usage: realization lines|solve|plan|aggregate|population|fit|movement|toy [options] (see src/cli.ts)",
-  );
+  fail(`unknown command "${command}"; ${USAGE}`);
 }
