@@ -29,3 +29,30 @@ export const CLASS_GROUPS: readonly number[] = (() => {
 })();
 /** How many groups `CLASS_GROUPS` holds. */
 export const GROUPS = Math.max(...CLASS_GROUPS) + 1;
+
+/**
+ * Neighbouring classes, for smoothed class effects (`RealizationFit.fit`'s `smoothRidge`): pairs one rank apart
+ * (22-33, ..., KK-AA); suited and offsuit hands with the same high card and low cards one rank apart (A3s-A2s,
+ * K9o-K8o); and suited and offsuit hands with the same gap, both cards one rank apart (65s-54s, 97s-86s,
+ * AKo-KQo). Each pair once, as two grid indices (13 x 13, `HOLDEM_CLASSES`' order, the ace at 0). Hands of
+ * different suitedness are never neighbours.
+ */
+export const CLASS_NEIGHBOURS: readonly (readonly [number, number])[] = (() => {
+  const out: [number, number][] = [];
+  const at = (row: number, col: number) => row * 13 + col;
+  for (let r = 0; r < 13; r++)
+    for (let c = 0; c < 13; c++) {
+      if (r === c) {
+        if (r < 12) out.push([at(r, r), at(r + 1, r + 1)]);
+      } else if (r < c) {
+        // Suited: row the high card, column the low card.
+        if (c < 12) out.push([at(r, c), at(r, c + 1)]);
+        if (c < 12 && r + 1 < c + 1) out.push([at(r, c), at(r + 1, c + 1)]);
+      } else {
+        // Offsuit: column the high card, row the low card.
+        if (r < 12) out.push([at(r, c), at(r + 1, c)]);
+        if (r < 12 && c + 1 < r + 1) out.push([at(r, c), at(r + 1, c + 1)]);
+      }
+    }
+  return out;
+})();

@@ -26,6 +26,10 @@
  *                                                   --class-group-ridge Y: grouped class effects (a class's
  *                                                   effect its group's plus its own deviation; --class-ridge
  *                                                   then shrinks the deviation, Y the groups' effects);
+ *                                                   --class-smooth-ridge Z: smoothed class effects
+ *                                                   (neighbouring classes, A3s and A2s, 33 and 22, pulled
+ *                                                   toward each other with weight Z: src/class-groups.ts
+ *                                                   CLASS_NEIGHBOURS);
  *                                                   --min-combos leaves out lines where a player's range,
  *                                                   as the pack plays it, holds fewer combos (report.ts);
  *                                                   --line-ridge X: the shrinkage of each line's own class
@@ -125,6 +129,7 @@ function parseOptions() {
       "class-weights": { type: "string" },
       "class-basis": { type: "string" },
       "class-group-ridge": { type: "string" },
+      "class-smooth-ridge": { type: "string" },
       "range-floor": { type: "string" },
       "floor-by": { type: "string" },
       tree: { type: "string" },
@@ -289,6 +294,9 @@ if (command === "lines") {
         : {}),
     weighting: classWeights(values["class-weights"] ?? "range"),
     classBasis: classBasis(values["class-basis"] ?? "shared"),
+    ...(values["class-smooth-ridge"]
+      ? { classSmoothRidge: num("class-smooth-ridge", values["class-smooth-ridge"])! }
+      : {}),
     ...(values["class-group-ridge"]
       ? { classGroupRidge: num("class-group-ridge", values["class-group-ridge"])! }
       : {}),
@@ -303,7 +311,7 @@ if (command === "lines") {
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`}${report.classSmoothRidge === null ? "" : `, class smooth ridge ${report.classSmoothRidge}`})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);

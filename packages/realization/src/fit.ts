@@ -35,7 +35,7 @@ import {
   equityVsRandom as tableEquityVsRandom,
 } from "@ranges/solver";
 import type { LineRealization, StoredBoard } from "./aggregate.js";
-import { CLASS_GROUPS, GROUPS } from "./class-groups.js";
+import { CLASS_GROUPS, CLASS_NEIGHBOURS, GROUPS } from "./class-groups.js";
 import { choleskySolve } from "./linear.js";
 
 const N = 169;
@@ -234,7 +234,11 @@ function reweigh(rows: readonly Row[], weighting: ClassWeighting): Row[] {
  * Solves the weighted ridge regression (normal equations, Cholesky). `ridges` per parameter, scaled by the mean
  * diagonal of the data's normal matrix; rows' coefficients may be longer than P (the groups' columns).
  */
-function solveRidge(rows: readonly Row[], ridges: Float64Array): Float64Array {
+function solveRidge(
+  rows: readonly Row[],
+  ridges: Float64Array,
+  penalty?: (A: Float64Array, M: number, scale: number) => void,
+): Float64Array {
   const M = ridges.length;
   const A = new Float64Array(M * M);
   const y = new Float64Array(M);
@@ -252,7 +256,39 @@ function solveRidge(rows: readonly Row[], ridges: Float64Array): Float64Array {
     A[i * M + i] = A[i * M + i]! + (ridges[i]! * trace) / P;
     for (let j = 0; j < i; j++) A[j * M + i] = A[i * M + j]!;
   }
+  penalty?.(A, M, trace / P);
   return choleskySolve(A, y, M);
+}
+
+/**
+ * Adds `lambda * scale * (e_a - e_b)^2` to the normal matrix for every pair of neighbouring classes
+ * (`CLASS_NEIGHBOURS`) and every class-effect column, where e is a class's whole effect in the fitted basis:
+ * its own column, plus its group's when `grouped` (the group columns after the P parameters). A generalized
+ * ridge: neighbours' effects are pulled toward each other, not toward 0.
+ */
+function smoothing(lambda: number, grouped: boolean) {
+  return (A: Float64Array, M: number, scale: number): void => {
+    const w = lambda * scale;
+    const idx: number[] = [];
+    const sign: number[] = [];
+    for (const [a, b] of CLASS_NEIGHBOURS) {
+      for (let j = 0; j < CE; j++) {
+        idx.length = 0;
+        sign.length = 0;
+        idx.push(BASE + a * CE + j, BASE + b * CE + j);
+        sign.push(1, -1);
+        if (grouped && CLASS_GROUPS[a] !== CLASS_GROUPS[b]) {
+          idx.push(P + CLASS_GROUPS[a]! * CE + j, P + CLASS_GROUPS[b]! * CE + j);
+          sign.push(1, -1);
+        }
+        for (let u = 0; u < idx.length; u++)
+          for (let v = 0; v < idx.length; v++) {
+            const k = idx[u]! * M + idx[v]!;
+            A[k] = A[k]! + w * sign[u]! * sign[v]!;
+          }
+      }
+    }
+  };
 }
 
 /** A row with its class effects' coefficients also summed into their groups' columns (after the P parameters). */
@@ -279,6 +315,9 @@ export class RealizationFit {
    * `basis` is how they span the roles (`ClassEffectBasis`; the result is in the shared basis either way).
    * `groupRidge` (grouped class effects): each class's effect is its group's (`CLASS_GROUPS`) plus its own
    * deviation, `classRidge` shrinking the deviations toward the group and `groupRidge` the groups' effects.
+   * `smoothRidge` (smoothed class effects): neighbouring classes' effects (`CLASS_NEIGHBOURS`: A3s and A2s,
+   * 33 and 22, 65s and 54s) are pulled toward each other with that weight, on top of the shrinkage; a class
+   * no solve holds then takes about its neighbours' effects.
    */
   fit(
     lines: readonly FitLine[],
@@ -287,6 +326,7 @@ export class RealizationFit {
     weighting: ClassWeighting = "range",
     basis: ClassEffectBasis = "shared",
     groupRidge?: number,
+    smoothRidge?: number,
   ): FittedModel {
     const grouped = groupRidge !== undefined && Number.isFinite(classRidge);
     const plain = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features, basis), weighting));
@@ -295,7 +335,8 @@ export class RealizationFit {
     ridges.fill(ridge, 0, BASE);
     ridges.fill(Number.isFinite(classRidge) ? classRidge : 1e12, BASE, P);
     if (grouped) ridges.fill(groupRidge, P);
-    const x = solveRidge(rows, ridges);
+    const smooth = smoothRidge !== undefined && smoothRidge > 0 && Number.isFinite(classRidge);
+    const x = solveRidge(rows, ridges, smooth ? smoothing(smoothRidge, grouped) : undefined);
     const own = x.slice(BASE, P);
     if (grouped)
       for (let a = 0; a < N; a++)

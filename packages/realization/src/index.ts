@@ -8,7 +8,7 @@ export type {
 export { aggregate, compareSeries, grossOfRake, readBoardSets, readBoards } from "./aggregate.js";
 export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
 export { finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
-export { CLASS_GROUPS, GROUPS } from "./class-groups.js";
+export { CLASS_GROUPS, CLASS_NEIGHBOURS, GROUPS } from "./class-groups.js";
 export type { Estimate, EstimatorBoard, LinePopulation, PopulationSet } from "./estimator.js";
 export {
   CURVE_DEGREE,

@@ -181,6 +181,11 @@ export function fitReport(
      * deviation, `classRidge` shrinking the deviations and this the groups'. Absent: ungrouped.
      */
     classGroupRidge?: number;
+    /**
+     * Smoothed class effects (`RealizationFit.fit`'s `smoothRidge`): neighbouring classes' effects pulled toward
+     * each other with this weight. Absent: not smoothed.
+     */
+    classSmoothRidge?: number;
     /** Lines' populations: their classes' realization by the regression estimator (`estimator.ts`). */
     populations?: PopulationSet;
     /** The ridge of each line's own class effects (`DEFAULT_LINE_RIDGE`). */
@@ -205,6 +210,7 @@ export function fitReport(
   weighting: ClassWeighting;
   classBasis: ClassEffectBasis;
   classGroupRidge: number | null;
+  classSmoothRidge: number | null;
   minBoards: number;
   lines: ReportLine[];
   summary: FitSummary;
@@ -248,7 +254,16 @@ export function fitReport(
   const weighting = options.weighting ?? "range";
   const classBasis = options.classBasis ?? "shared";
   const classGroupRidge = options.classGroupRidge;
-  const all = fit.fit(fitLines, ridge, classRidge, weighting, classBasis, classGroupRidge);
+  const classSmoothRidge = options.classSmoothRidge;
+  const all = fit.fit(
+    fitLines,
+    ridge,
+    classRidge,
+    weighting,
+    classBasis,
+    classGroupRidge,
+    classSmoothRidge,
+  );
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
   // One set of effects per line, shared by its rounds.
   const byLine = new Map<string, LineEffects>();
@@ -274,6 +289,7 @@ export function fitReport(
         weighting,
         classBasis,
         classGroupRidge,
+        classSmoothRidge,
       ),
       fl,
     );
@@ -344,6 +360,7 @@ export function fitReport(
     weighting,
     classBasis,
     classGroupRidge: classGroupRidge ?? null,
+    classSmoothRidge: classSmoothRidge ?? null,
     minBoards: options.minBoards,
     lines: out,
     summary: summarize(out),

@@ -6,7 +6,7 @@ import {
   loadHeadsUpEquity,
 } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
-import { CLASS_GROUPS, type FitLine, RealizationFit } from "../src/index.js";
+import { CLASS_GROUPS, CLASS_NEIGHBOURS, type FitLine, RealizationFit } from "../src/index.js";
 import { range } from "./ranges.js";
 
 const table = loadHeadsUpEquity();
@@ -191,6 +191,61 @@ describe("RealizationFit", () => {
     expect(effectOf(grouped, mate)).toBeGreaterThan(0.08);
     expect(Math.abs(effectOf(ungrouped, x))).toBeLessThan(0.01);
     expect(effectOf(grouped, x)).toBeGreaterThan(0.08);
+  });
+
+  it("carries neighbours' effects to a class no solve holds when the class effects are smoothed", () => {
+    const x = HOLDEM_CLASSES.indexOf("A4s");
+    const strong = HOLDEM_CLASSES.indexOf("KQs");
+    const C = CLASS_EFFECT_FEATURES.length;
+    const truth = { theta: new Float64Array(13 * 8), gamma: new Float64Array(4), ridge: 0 };
+    // Suited aces and kings realize 0.1 more than the rest, KQs 0.3 more; no range ever holds A4s (whose
+    // neighbours are A5s, A3s and K3s). Only differences between classes are identified: a shift of every
+    // class cancels between the players.
+    const classEffects = new Float64Array(169 * C);
+    for (let a = 0; a < 169; a++) {
+      const row = Math.floor(a / 13);
+      if (a !== x && row <= 1 && row < a % 13) classEffects[a * C] = a === strong ? 0.3 : 0.1;
+    }
+    const lines = synthetic().map((l) => {
+      const ranges = { oop: Array.from(l.ranges.oop), ip: Array.from(l.ranges.ip) };
+      ranges.oop[x] = 0;
+      ranges.ip[x] = 0;
+      const blankLine = { ...l, ranges, solved: { oop: all(ranges.oop), ip: all(ranges.ip) } };
+      const p = fit.predict({ ...truth, classEffects }, blankLine);
+      const rows = (side: "oop" | "ip") =>
+        [...p[side]].map(([cls, realized]) => ({ cls, weight: ranges[side][cls]!, realized }));
+      return { ...blankLine, solved: { oop: rows("oop"), ip: rows("ip") } };
+    });
+    const caller = classEffectFeatures({ spr: 6, ip: false, aggressor: false, limped: false, reraised: false });
+    const effectOf = (m: { classEffects?: Float64Array }, a: number) =>
+      caller.reduce((s, cj, j) => s + m.classEffects![a * C + j]! * cj, 0);
+    const plain = fit.fit(lines, 1e6, 1e-6, "range", "roles");
+    const smoothed = fit.fit(lines, 1e6, 1e-6, "range", "roles", undefined, 1e-4);
+    // A class no solve holds: about 0 (the hand features are held at 0 here) unless smoothed.
+    expect(Math.abs(effectOf(plain, x))).toBeLessThan(0.01);
+    expect(effectOf(smoothed, x)).toBeGreaterThan(0.08);
+    // A class the solves hold keeps its own effect under a light smoothing, although its neighbours differ.
+    expect(effectOf(plain, strong)).toBeGreaterThan(0.28);
+    expect(effectOf(smoothed, strong)).toBeGreaterThan(0.25);
+    // The same through grouped effects (A4s's group-mates are smoothed toward it across groups too).
+    const both = fit.fit(lines, 1e6, 1e-6, "range", "roles", 1e-2, 1e-4);
+    expect(effectOf(both, x)).toBeGreaterThan(0.08);
+  });
+
+  it("names each neighbouring pair of classes once, never across suitedness", () => {
+    const name = (a: number) => HOLDEM_CLASSES[a]!;
+    const pairs = CLASS_NEIGHBOURS.map(([a, b]) => `${name(a)}-${name(b)}`);
+    expect(new Set(pairs).size).toBe(pairs.length);
+    // 12 pairs of pairs; 66 same-high and 66 same-gap pairs each for suited and offsuit hands.
+    expect(pairs).toHaveLength(12 + 4 * 66);
+    for (const p of ["A3s-A2s", "33-22", "AA-KK", "65s-54s", "AKo-KQo", "K9o-K8o", "AKs-AQs"])
+      expect(pairs.includes(p) || pairs.includes(p.split("-").reverse().join("-"))).toBe(true);
+    for (const [a, b] of CLASS_NEIGHBOURS) {
+      const kind = (c: string) => (c.length === 2 ? "pair" : c[2]);
+      expect(kind(name(a))).toBe(kind(name(b)));
+    }
+    for (const p of ["A2s-A2o", "A2s-K2s", "AKs-AKo", "A5s-A3s"])
+      expect(pairs.includes(p) || pairs.includes(p.split("-").reverse().join("-"))).toBe(false);
   });
 
   it("values the classes a range barely holds when the classes weigh by combos too (mixed)", () => {
