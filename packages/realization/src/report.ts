@@ -255,15 +255,7 @@ export function fitReport(
   const classBasis = options.classBasis ?? "shared";
   const classGroupRidge = options.classGroupRidge;
   const classSmoothRidge = options.classSmoothRidge;
-  const all = fit.fit(
-    fitLines,
-    ridge,
-    classRidge,
-    weighting,
-    classBasis,
-    classGroupRidge,
-    classSmoothRidge,
-  );
+  const all = fit.fit(fitLines, ridge, classRidge, weighting, classBasis, classGroupRidge, classSmoothRidge);
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
   // One set of effects per line, shared by its rounds.
   const byLine = new Map<string, LineEffects>();

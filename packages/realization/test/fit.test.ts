@@ -216,7 +216,13 @@ describe("RealizationFit", () => {
         [...p[side]].map(([cls, realized]) => ({ cls, weight: ranges[side][cls]!, realized }));
       return { ...blankLine, solved: { oop: rows("oop"), ip: rows("ip") } };
     });
-    const caller = classEffectFeatures({ spr: 6, ip: false, aggressor: false, limped: false, reraised: false });
+    const caller = classEffectFeatures({
+      spr: 6,
+      ip: false,
+      aggressor: false,
+      limped: false,
+      reraised: false,
+    });
     const effectOf = (m: { classEffects?: Float64Array }, a: number) =>
       caller.reduce((s, cj, j) => s + m.classEffects![a * C + j]! * cj, 0);
     const plain = fit.fit(lines, 1e6, 1e-6, "range", "roles");
