@@ -30,6 +30,10 @@
  *                                                   (neighbouring classes, A3s and A2s, 33 and 22, pulled
  *                                                   toward each other with weight Z: src/class-groups.ts
  *                                                   CLASS_NEIGHBOURS);
+ *                                                   --floor-ridge X: fit the floor effect (what classes
+ *                                                   valued by a best response under the range floor
+ *                                                   realize beyond the range's; src/fit.ts floorEffect)
+ *                                                   with ridge X; the served model leaves it out;
  *                                                   --min-combos leaves out lines where a player's range,
  *                                                   as the pack plays it, holds fewer combos (report.ts);
  *                                                   --line-ridge X: the shrinkage of each line's own class
@@ -130,6 +134,7 @@ function parseOptions() {
       "class-basis": { type: "string" },
       "class-group-ridge": { type: "string" },
       "class-smooth-ridge": { type: "string" },
+      "floor-ridge": { type: "string" },
       "range-floor": { type: "string" },
       "floor-by": { type: "string" },
       tree: { type: "string" },
@@ -294,6 +299,7 @@ if (command === "lines") {
         : {}),
     weighting: classWeights(values["class-weights"] ?? "range"),
     classBasis: classBasis(values["class-basis"] ?? "shared"),
+    ...(values["floor-ridge"] ? { floorRidge: num("floor-ridge", values["floor-ridge"])! } : {}),
     ...(values["class-smooth-ridge"]
       ? { classSmoothRidge: num("class-smooth-ridge", values["class-smooth-ridge"])! }
       : {}),
@@ -311,7 +317,7 @@ if (command === "lines") {
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`}${report.classSmoothRidge === null ? "" : `, class smooth ridge ${report.classSmoothRidge}`})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`}${report.classSmoothRidge === null ? "" : `, class smooth ridge ${report.classSmoothRidge}`}${report.floorRidge === null ? "" : `, floor effect ridge ${report.floorRidge}: ${report.floorEffect!.join(" ")}`})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);

@@ -102,6 +102,11 @@ export interface FitLine {
   /** Two raises or more before the flop (a 3-bet or 4-bet pot; absent: a single-raised or limped pot). */
   readonly reraised?: boolean;
   readonly ranges: { readonly oop: ArrayLike<number>; readonly ip: ArrayLike<number> };
+  /**
+   * The range floor under which the solves valued a class by a best response (`--floor-by best-response`):
+   * a class whose weight in `ranges` is under it was not in the range as solved. Absent: none was.
+   */
+  readonly bestResponseFloor?: number;
   readonly solved: {
     readonly oop: readonly { cls: number; weight: number; realized: number }[];
     readonly ip: readonly { cls: number; weight: number; realized: number }[];
@@ -113,6 +118,12 @@ export interface FittedModel {
   readonly gamma: Float64Array;
   /** Per class, one term of mu per CLASS_EFFECT_FEATURES (zeros without class effects). */
   readonly classEffects?: Float64Array;
+  /**
+   * What a class valued by a best response (under the solves' range floor, `FitLine.bestResponseFloor`)
+   * realizes beyond what it would inside the range: one term per CLASS_EFFECT_FEATURES, added to mu for those
+   * classes only. Absent: not fitted. The preflop solver never reads it (its classes play inside the ranges).
+   */
+  readonly floorEffect?: Float64Array;
   readonly ridge: number;
 }
 
@@ -144,6 +155,8 @@ interface Row {
   readonly side: "oop" | "ip";
   readonly cls: number;
   readonly coef: Float64Array;
+  /** The coefficients of `FittedModel.floorEffect` (null: the class was in the range as solved). */
+  readonly floor: Float64Array | null;
   readonly target: number;
   readonly weight: number;
 }
@@ -210,7 +223,9 @@ function rowsOf(
           coef[BASE + b * CE + j] = coef[BASE + b * CE + j]! - (ceOther[j]! * cqb[b]!) / d;
         }
       }
-      rows.push({ side, cls: a, coef, target: realized - 1, weight });
+      const floored = line.bestResponseFloor !== undefined && line.ranges[side][a]! < line.bestResponseFloor;
+      const floor = floored ? Float64Array.from(ce, (c) => (c * cq) / d) : null;
+      rows.push({ side, cls: a, coef, floor, target: realized - 1, weight });
     }
   }
   return rows;
@@ -291,14 +306,20 @@ function smoothing(lambda: number, grouped: boolean) {
   };
 }
 
-/** A row with its class effects' coefficients also summed into their groups' columns (after the P parameters). */
-function withGroups(r: Row): Row {
-  const coef = new Float64Array(P + GROUPS * CE);
+/**
+ * A row over the extra columns after the P parameters: with `grouped`, its class effects' coefficients also
+ * summed into their groups' columns (GROUPS x CE); with `floored`, the floor effect's CE columns last.
+ */
+function extended(r: Row, grouped: boolean, floored: boolean): Row {
+  const groups = grouped ? GROUPS * CE : 0;
+  const coef = new Float64Array(P + groups + (floored ? CE : 0));
   coef.set(r.coef);
-  for (let a = 0; a < N; a++) {
-    const g = P + CLASS_GROUPS[a]! * CE;
-    for (let j = 0; j < CE; j++) coef[g + j] = coef[g + j]! + r.coef[BASE + a * CE + j]!;
-  }
+  if (grouped)
+    for (let a = 0; a < N; a++) {
+      const g = P + CLASS_GROUPS[a]! * CE;
+      for (let j = 0; j < CE; j++) coef[g + j] = coef[g + j]! + r.coef[BASE + a * CE + j]!;
+    }
+  if (floored && r.floor !== null) coef.set(r.floor, P + groups);
   return { ...r, coef };
 }
 
@@ -327,14 +348,18 @@ export class RealizationFit {
     basis: ClassEffectBasis = "shared",
     groupRidge?: number,
     smoothRidge?: number,
+    floorRidge?: number,
   ): FittedModel {
     const grouped = groupRidge !== undefined && Number.isFinite(classRidge);
+    const floored = floorRidge !== undefined;
     const plain = lines.flatMap((l) => reweigh(rowsOf(l, this.table, this.features, basis), weighting));
-    const rows = grouped ? plain.map(withGroups) : plain;
-    const ridges = new Float64Array(grouped ? P + GROUPS * CE : P);
+    const rows = grouped || floored ? plain.map((r) => extended(r, grouped, floored)) : plain;
+    const groups = grouped ? GROUPS * CE : 0;
+    const ridges = new Float64Array(P + groups + (floored ? CE : 0));
     ridges.fill(ridge, 0, BASE);
     ridges.fill(Number.isFinite(classRidge) ? classRidge : 1e12, BASE, P);
-    if (grouped) ridges.fill(groupRidge, P);
+    if (grouped) ridges.fill(groupRidge, P, P + groups);
+    if (floored) ridges.fill(floorRidge, P + groups);
     const smooth = smoothRidge !== undefined && smoothRidge > 0 && Number.isFinite(classRidge);
     const x = solveRidge(rows, ridges, smooth ? smoothing(smoothRidge, grouped) : undefined);
     const own = x.slice(BASE, P);
@@ -343,7 +368,11 @@ export class RealizationFit {
         for (let j = 0; j < CE; j++) own[a * CE + j] = own[a * CE + j]! + x[P + CLASS_GROUPS[a]! * CE + j]!;
     const fitted = basis === "roles" ? rolesToShared(own, CE) : own;
     const classEffects = Number.isFinite(classRidge) ? fitted : new Float64Array(N * CE);
-    return { theta: x.slice(0, KF * JF), gamma: x.slice(KF * JF, BASE), classEffects, ridge };
+    const model = { theta: x.slice(0, KF * JF), gamma: x.slice(KF * JF, BASE), classEffects, ridge };
+    if (!floored) return model;
+    // In the shared basis whichever basis the class effects were fitted in (the floor term is one effect).
+    const floor = x.slice(P + groups, P + groups + CE);
+    return { ...model, floorEffect: basis === "roles" ? rolesToShared(floor, CE) : floor };
   }
 
   /** The model's realization of every class of a line's range (both players), as the fit computes it. */
@@ -356,6 +385,8 @@ export class RealizationFit {
     for (const r of rowsOf(line, this.table, this.features)) {
       let v = 1;
       for (let i = 0; i < P; i++) v += r.coef[i]! * params[i]!;
+      if (r.floor !== null && model.floorEffect)
+        for (let j = 0; j < CE; j++) v += r.floor[j]! * model.floorEffect[j]!;
       out[r.side].set(r.cls, v);
     }
     return out;
@@ -396,6 +427,7 @@ export function fitLineOf(line: LineRealization, board: StoredBoard): FitLine {
     aggressor,
     reraised: /^[34]bp-/.test(line.kind),
     ranges: board.ranges,
+    ...(board.floorBy === "best-response" && board.rangeFloor ? { bestResponseFloor: board.rangeFloor } : {}),
     solved: { oop: solvedOf("oop"), ip: solvedOf("ip") },
   };
 }

@@ -186,6 +186,11 @@ export function fitReport(
      * each other with this weight. Absent: not smoothed.
      */
     classSmoothRidge?: number;
+    /**
+     * Fit the floor effect (`FittedModel.floorEffect`: what classes valued by a best response under the solves'
+     * range floor realize beyond the range's classes) with this ridge. Absent: not fitted.
+     */
+    floorRidge?: number;
     /** Lines' populations: their classes' realization by the regression estimator (`estimator.ts`). */
     populations?: PopulationSet;
     /** The ridge of each line's own class effects (`DEFAULT_LINE_RIDGE`). */
@@ -211,6 +216,9 @@ export function fitReport(
   classBasis: ClassEffectBasis;
   classGroupRidge: number | null;
   classSmoothRidge: number | null;
+  floorRidge: number | null;
+  /** The fitted floor effect per CLASS_EFFECT_FEATURES (null: not fitted). */
+  floorEffect: number[] | null;
   minBoards: number;
   lines: ReportLine[];
   summary: FitSummary;
@@ -255,7 +263,17 @@ export function fitReport(
   const classBasis = options.classBasis ?? "shared";
   const classGroupRidge = options.classGroupRidge;
   const classSmoothRidge = options.classSmoothRidge;
-  const all = fit.fit(fitLines, ridge, classRidge, weighting, classBasis, classGroupRidge, classSmoothRidge);
+  const floorRidge = options.floorRidge;
+  const all = fit.fit(
+    fitLines,
+    ridge,
+    classRidge,
+    weighting,
+    classBasis,
+    classGroupRidge,
+    classSmoothRidge,
+    floorRidge,
+  );
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
   // One set of effects per line, shared by its rounds.
   const byLine = new Map<string, LineEffects>();
@@ -282,6 +300,7 @@ export function fitReport(
         classBasis,
         classGroupRidge,
         classSmoothRidge,
+        floorRidge,
       ),
       fl,
     );
@@ -353,6 +372,8 @@ export function fitReport(
     classBasis,
     classGroupRidge: classGroupRidge ?? null,
     classSmoothRidge: classSmoothRidge ?? null,
+    floorRidge: floorRidge ?? null,
+    floorEffect: all.floorEffect ? Array.from(all.floorEffect, r4) : null,
     minBoards: options.minBoards,
     lines: out,
     summary: summarize(out),

@@ -6,7 +6,7 @@ import {
   loadHeadsUpEquity,
 } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
-import { CLASS_GROUPS, CLASS_NEIGHBOURS, type FitLine, RealizationFit } from "../src/index.js";
+import { CLASS_GROUPS, CLASS_NEIGHBOURS, type FitLine, RealizationFit, spotOf } from "../src/index.js";
 import { range } from "./ranges.js";
 
 const table = loadHeadsUpEquity();
@@ -236,6 +236,66 @@ describe("RealizationFit", () => {
     // The same through grouped effects (A4s's group-mates are smoothed toward it across groups too).
     const both = fit.fit(lines, 1e6, 1e-6, "range", "roles", 1e-2, 1e-4);
     expect(effectOf(both, x)).toBeGreaterThan(0.08);
+  });
+
+  it("separates what classes valued by a best response under the floor realize beyond the range's", () => {
+    const C = CLASS_EFFECT_FEATURES.length;
+    const truth = fit.fit(synthetic(), 1e-12);
+    const classEffects = new Float64Array(169 * C).map((_, i) => 0.05 * Math.sin(7 * i));
+    // Classes a range holds under 0.35 were "valued by a best response": their mu is 0.1 higher than the
+    // model's; which classes those are differs from line to line, so a class is seen both ways.
+    const floorEffect = new Float64Array(C);
+    floorEffect[0] = 0.1;
+    const floorLines = synthetic().map((l) => {
+      const line = { ...l, bestResponseFloor: 0.35 };
+      const p = fit.predict(
+        { ...truth, classEffects, floorEffect },
+        { ...line, solved: { oop: all(l.ranges.oop), ip: all(l.ranges.ip) } },
+      );
+      const rows = (side: "oop" | "ip") =>
+        [...p[side]].map(([cls, realized]) => ({ cls, weight: l.ranges[side][cls]!, realized }));
+      return { ...line, solved: { oop: rows("oop"), ip: rows("ip") } };
+    });
+    const floored = floorLines.flatMap((l) =>
+      (["oop", "ip"] as const).flatMap((side) =>
+        l.solved[side].filter((r) => l.ranges[side][r.cls]! < 0.35).map((r) => r.weight),
+      ),
+    );
+    expect(floored.length).toBeGreaterThan(100);
+    const plain = fit.fit(floorLines, 1e-9, 1e-6);
+    const withFloor = fit.fit(floorLines, 1e-9, 1e-6, "range", "shared", undefined, undefined, 1e-6);
+    expect(plain.floorEffect).toBeUndefined();
+    for (const side of ["oop", "ip"] as const) {
+      const line = floorLines[0]!;
+      const ce = classEffectFeatures(spotOf(line, side));
+      const floorTerm = ce.reduce((s, c, j) => s + c * withFloor.floorEffect![j]!, 0);
+      expect(floorTerm).toBeGreaterThan(0.09);
+      expect(floorTerm).toBeLessThan(0.11);
+    }
+    // The class effects come back as generated with the floor term, not without it.
+    const err = (m: { classEffects?: Float64Array }) =>
+      m.classEffects!.reduce((s, x, i) => s + Math.abs(x - classEffects[i]!), 0) / classEffects.length;
+    expect(err(withFloor)).toBeLessThan(0.5 * err(plain));
+    // The served values (mu) never carry it: a class floored in this line gets its in-range value (where
+    // another line holds it in range, so that the data say what that is).
+    const line = floorLines[0]!;
+    const inRangeSomewhere = new Set(
+      floorLines.flatMap((l) =>
+        (["oop", "ip"] as const).flatMap((side) =>
+          l.solved[side].filter((r) => l.ranges[side][r.cls]! >= 0.35).map((r) => r.cls),
+        ),
+      ),
+    );
+    const flooredHere = line.solved.oop
+      .filter((r) => line.ranges.oop[r.cls]! < 0.35 && inRangeSomewhere.has(r.cls))
+      .map((r) => r.cls);
+    expect(flooredHere.length).toBeGreaterThan(10);
+    const muTruth = fit.mu({ ...truth, classEffects }, line, "oop");
+    const gap = (m: typeof plain) => {
+      const mu = fit.mu(m, line, "oop");
+      return flooredHere.reduce((s, a) => s + Math.abs(mu[a]! - muTruth[a]!), 0) / flooredHere.length;
+    };
+    expect(gap(withFloor)).toBeLessThan(0.25 * gap(plain));
   });
 
   it("names each neighbouring pair of classes once, never across suitedness", () => {
