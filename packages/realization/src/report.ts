@@ -264,16 +264,10 @@ export function fitReport(
   const classGroupRidge = options.classGroupRidge;
   const classSmoothRidge = options.classSmoothRidge;
   const floorRidge = options.floorRidge;
-  const all = fit.fit(
-    fitLines,
-    ridge,
-    classRidge,
-    weighting,
-    classBasis,
-    classGroupRidge,
-    classSmoothRidge,
-    floorRidge,
-  );
+  /** The model fitted to some of the lines, with every setting of the report. */
+  const fitTo = (lines: readonly FitLine[]) =>
+    fit.fit(lines, ridge, classRidge, weighting, classBasis, classGroupRidge, classSmoothRidge, floorRidge);
+  const all = fitTo(fitLines);
   const lineRidge = options.lineRidge ?? DEFAULT_LINE_RIDGE;
   // One set of effects per line, shared by its rounds.
   const byLine = new Map<string, LineEffects>();
@@ -291,19 +285,7 @@ export function fitReport(
     const withLine = predictWithLineEffects(fit, table, all, fl, effects[i]!);
     // Left out: every round of the line.
     const rounds = roundsOf(l);
-    const leftOut = fit.predict(
-      fit.fit(
-        fitLines.filter((x) => !rounds.includes(x)),
-        ridge,
-        classRidge,
-        weighting,
-        classBasis,
-        classGroupRidge,
-        classSmoothRidge,
-        floorRidge,
-      ),
-      fl,
-    );
+    const leftOut = fit.predict(fitTo(fitLines.filter((x) => !rounds.includes(x))), fl);
     const player = (side: "oop" | "ip"): ReportPlayer => {
       const p = l.players[side];
       const classes = p.classes.map((c, k) => {
