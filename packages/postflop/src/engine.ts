@@ -329,7 +329,7 @@ export class Engine {
         const done = g.kind[child] === SHOWDOWN ? this.cached[child]! : -1;
         if (done >= 0) {
           if (firstDone) k.add(B + 4 * out, B + 4 * done, nt);
-          else this.buf.copyWithin(out, done, done + nt);
+          else k.copy(B + 4 * out, B + 4 * done, nt);
           firstDone = true;
           continue;
         }
@@ -337,7 +337,7 @@ export class Engine {
         if (firstDone) k.add(B + 4 * out, B + 4 * tmp, nt);
         firstDone = true;
       }
-      if (!firstDone) this.buf.fill(0, out, out + nt);
+      if (!firstDone) k.zero(B + 4 * out, nt);
     }
   }
 
@@ -504,14 +504,16 @@ export class Engine {
     const start = this.unitBlockEnd + deals.length * g.chancePrefix[id]!;
     const withT = g.withCard[t]!;
     const startT = g.cardStart[t]!;
-    buf64.fill(0, acc64, acc64 + nt);
+    const k = this.k;
+    const B = this.bufByte;
+    k.zero(B + 4 * acc, 2 * nt);
     for (let j = 0; j < deals.length; j++) {
       const deal = deals[j]!;
       const card = deal.card;
-      buf.copyWithin(childOpp, opp, opp + no);
+      k.copy(B + 4 * childOpp, B + 4 * opp, no);
       zeroHands(buf, childOpp, g.withCard[o]!, g.cardStart[o]!, card);
       if (this.mode === MODE_CFR) {
-        buf.copyWithin(childOwn, own, own + nt);
+        k.copy(B + 4 * childOwn, B + 4 * own, nt);
         zeroHands(buf, childOwn, withT, startT, card);
       }
       const board = g.boardIndex(this.unitCard, card);
@@ -519,7 +521,7 @@ export class Engine {
         this.river(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
       else this.node(child, start + j * blockSize, chunk, board, childOpp, childOwn, tmp, next);
       zeroHands(buf, tmp, withT, startT, card);
-      this.k.addTo64(this.bufByte + 4 * acc, this.bufByte + 4 * tmp, nt);
+      k.addTo64(B + 4 * acc, B + 4 * tmp, nt);
       for (const mirror of deal.mirrors) {
         const perm = mirror.perm[t]!;
         for (let h = 0; h < nt; h++) buf64[acc64 + h]! += buf[tmp + perm[h]!]!;
@@ -562,7 +564,7 @@ export class Engine {
     const v = this.cached[id]!;
     if (v >= 0) {
       // Evaluated already, in a river batch.
-      this.buf.copyWithin(out, v, v + g.n[this.traverser]!);
+      this.k.copy(this.bufByte + 4 * out, this.bufByte + 4 * v, g.n[this.traverser]!);
       return;
     }
     this.showdownKernel(id, board, opp, out, align4(sp + g.n[this.traverser]!), sp);

@@ -24,6 +24,10 @@ export interface Kernels {
   averageStrategy(C: number, A: number, n: number, strat: number): void;
   mul(dst: number, x: number, y: number, n: number): void;
   add(dst: number, x: number, n: number): void;
+  /** dst[h] = x[h] for n float32 entries (memory.copy; the ranges may overlap). */
+  copy(dst: number, x: number, n: number): void;
+  /** n float32 entries (4 bytes each) from dst set to 0 (memory.fill). */
+  zero(dst: number, n: number): void;
   weightedSum(out: number, strat: number, vals: number, A: number, n: number): void;
   bestValue(out: number, vals: number, A: number, n: number): void;
   cfrUpdate(

@@ -180,6 +180,15 @@
         (local.set $i (i32.add (local.get $i) (i32.const 4)))
         (br $hands))))
 
+  ;; dst[h] = x[h] for $n float32 entries (one bulk copy; the ranges may overlap). A typed array's copyWithin
+  ;; on the chunk's shared memory costs several times as much.
+  (func (export "copy") (param $dst i32) (param $x i32) (param $n i32)
+    (memory.copy (local.get $dst) (local.get $x) (i32.shl (local.get $n) (i32.const 2))))
+
+  ;; $n float32 entries (4 bytes each) from $dst set to 0.
+  (func (export "zero") (param $dst i32) (param $n i32)
+    (memory.fill (local.get $dst) (i32.const 0) (i32.shl (local.get $n) (i32.const 2))))
+
   ;; dst[h] = c * x[h].
   (func (export "scale") (param $dst i32) (param $x i32) (param $c f32) (param $n i32)
     (local $i i32) (local $cv v128)

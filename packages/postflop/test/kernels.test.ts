@@ -191,6 +191,25 @@ describe("WebAssembly kernels compute bit for bit what float32 JavaScript refere
       expect(buf[w(2) + n + 1]).toBe(23456);
     }
   });
+
+  it("copy moves exactly n entries, overlapping ranges included, and zero clears exactly n", () => {
+    for (const n of [1, 5, 8]) {
+      const { k, buf, w, addr } = setup(2, n);
+      const source = Array.from(buf.subarray(w(0), w(0) + 2 * n));
+      const after = buf[w(3) + n];
+      k.copy(addr(3), addr(0), n);
+      expect(Array.from(buf.subarray(w(3), w(3) + n))).toEqual(source.slice(0, n));
+      expect(buf[w(3) + n]).toBe(after);
+      // Forward by one entry over itself: what copyWithin gives.
+      const expected = buf.slice(w(0), w(0) + 2 * n + 1).copyWithin(1, 0, 2 * n);
+      k.copy(addr(0) + 4, addr(0), 2 * n);
+      expect(bits32(buf.slice(w(0), w(0) + 2 * n + 1))).toEqual(bits32(expected));
+      buf[w(4) + n] = 4321;
+      k.zero(addr(4), n);
+      expect(Array.from(buf.subarray(w(4), w(4) + n))).toEqual(new Array(n).fill(0));
+      expect(buf[w(4) + n]).toBe(4321);
+    }
+  });
 });
 
 /**
