@@ -13,6 +13,8 @@
  *                           model and compared with half B: what the preflop solver is given for a solved line,
  *                           measured on flops it was not fitted to; X/Y: grouped effects, X the ridge of a
  *                           class's deviation from its group, Y the groups')
+ *     [--line-smooth-ridge Z[,Z]] (with --line-ridge: each line's effects also smoothed over neighbouring
+ *                           classes, src/line-effects.ts' smoothRidge; 0 for none)
  *
  * Prints one row per (class ridge, weighting) asked for; with no options, class ridges 0.01, 0.1, 1 and none
  * for both weightings.
@@ -39,6 +41,7 @@ const { values, positionals } = parseArgs({
     "class-weights": { type: "string" },
     "min-boards": { type: "string" },
     "line-ridge": { type: "string" },
+    "line-smooth-ridge": { type: "string" },
     population: { type: "string" },
   },
 });
@@ -131,26 +134,29 @@ for (const w of weightings)
     console.log(
       `class ridge ${cr}, ${w}: fitted to half A, against half A ${against(lines[0], (i, s, c) => inA[i][s].get(c))}; against half B ${against(lines[1], (i, s, c) => predicted[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => predicted[i][s].get(c), true)})`,
     );
-    for (const lr of values["line-ridge"] ? values["line-ridge"].split(",") : []) {
-      const withLine = fitLines[1].map((fl, i) =>
-        predictWithLineEffects(
-          fit,
-          table,
-          model,
-          fl,
-          fitLineEffects(
+    const smooths = values["line-smooth-ridge"] ? values["line-smooth-ridge"].split(",") : ["0"];
+    for (const lr of values["line-ridge"] ? values["line-ridge"].split(",") : [])
+      for (const sm of smooths) {
+        const withLine = fitLines[1].map((fl, i) =>
+          predictWithLineEffects(
             fit,
             table,
             model,
-            fitLines[0][i],
-            w,
-            Number(lr.split("/")[0]),
-            lr.includes("/") ? Number(lr.split("/")[1]) : undefined,
+            fl,
+            fitLineEffects(
+              fit,
+              table,
+              model,
+              fitLines[0][i],
+              w,
+              Number(lr.split("/")[0]),
+              lr.includes("/") ? Number(lr.split("/")[1]) : undefined,
+              Number(sm) > 0 ? Number(sm) : undefined,
+            ),
           ),
-        ),
-      );
-      console.log(
-        `  + each line's own effects fitted to half A (line ridge ${lr}): against half B ${against(lines[1], (i, s, c) => withLine[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => withLine[i][s].get(c), true)})`,
-      );
-    }
+        );
+        console.log(
+          `  + each line's own effects fitted to half A (line ridge ${lr}${Number(sm) > 0 ? `, smooth ${sm}` : ""}): against half B ${against(lines[1], (i, s, c) => withLine[i][s].get(c))} (by combos: ${against(lines[1], (i, s, c) => withLine[i][s].get(c), true)})`,
+        );
+      }
   }

@@ -41,6 +41,8 @@
  *                                                   --line-group-ridge Y: grouped line effects (a class's
  *                                                   effect its group's plus its own deviation; --line-ridge
  *                                                   then shrinks the deviation, Y the groups' effects)
+ *                                                   --line-smooth-ridge Z: neighbouring classes' line
+ *                                                   effects pulled toward each other (src/line-effects.ts)
  *                                                   --earlier DIR[,DIR]: earlier rounds of the lines --in
  *                                                   holds, fitted beside them; a line's own effects average
  *                                                   its rounds (report.ts, `earlier`)
@@ -129,6 +131,7 @@ function parseOptions() {
       "class-ridge": { type: "string" },
       "line-ridge": { type: "string" },
       "line-group-ridge": { type: "string" },
+      "line-smooth-ridge": { type: "string" },
       earlier: { type: "string" },
       "class-weights": { type: "string" },
       "class-basis": { type: "string" },
@@ -311,13 +314,16 @@ if (command === "lines") {
     ...(values["line-group-ridge"]
       ? { lineGroupRidge: num("line-group-ridge", values["line-group-ridge"])! }
       : {}),
+    ...(values["line-smooth-ridge"]
+      ? { lineSmoothRidge: num("line-smooth-ridge", values["line-smooth-ridge"])! }
+      : {}),
     ...(values.earlier ? { earlier: readBoardSets(values.earlier.split(",")) } : {}),
   });
   writeFileSync(resolve(values.out!), `${JSON.stringify(report, null, 1)}\n`);
   if (values["params-out"]) {
     const grounded = {
       name: "grounded-v4",
-      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`}${report.classSmoothRidge === null ? "" : `, class smooth ridge ${report.classSmoothRidge}`}${report.floorRidge === null ? "" : `, floor effect ridge ${report.floorRidge}: ${report.floorEffect!.join(" ")}`})`,
+      source: `realization fit --in ${values.in} --min-boards ${report.minBoards}${values["min-combos"] ? ` --min-combos ${values["min-combos"]}` : ""}${values.population ? ` --population ${values.population}` : ""}${values["line-ridge"] ? ` --line-ridge ${values["line-ridge"]}` : ""}${values["line-group-ridge"] ? ` --line-group-ridge ${values["line-group-ridge"]}` : ""}${values["line-smooth-ridge"] ? ` --line-smooth-ridge ${values["line-smooth-ridge"]}` : ""}${values.earlier ? ` --earlier ${values.earlier}` : ""} (${report.lines.length} lines, ${boards.length} boards; ${report.method}; ridge ${report.ridge}, class ridge ${report.classRidge}, class weights ${report.weighting}, class basis ${report.classBasis}${report.classGroupRidge === null ? "" : `, class group ridge ${report.classGroupRidge}`}${report.classSmoothRidge === null ? "" : `, class smooth ridge ${report.classSmoothRidge}`}${report.floorRidge === null ? "" : `, floor effect ridge ${report.floorRidge}: ${report.floorEffect!.join(" ")}`})`,
       ...report.params,
     };
     writeFileSync(resolve(values["params-out"]), `${JSON.stringify(grounded)}\n`);

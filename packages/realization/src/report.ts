@@ -200,6 +200,8 @@ export function fitReport(
      * deviation, `lineRidge` shrinking the deviations and this the groups' effects. Absent: ungrouped.
      */
     lineGroupRidge?: number;
+    /** Smoothed line effects (`fitLineEffects`' `smoothRidge`): neighbouring classes pulled together. */
+    lineSmoothRidge?: number;
     /**
      * Boards of earlier rounds (each solved with that round's ranges): their lines join the fit beside the
      * current ones (reported as `<pack>@earlier`), and a line's own effects are fitted over every round of it
@@ -274,7 +276,16 @@ export function fitReport(
   const effects = used.map((l) => {
     let e = byLine.get(l.pack);
     if (!e) {
-      e = fitLineEffects(fit, table, all, roundsOf(l), weighting, lineRidge, options.lineGroupRidge);
+      e = fitLineEffects(
+        fit,
+        table,
+        all,
+        roundsOf(l),
+        weighting,
+        lineRidge,
+        options.lineGroupRidge,
+        options.lineSmoothRidge,
+      );
       byLine.set(l.pack, e);
     }
     return e;

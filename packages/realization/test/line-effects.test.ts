@@ -3,6 +3,7 @@ import { buildGroundedMatrices, loadHeadsUpEquity } from "@ranges/solver";
 import { describe, expect, it } from "vitest";
 import {
   CLASS_GROUPS,
+  CLASS_NEIGHBOURS,
   compareSeries,
   type FitLine,
   fitLineEffects,
@@ -126,6 +127,34 @@ describe("a line's own class effects", () => {
     expect(level).toBeGreaterThan(0.5);
     const size = (e: Float64Array) => e.reduce((s, x) => s + Math.abs(x - e[0]!), 0);
     expect(size(plain.ip)).toBeLessThan(0.5 * size(grouped.ip));
+  });
+
+  it("smoothed: neighbouring classes' effects pulled together, a smooth truth kept", () => {
+    // A smooth truth (a function of the grid position) plus noise that changes from class to class.
+    const rowCol = (a: number) => [Math.floor(a / 13), a % 13] as const;
+    const smoothTruth = (a: number, s: number) =>
+      0.08 * Math.sin(0.4 * rowCol(a)[0] + 0.3 * rowCol(a)[1] + s);
+    const noisy = {
+      oop: new Float64Array(N).map((_, a) => smoothTruth(a, 0) + 0.04 * Math.sin(7.3 * a)),
+      ip: new Float64Array(N).map((_, a) => smoothTruth(a, 1) + 0.04 * Math.cos(5.1 * a)),
+    };
+    const l = lineWithEffects(noisy);
+    const plain = fitLineEffects(fit, table, model, l, "mixed", 1e-6);
+    const smooth = fitLineEffects(fit, table, model, l, "mixed", 1e-6, undefined, 1e-2);
+    const roughness = (e: Float64Array) =>
+      CLASS_NEIGHBOURS.reduce((s, [a, b]) => s + Math.abs(e[a]! - e[b]!), 0) / CLASS_NEIGHBOURS.length;
+    // Without smoothing the fit follows the noise; with it, neighbours differ about half as much (the truth's
+    // own neighbours differ by about 0.02).
+    expect(roughness(plain.ip)).toBeGreaterThan(0.04);
+    expect(roughness(smooth.ip)).toBeLessThan(0.5 * roughness(plain.ip));
+    // What is left is close to the smooth truth (up to the one constant the shares cannot see).
+    const centred = (xs: ArrayLike<number>) => {
+      const m = Array.from(xs).reduce((s, x) => s + x, 0) / N;
+      return Array.from(xs, (x) => x - m);
+    };
+    const truthIp = centred(Array.from({ length: N }, (_, a) => smoothTruth(a, 1)));
+    const gapTo = (e: Float64Array) => centred(e).reduce((s, x, a) => s + Math.abs(x - truthIp[a]!), 0) / N;
+    expect(gapTo(smooth.ip)).toBeLessThan(0.75 * gapTo(plain.ip));
   });
 
   it("groups AA alone, the deuce-to-four pairs together, A5o-A2o with ATo-A6o, T8o with T7o", () => {
