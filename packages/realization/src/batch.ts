@@ -12,6 +12,7 @@ import { type FlopSet, flopsOf } from "./flops.js";
 import { type FlopLine, LineError, type LineSpec, readLine } from "./lines.js";
 import {
   type BoardRealization,
+  EARLIER_DCFR,
   inputsHash,
   released,
   type SolveSettings,
@@ -87,8 +88,12 @@ export function finished(job: BatchJob, settings: SolveSettings): BoardRealizati
   if (!existsSync(job.file)) return null;
   try {
     const stored = JSON.parse(readFileSync(job.file, "utf8")) as BoardRealization & { weight: number };
-    const hash = inputsHash(solveConfig(job.line, job.board, settings), settings);
-    return stored.inputsHash === hash && !stored.stoppedEarly ? stored : null;
+    const config = solveConfig(job.line, job.board, settings);
+    // Boards solved with the earlier schedule to the same target stand (solve.ts, EARLIER_DCFR).
+    const same =
+      stored.inputsHash === inputsHash(config, settings) ||
+      stored.inputsHash === inputsHash(config, settings, EARLIER_DCFR);
+    return same && !stored.stoppedEarly ? stored : null;
   } catch {
     return null;
   }

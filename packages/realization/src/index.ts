@@ -58,9 +58,11 @@ export { MOVEMENT_BAR, roundMovement } from "./rounds.js";
 export type { BoardRealization, ClassSums, RealizationTree, SolveSettings } from "./solve.js";
 export {
   DEFAULT_SETTINGS,
+  EARLIER_DCFR,
   inputsHash,
   lineConfig,
   parseTree,
+  REALIZATION_DCFR,
   REALIZATION_TREE,
   released,
   solveBoard,

@@ -13,12 +13,13 @@ import { runInNewContext } from "node:vm";
 import {
   CheckSchedule,
   createPostflopSolver,
+  type DcfrParams,
+  describeDcfr,
   extractBoard,
   outOfRangeValues,
   PACK_DCFR,
   type PostflopConfig,
   type PostflopSolver,
-  SOLVER_ALGORITHM,
 } from "@ranges/postflop";
 import { COMBO_CLASS } from "@ranges/solver";
 import type { FlopLine } from "./lines.js";
@@ -134,6 +135,19 @@ export function withFloor(weights: Float64Array, floor: number | undefined): Flo
   return Float64Array.from(weights, (w) => Math.max(w, floor));
 }
 
+/**
+ * The schedule the realization solves run: DCFR with gamma 3 and positive regrets discounted one iteration
+ * late (@ranges/postflop's `DcfrParams`), which reaches the 1% target in fewer iterations than the packs'
+ * schedule (docs/solver-model.md, "A delayed discount"). Part of each board's inputs hash.
+ */
+export const REALIZATION_DCFR: DcfrParams = { alpha: 1.5, beta: 0, gamma: 3, delay: 1 };
+
+/**
+ * The schedule boards solved before 2026-11-29 ran (the packs', `PACK_DCFR`). Such a board, solved to the same
+ * target, is as finished as one of `REALIZATION_DCFR` (`finished` in batch.ts accepts both hashes).
+ */
+export const EARLIER_DCFR: DcfrParams = PACK_DCFR;
+
 export const DEFAULT_SETTINGS: SolveSettings = {
   tree: REALIZATION_TREE,
   targetPct: 1,
@@ -215,12 +229,16 @@ export function solvedRanges(
   return { oop: withFloor(line.ranges.oop, floor), ip: withFloor(line.ranges.ip, floor) };
 }
 
-export function inputsHash(config: PostflopConfig, settings: SolveSettings): string {
+export function inputsHash(
+  config: PostflopConfig,
+  settings: SolveSettings,
+  dcfr: DcfrParams = REALIZATION_DCFR,
+): string {
   const text = JSON.stringify({
     config,
     targetPct: settings.targetPct,
     maxIterations: settings.maxIterations,
-    algorithm: SOLVER_ALGORITHM,
+    algorithm: describeDcfr(dcfr),
     ...(settings.floorBy === "best-response" && settings.rangeFloor
       ? { bestResponseFloor: settings.rangeFloor }
       : {}),
@@ -237,7 +255,9 @@ export function solveBoard(line: FlopLine, board: string, settings: SolveSetting
   const started = performance.now();
   const solver = createPostflopSolver(
     config,
-    settings.threads === undefined ? { dcfr: PACK_DCFR } : { threads: settings.threads, dcfr: PACK_DCFR },
+    settings.threads === undefined
+      ? { dcfr: REALIZATION_DCFR }
+      : { threads: settings.threads, dcfr: REALIZATION_DCFR },
   );
   try {
     const checks = new CheckSchedule(10, settings.targetPct);

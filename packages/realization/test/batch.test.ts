@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOLDEM_CLASSES } from "@ranges/core";
@@ -7,11 +7,13 @@ import {
   aggregate,
   type BatchPlan,
   DEFAULT_SETTINGS,
+  EARLIER_DCFR,
   type FlopLine,
   inputsHash,
   lineConfig,
   planFromJson,
   planToJson,
+  REALIZATION_DCFR,
   readBoards,
   runBatch,
   type SolveSettings,
@@ -61,6 +63,30 @@ describe("the realization batch", () => {
     expect(stored.rootEv.oop + stored.rootEv.ip).toBeCloseTo(10, 3);
     // Other inputs (a tighter target) solve it again.
     expect(await runBatch(plan(), { ...settings, targetPct: 1 })).toBe(1);
+  });
+
+  it("keeps a board solved with the earlier schedule (the packs') and solves one of another schedule again", async () => {
+    const file = join(dir, "schedules", "toy-AhAdKc.json");
+    const one = (): BatchPlan => ({ jobs: [{ ...plan().jobs[0]!, file }], skipped: [] });
+    mkdirSync(join(dir, "schedules"));
+    expect(await runBatch(one(), settings)).toBe(1);
+    const stored = JSON.parse(readFileSync(file, "utf8"));
+    const config = lineConfig(line, "AhAdKc", settings.tree);
+    expect(stored.inputsHash).toBe(inputsHash(config, settings, REALIZATION_DCFR));
+    // Rewritten as if the packs' schedule had solved it: still finished.
+    const earlier = inputsHash(config, settings, EARLIER_DCFR);
+    expect(earlier).not.toBe(stored.inputsHash);
+    writeFileSync(file, JSON.stringify({ ...stored, inputsHash: earlier }));
+    expect(await runBatch(one(), settings)).toBe(0);
+    // A third schedule's board is not.
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...stored,
+        inputsHash: inputsHash(config, settings, { alpha: 2, beta: 0, gamma: 2 }),
+      }),
+    );
+    expect(await runBatch(one(), settings)).toBe(1);
   });
 
   it("stops a board at its time limit, says so in its file, and solves it again on the next run", async () => {
