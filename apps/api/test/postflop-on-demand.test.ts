@@ -64,7 +64,9 @@ describe("turn and river nodes, solved on demand", () => {
     expect(solve.reachedTarget).toBe(true);
     expect(solve.exploitabilityPct).toBeLessThanOrEqual(0.5);
     // The subgame names its own schedule (the solver's default), not the pack's.
-    expect(solve.algorithm).toMatch(/^DCFR \(alpha 1\.5, beta 0, gamma 3\)/);
+    expect(solve.algorithm).toMatch(
+      /^DCFR \(alpha 1\.5, beta 0, gamma 3, positive regrets discounted 1 iteration late\)/,
+    );
     // The flop pot of the 3-bet pot, checked through: the turn pot is the flop pot.
     const flop = await envelope("node?board=KsJh5d&path=");
     expect(solve.potBb).toBe(flop.context.potBb);
