@@ -39,7 +39,7 @@ import { canonicalBoard, parseBoard, representativeFlops } from "./textures.js";
 /**
  * The schedule the packs are solved with: the paper's DCFR, which every committed board was solved with. It
  * is part of each board's inputs hash, so changing it re-solves every board of every pack; the solver's own
- * default (`DEFAULT_DCFR`, gamma 3 with a delay of 1) gets a board to the target in some 10 to 25% fewer
+ * default (`DEFAULT_DCFR`, gamma 3 with a delay of 1) gets a board to the target in some 10% fewer
  * iterations (BENCHMARKS.md, "A delayed discount"): for new packs and re-solves, not worth re-solving the
  * committed ones for.
  */
