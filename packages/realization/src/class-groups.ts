@@ -56,3 +56,35 @@ export const CLASS_NEIGHBOURS: readonly (readonly [number, number])[] = (() => {
     }
   return out;
 })();
+
+/**
+ * Adds `weight * (e(a) - e(b))^2` to the normal matrix `A` (M x M) for every pair of neighbouring classes
+ * (`CLASS_NEIGHBOURS`), where a class's effect e is its column `column(cls)` plus, when `groupColumn` is given,
+ * its group's column `groupColumn(CLASS_GROUPS[cls])` (two classes of one group share it, so it cancels). A
+ * generalized ridge: neighbours are pulled toward each other, not toward 0.
+ */
+export function addNeighbourPenalty(
+  A: Float64Array,
+  M: number,
+  weight: number,
+  column: (cls: number) => number,
+  groupColumn?: (group: number) => number,
+): void {
+  const idx: number[] = [];
+  const sign: number[] = [];
+  for (const [a, b] of CLASS_NEIGHBOURS) {
+    idx.length = 0;
+    sign.length = 0;
+    idx.push(column(a), column(b));
+    sign.push(1, -1);
+    if (groupColumn && CLASS_GROUPS[a] !== CLASS_GROUPS[b]) {
+      idx.push(groupColumn(CLASS_GROUPS[a]!), groupColumn(CLASS_GROUPS[b]!));
+      sign.push(1, -1);
+    }
+    for (let u = 0; u < idx.length; u++)
+      for (let v = 0; v < idx.length; v++) {
+        const k = idx[u]! * M + idx[v]!;
+        A[k] = A[k]! + weight * sign[u]! * sign[v]!;
+      }
+  }
+}

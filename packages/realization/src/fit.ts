@@ -35,7 +35,7 @@ import {
   equityVsRandom as tableEquityVsRandom,
 } from "@ranges/solver";
 import type { LineRealization, StoredBoard } from "./aggregate.js";
-import { CLASS_GROUPS, CLASS_NEIGHBOURS, GROUPS } from "./class-groups.js";
+import { addNeighbourPenalty, CLASS_GROUPS, GROUPS } from "./class-groups.js";
 import { choleskySolve } from "./linear.js";
 
 const N = 169;
@@ -283,26 +283,14 @@ function solveRidge(
  */
 function smoothing(lambda: number, grouped: boolean) {
   return (A: Float64Array, M: number, scale: number): void => {
-    const w = lambda * scale;
-    const idx: number[] = [];
-    const sign: number[] = [];
-    for (const [a, b] of CLASS_NEIGHBOURS) {
-      for (let j = 0; j < CE; j++) {
-        idx.length = 0;
-        sign.length = 0;
-        idx.push(BASE + a * CE + j, BASE + b * CE + j);
-        sign.push(1, -1);
-        if (grouped && CLASS_GROUPS[a] !== CLASS_GROUPS[b]) {
-          idx.push(P + CLASS_GROUPS[a]! * CE + j, P + CLASS_GROUPS[b]! * CE + j);
-          sign.push(1, -1);
-        }
-        for (let u = 0; u < idx.length; u++)
-          for (let v = 0; v < idx.length; v++) {
-            const k = idx[u]! * M + idx[v]!;
-            A[k] = A[k]! + w * sign[u]! * sign[v]!;
-          }
-      }
-    }
+    for (let j = 0; j < CE; j++)
+      addNeighbourPenalty(
+        A,
+        M,
+        lambda * scale,
+        (a) => BASE + a * CE + j,
+        grouped ? (g) => P + g * CE + j : undefined,
+      );
   };
 }
 

@@ -22,7 +22,7 @@
 
 import { HOLDEM_CLASS_COMBOS } from "@ranges/core";
 import type { GroundedLine } from "@ranges/solver";
-import { CLASS_GROUPS, CLASS_NEIGHBOURS, GROUPS } from "./class-groups.js";
+import { addNeighbourPenalty, CLASS_GROUPS, GROUPS } from "./class-groups.js";
 import type { ClassWeighting, EquityTable, FitLine, FittedModel, RealizationFit } from "./fit.js";
 import { choleskySolve } from "./linear.js";
 
@@ -74,21 +74,14 @@ export function fitLineEffects(
   for (let i = 0; i < M; i++) A[i * M + i] = A[i * M + i]! + (i < 2 * N ? ridge : groupRidge!) * list.length;
   if (smoothRidge !== undefined && smoothRidge > 0) {
     // A class's whole effect: its own delta, plus its group's when grouped (the group columns after the 2N).
-    const z = smoothRidge * list.length;
     for (const side of [0, 1])
-      for (const [a, b] of CLASS_NEIGHBOURS) {
-        const idx = [side * N + a, side * N + b];
-        const sign = [1, -1];
-        if (G > 0 && CLASS_GROUPS[a] !== CLASS_GROUPS[b]) {
-          idx.push(2 * N + side * G + CLASS_GROUPS[a]!, 2 * N + side * G + CLASS_GROUPS[b]!);
-          sign.push(1, -1);
-        }
-        for (let u = 0; u < idx.length; u++)
-          for (let v = 0; v < idx.length; v++) {
-            const k = idx[u]! * M + idx[v]!;
-            A[k] = A[k]! + z * sign[u]! * sign[v]!;
-          }
-      }
+      addNeighbourPenalty(
+        A,
+        M,
+        smoothRidge * list.length,
+        (a) => side * N + a,
+        G > 0 ? (g) => 2 * N + side * G + g : undefined,
+      );
   }
   const x = choleskySolve(A, y, M);
   const effects = { oop: x.slice(0, N), ip: x.slice(N, 2 * N) };
