@@ -6,7 +6,7 @@
  * default, which allows such leads at the ordinary sizes); false gives the smaller tree the packs use.
  */
 
-import type { PostflopConfig } from "../dist/index.js";
+import type { PostflopConfig } from "../src/index.js";
 
 export const benchSpot = (flopBet: string, donkBets = true): PostflopConfig => ({
   board: "QsJh2h",

@@ -1,5 +1,6 @@
 /** Small spots the engine's tests solve (the solver's, the out-of-range values', the queries'). */
 
+import { benchSpot, benchTurnSpot } from "../bench/spot.js";
 import type { PostflopConfig } from "../src/config.js";
 
 /** A small turn spot (river deals, suit isomorphism on the river: clubs and diamonds are off the board). */
@@ -30,21 +31,6 @@ export const flopSpot: PostflopConfig = {
 
 /**
  * The benchmark's turn (bench/spot.ts: QsJh2h5d, a BTN-BB single-raised pot's ranges, 75% bets and raises to
- * 2.5x on the turn and river, OOP's leads): a spot with realistic ranges, where schedules are compared.
+ * 2.5x, OOP's leads): a spot with realistic ranges, where schedules are compared.
  */
-export const benchTurn: PostflopConfig = {
-  board: "QsJh2h5d",
-  pot: 13.75,
-  stack: 93.375,
-  ranges: {
-    oop: "99-22,AJs-A2s,AJo-A2o,KQs-K2s,KQo-K8o,QJs-Q4s,QJo-Q9o,JTs-J6s,JTo-J9o,T9s-T6s,T9o,96s+,86s+,75s+,64s+,53s+,43s",
-    ip: "22+,A2s+,A8o+,A5o-A2o,K5s+,KTo+,Q8s+,QTo+,J8s+,JTo,T7s+,97s+,86s+,75s+,65s,54s",
-  },
-  sizes: {
-    turn: { bet: "75%", raise: "2.5x" },
-    river: { bet: "75%", raise: "2.5x" },
-  },
-  donkBets: true,
-  allInThreshold: 1.5,
-  forceAllInThreshold: 0.15,
-};
+export const benchTurn: PostflopConfig = benchTurnSpot(benchSpot("75%", true));
