@@ -5,7 +5,7 @@
  *
  *   pnpm --filter @ranges/plo-postflop build
  *   nice -n 15 node packages/plo-postflop/scripts/measure-flop.ts [--spots srp100,3bp100] [--combos 200]
- *     [--iterations 2] [--exploitability] [--check 20]
+ *     [--iterations 2] [--exploitability] [--check 20] [--gamma 2] [--delay 0]
  *
  * Ranges: whole preflop classes drawn with a seeded generator until the range holds the number of combos,
  * then that many of its combos at random (a subsample, as `solveBySubsamples` gives a subgame). Pots and
@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { ploClasses, seededRandom } from "@ranges/core";
 import {
   DEFAULT_PLO_BETTING,
+  PLO_DCFR,
   type PloCombo,
   PloSolver,
   parsePloBoard,
@@ -43,6 +44,9 @@ const { values } = parseArgs({
     exploitability: { type: "boolean", default: false },
     /** Also print the exploitability every this many iterations (a convergence trace; its CPU is not in the per-iteration times). */
     check: { type: "string", default: "0" },
+    /** The DCFR schedule's gamma and delay (alpha 1.5, beta 0; default PLO_DCFR's). */
+    gamma: { type: "string", default: String(PLO_DCFR.gamma) },
+    delay: { type: "string", default: String(PLO_DCFR.delay ?? 0) },
   },
 });
 
@@ -64,7 +68,7 @@ function subsample(board: number[], count: number, next: () => number): PloCombo
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const count = Number(values.combos);
 console.log(
-  `board ${values.board}, ${count} combos a side, betting ${JSON.stringify(DEFAULT_PLO_BETTING)}, node ${process.version}`,
+  `board ${values.board}, ${count} combos a side, betting ${JSON.stringify(DEFAULT_PLO_BETTING)}, gamma ${values.gamma}, delay ${values.delay}, node ${process.version}`,
 );
 console.log(
   "| spot | pot / stack (bb) | decisions (flop / turn / river) | storage | setup s | CPU s / iteration | wall s / iteration | RSS after | exploitability (% pot), CPU s to measure it |",
@@ -78,7 +82,8 @@ for (const name of values.spots.split(",")) {
   const ranges = { oop: subsample(board, count, next), ip: subsample(board, count, next) };
   const spot = resolvePloSpot({ board: values.board, pot: def.pot, stack: def.stack, ranges });
   let cpu = process.cpuUsage();
-  const solver = new PloSolver(spot);
+  const dcfr = { ...PLO_DCFR, gamma: Number(values.gamma), delay: Number(values.delay) };
+  const solver = new PloSolver(spot, { dcfr });
   const built = process.cpuUsage(cpu);
   const setup = (built.user + built.system) / 1e6;
   const streets = [0, 0, 0];

@@ -1,7 +1,7 @@
 /**
  * The traversal under `PloSolver`: one walk of the tree for one player (`me`) with per-combo reach vectors,
- * giving `me`'s counterfactual values per combo, and the discounted-CFR update of its decisions (alpha 1.5,
- * beta 0, gamma 2) in `cfr` mode. Below a chance node the template child is walked once per card dealt, with
+ * giving `me`'s counterfactual values per combo, and the discounted-CFR update of its decisions in `cfr` mode
+ * (the schedule of `PloSolverOptions.dcfr`, `PLO_DCFR` by default). Below a chance node the template child is walked once per card dealt, with
  * the reach of the hands holding that card zeroed and the sum divided by the constant of `Runouts`.
  *
  * Storage: per decision one typed array, `[slot][action][hand]` (slots: `Runouts`), for the regrets and one
@@ -10,6 +10,7 @@
  * vectors come from a pool, so a walk allocates nothing per node.
  */
 
+import { type DcfrParams, discountAt } from "@ranges/postflop";
 import { comboKey } from "./range.js";
 import { Runouts } from "./runouts.js";
 import { CardSums, compatTotals, type HandTable, handTables, linkTwins, sweepShowdown } from "./showdown.js";
@@ -50,7 +51,12 @@ export interface PloSolverOptions {
   readonly storage?: boolean;
   /** Store regrets and strategy sums in Float32 (default: on flop spots only). */
   readonly float32?: boolean;
+  /** The discount schedule (default `PLO_DCFR`). */
+  readonly dcfr?: DcfrParams;
 }
+
+/** The PLO solver's default schedule: the paper's (alpha 1.5, beta 0, gamma 2; see `DcfrParams`). */
+export const PLO_DCFR: DcfrParams = { alpha: 1.5, beta: 0, gamma: 2 };
 
 export class PloEngine {
   readonly spot: PloSpot;
@@ -64,6 +70,7 @@ export class PloEngine {
   protected readonly regrets: Store[] = [];
   protected readonly strategySums: Store[] = [];
   protected t = 0;
+  readonly dcfr: DcfrParams;
   private readonly pool = new Pool();
   // the walk's state: the cards dealt so far (-1: none), the mode and the strategy played in br / ev
   private c1 = -1;
@@ -73,6 +80,7 @@ export class PloEngine {
 
   constructor(spot: PloSpot, options: PloSolverOptions = {}) {
     this.spot = spot;
+    this.dcfr = options.dcfr ?? PLO_DCFR;
     const streets = 6 - spot.board.length;
     if (streets < 1 || streets > 3)
       throw new RangeError(`a spot's board has 3, 4 or 5 cards, not ${spot.board.length}`);
@@ -316,10 +324,7 @@ export class PloEngine {
       for (let i = 0; i < H; i++) out[i]! += sigma[off + i]! * values[off + i]!;
     }
     if (this.mode === "cfr") {
-      const t = this.t;
-      const prev = (t - 1) ** 1.5;
-      const pos = prev / (prev + 1);
-      const strat = ((t - 1) / t) ** 2;
+      const { positive: pos, negative: neg, strategy: strat } = discountAt(this.t, this.dcfr);
       const reg = this.regrets[d.id]!;
       const ss = this.strategySums[d.id]!;
       const base = slot * A * H;
@@ -328,7 +333,7 @@ export class PloEngine {
         for (let i = 0; i < H; i++) {
           const k = off + i;
           const old = reg[base + k]!;
-          reg[base + k] = (old > 0 ? old * pos : old * 0.5) + values[k]! - out[i]!;
+          reg[base + k] = (old > 0 ? old * pos : old * neg) + values[k]! - out[i]!;
           ss[base + k] = ss[base + k]! * strat + my[i]! * sigma[k]!;
         }
       }

@@ -4,7 +4,7 @@ export { Runouts, riverDeal } from "./runouts.js";
 export type { PloComboResult, PloSolveOptions, PloSolveResult } from "./solve.js";
 export { comboResults, solvePloSpot, solveResolvedSpot } from "./solve.js";
 export type { PloSolverOptions, PloStrategyOf } from "./solver.js";
-export { PloSolver } from "./solver.js";
+export { PLO_DCFR, PloSolver } from "./solver.js";
 export type { PloSpot, PloSpotConfig } from "./spot.js";
 export { DEFAULT_PLO_BETTING, resolvePloSpot } from "./spot.js";
 export type { PloClassEstimate, PloSubsampleOptions, PloSubsampleResult } from "./subsample.js";

@@ -13,6 +13,7 @@
  * turn and river pair.
  */
 
+import type { DcfrParams } from "@ranges/postflop";
 import type { PloCombo } from "./range.js";
 import { comboKey } from "./range.js";
 import { PloSolver, type PloStrategyOf } from "./solver.js";
@@ -25,6 +26,8 @@ export interface PloSolveOptions {
   readonly maxIterations?: number;
   /** Exploitability is measured every this many iterations; default 25. */
   readonly checkEvery?: number;
+  /** The discount schedule (default `PLO_DCFR`). */
+  readonly dcfr?: DcfrParams;
 }
 
 /** One combo at the root of a solved spot. */
@@ -87,7 +90,7 @@ export function solveResolvedSpot(spot: PloSpot, options: PloSolveOptions = {}):
   const target = options.targetExploitability ?? 0.1;
   const max = options.maxIterations ?? 1000;
   const every = options.checkEvery ?? 25;
-  const solver = new PloSolver(spot);
+  const solver = new PloSolver(spot, { dcfr: options.dcfr });
   let measured = solver.exploitability();
   while (solver.iteration < max) {
     solver.iterate();

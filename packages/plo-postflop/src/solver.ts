@@ -1,6 +1,6 @@
 /**
- * The exact solver of a small PLO spot (flop, turn or river): discounted CFR (alternating updates; alpha 1.5,
- * beta 0, gamma 2) vectorized over the combos of each range, exact best response and per-combo EV and equity.
+ * The exact solver of a small PLO spot (flop, turn or river): discounted CFR (alternating updates; `PLO_DCFR`
+ * unless `options.dcfr` says otherwise) vectorized over the combos of each range, exact best response and per-combo EV and equity.
  *
  * Values are chips: a player's payoff is its share of the final pot less what it put in during the spot, so
  * the two players' values sum to the starting pot. A combo's EV is its expected payoff when it is dealt
@@ -22,6 +22,8 @@
  */
 
 import { PloEngine, type PloSolverOptions, type PloStrategyOf } from "./engine.js";
+
+export { PLO_DCFR } from "./engine.js";
 import { compatTotals, sweepShowdown } from "./showdown.js";
 import type { PloSpot } from "./spot.js";
 import type { DecisionNode } from "./tree.js";
