@@ -22,13 +22,12 @@
  */
 
 import { PloEngine, type PloSolverOptions, type PloStrategyOf } from "./engine.js";
-
-export { PLO_DCFR } from "./engine.js";
 import { compatTotals, sweepShowdown } from "./showdown.js";
 import type { PloSpot } from "./spot.js";
 import type { DecisionNode } from "./tree.js";
 
 export type { PloSolverOptions, PloStrategyOf } from "./engine.js";
+export { PLO_DCFR } from "./engine.js";
 
 export class PloSolver extends PloEngine {
   /** A turn spot (4 board cards). */
