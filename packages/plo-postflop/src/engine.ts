@@ -1,8 +1,9 @@
 /**
  * The traversal under `PloSolver`: one walk of the tree for one player (`me`) with per-combo reach vectors,
  * giving `me`'s counterfactual values per combo, and the discounted-CFR update of its decisions in `cfr` mode
- * (the schedule of `PloSolverOptions.dcfr`, `PLO_DCFR` by default). Below a chance node the template child is walked once per card dealt, with
- * the reach of the hands holding that card zeroed and the sum divided by the constant of `Runouts`.
+ * (the schedule of `PloSolverOptions.dcfr`, `PLO_DCFR` by default). Below a chance node the template child is
+ * walked once per card dealt, with the reach of the hands holding that card zeroed and the sum divided by the
+ * constant of `Runouts`.
  *
  * Storage: per decision one typed array, `[slot][action][hand]` (slots: `Runouts`), for the regrets and one
  * for the strategy sums; Float64 on turn and river spots, Float32 on flop spots (a flop's river decisions

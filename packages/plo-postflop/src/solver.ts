@@ -1,6 +1,7 @@
 /**
  * The exact solver of a small PLO spot (flop, turn or river): discounted CFR (alternating updates; `PLO_DCFR`
- * unless `options.dcfr` says otherwise) vectorized over the combos of each range, exact best response and per-combo EV and equity.
+ * unless `options.dcfr` says otherwise) vectorized over the combos of each range, exact best response and
+ * per-combo EV and equity.
  *
  * Values are chips: a player's payoff is its share of the final pot less what it put in during the spot, so
  * the two players' values sum to the starting pot. A combo's EV is its expected payoff when it is dealt
