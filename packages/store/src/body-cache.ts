@@ -6,6 +6,7 @@
 
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
+import { Doorkeeper } from "./doorkeeper.js";
 import { bodyCost, type MemoryBudget, type MemoryItem } from "./memory.js";
 import type { Entry } from "./pack-entry.js";
 import type { CacheStats, JsonResult } from "./store-types.js";
@@ -51,9 +52,14 @@ export interface Normal {
   readonly tag: () => string;
 }
 
+/**
+ * Bodies are kept from a key's second miss on (`Doorkeeper`): a one-off query is answered without being
+ * cached.
+ */
 export class BodyCache {
   private hits = 0;
   private misses = 0;
+  private readonly door = new Doorkeeper();
 
   constructor(private readonly memory: MemoryBudget<Item>) {}
 
@@ -79,7 +85,7 @@ export class BodyCache {
     // The tag is read after the build: a pack read by the build gives its own checksum.
     const etag = `"${sha256hex(`${BODY_VERSION}\n${normal.tag()}\n${normal.key}`).slice(0, 40)}"`;
     const result = new CachedJson(bytes, etag, normal.key);
-    if (this.memory.budget > 0) {
+    if (this.memory.budget > 0 && this.door.seen(normal.key)) {
       this.memory.set(normal.key, {
         kind: "body",
         bytes: bodyCost(bytes.length, normal.key),

@@ -1,3 +1,4 @@
+export { Doorkeeper } from "./doorkeeper.js";
 export { countIndexNodes, packPath, readPackFile, readPackHead, writePack } from "./files.js";
 export {
   decodePack,

@@ -94,7 +94,10 @@ describe("a pack replaced while the store runs", () => {
     probe.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG" });
     const mttBytes = probe.cacheStats().packBytes;
     const store = open({ cacheBytes: mttBytes + 60_000 });
+    // Each asked twice: a body is kept from its query's second miss on.
     store.json(root);
+    store.json(root);
+    store.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG" });
     store.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG" });
     // Bodies leave before packs (a body is rebuilt in a millisecond, a pack read in about a second): the
     // nl/v2 body went first, then its pack; the nlmtt8 body is the one cached.

@@ -587,24 +587,39 @@ describe("packMeta", () => {
 });
 
 describe("json", () => {
-  it("returns the same body as the object query, cached", () => {
+  it("returns the same body as the object query, cached from the query's second miss on", () => {
     const s = fresh();
-    const first = s.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG", minFreq: 0.1 });
+    const q = { kind: "node", game: "nlmtt8", stack: 40, history: "UTG", minFreq: 0.1 } as const;
+    const first = s.json(q);
     expect(JSON.parse(first.body)).toEqual(s.node("nlmtt8", 40, "UTG", { minFreq: 0.1 }));
     expect(first.etag).toMatch(/^"[0-9a-f]{40}"$/);
-    expect(s.cacheStats()).toMatchObject({ entries: 1, hits: 0, misses: 1 });
-    const again = s.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG", minFreq: 0.1 });
-    expect(again).toBe(first);
-    expect(s.cacheStats()).toMatchObject({ entries: 1, hits: 1, misses: 1 });
+    // A query asked once is answered, not kept.
+    expect(s.cacheStats()).toMatchObject({ entries: 0, bytes: 0, hits: 0, misses: 1 });
+    const second = s.json(q);
+    expect(second).not.toBe(first);
+    expect(second.body).toBe(first.body);
+    expect(second.etag).toBe(first.etag);
+    expect(s.cacheStats()).toMatchObject({ entries: 1, hits: 0, misses: 2 });
+    expect(s.json(q)).toBe(second);
+    expect(s.cacheStats()).toMatchObject({ entries: 1, hits: 1, misses: 2 });
     expect(s.cacheStats().bytes).toBeGreaterThanOrEqual(first.body.length);
+  });
+
+  it("keeps no body of queries asked once, however many", () => {
+    const s = fresh();
+    for (let k = 1; k <= 200; k++)
+      s.json({ kind: "node", game: "nlmtt8", stack: 40, history: "UTG", minFreq: k / 1000 });
+    expect(s.cacheStats()).toMatchObject({ entries: 0, bytes: 0, misses: 200 });
   });
 
   it("normalizes hands and numbers into one cache entry", () => {
     const s = fresh();
     const a = s.json({ kind: "range", game: "nlmtt8", stack: 40, spot: "UTG_Open", hand: "AKs" });
+    // The same query written another way is its second sight: kept, and answered again from the cache.
     const b = s.json({ kind: "range", game: "nlmtt8", stack: 40, spot: "UTG_Open", hand: "KhAh" });
-    expect(b).toBe(a);
-    expect(s.cacheStats()).toMatchObject({ entries: 1, hits: 1 });
+    expect(b.etag).toBe(a.etag);
+    expect(s.json({ kind: "range", game: "nlmtt8", stack: 40, spot: "UTG_Open", hand: "AKs" })).toBe(b);
+    expect(s.cacheStats()).toMatchObject({ entries: 1, hits: 1, misses: 2 });
   });
 
   it("ETags are stable across stores and differ between queries", () => {

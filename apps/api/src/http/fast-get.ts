@@ -1,6 +1,7 @@
 /**
  * The data GETs answered before Koa. A `/api/v1/ranges/{game}/node|range|spots|config` URL that was answered
- * 200 once is remembered with its store cache key (`remember`); the next GET or HEAD of exactly that URL whose
+ * 200 twice is remembered with its store cache key (`remember`; a URL asked once is not, as the store keeps a
+ * body from its second miss on: `Doorkeeper`); the next GET or HEAD of exactly that URL whose
  * body the store still holds is authorized, metered, logged and answered here. A data URL that is not
  * remembered (or whose body the store dropped) is planned by the ranges routes (`plan`): authorized and
  * metered here, its body read from the store (built on a miss), then answered and remembered the same way.
@@ -17,7 +18,7 @@
 
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AccessDecision, AccessStore } from "@ranges/access";
-import type { JsonResult, RangeStore } from "@ranges/store";
+import { Doorkeeper, type JsonResult, type RangeStore } from "@ranges/store";
 import { LRUCache } from "lru-cache";
 import type { compileTrustProxy } from "../client-ip.js";
 import { EXPOSED_HEADERS } from "../http-server.js";
@@ -91,6 +92,8 @@ interface Outgoing {
 
 export class FastGets {
   private readonly urls: LRUCache<string, FastEntry>;
+  /** URLs answered once: a URL is remembered at its second answer. */
+  private readonly door = new Doorkeeper();
   /** The headers before the request id's value, and after it up to the RateLimit headers. */
   private readonly fixed: readonly string[];
   private readonly o: FastGetOptions;
@@ -104,11 +107,14 @@ export class FastGets {
   }
 
   /**
-   * Remembers that `url` answers the store's body under `entry.key` (after it was answered 200). URLs longer
-   * than 1 KiB are not remembered (no data URL needs that much; it bounds the memory an attacker can fill).
+   * Remembers that `url` answers the store's body under `entry.key` (after it was answered 200), from its
+   * second answer on: a URL asked once would only be kept until evicted, and die in V8's old generation.
+   * URLs longer than 1 KiB are not remembered (no data URL needs that much; it bounds the memory an attacker
+   * can fill).
    */
   remember(url: string, entry: FastEntry): void {
     if (url.length > MAX_URL || !url.startsWith(RANGES_PREFIX) || this.urls.has(url)) return;
+    if (!this.door.seen(url)) return;
     // Least recently used out first. A Map evicting its first key would skip every deleted entry before
     // it on each call: thousands when every request is a new URL.
     this.urls.set(url, entry);

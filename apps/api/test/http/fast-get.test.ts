@@ -1,5 +1,5 @@
 /**
- * The data GETs' fast path (src/http/fast-get.ts), through real HTTP: a URL answered once is answered before
+ * The data GETs' fast path (src/http/fast-get.ts), through real HTTP: a URL answered twice is answered before
  * Koa from then on, a data URL not seen before is read and answered there too (a miss), and nothing a client
  * sees tells them from Koa's answers: the same headers in the same order, the same bodies (plain, brotli,
  * gzip, HEAD, 304), one log line and one metered call per request, and refusals (spent allowance, revoked
