@@ -23,8 +23,6 @@ import {
   DEFAULT_DCFR,
   describe,
   PACK_DCFR,
-  PostflopGame,
-  resolveConfig,
 } from "../dist/index.js";
 import { benchSpot } from "./spot.ts";
 
@@ -62,12 +60,6 @@ const cpu = () => {
   const c = process.cpuUsage(cpuStart);
   return (c.user + c.system) / 1e6;
 };
-const probe = new PostflopGame(resolveConfig(config));
-const counts = probe.tree.counts();
-process.stdout.write(
-  `spot: flop bet ${values["flop-bet"]}, ${config.donkBets ? "leads allowed" : "no leads"}, hands OOP ${probe.n[0]} IP ${probe.n[1]}, betting tree ${counts.decisions} decisions, ` +
-    `${probe.units.length} units, storage ${((probe.storageFloats() * 8) / 2 ** 30).toFixed(2)} GiB (regrets and strategy sums, float32)\n`,
-);
 const schedules: Record<string, DcfrParams> = {
   default: DEFAULT_DCFR,
   paper: PACK_DCFR,
@@ -77,6 +69,14 @@ if (!Object.hasOwn(schedules, values.schedule))
 const dcfr = schedules[values.schedule]!;
 if (values.checks !== "planned" && values.checks !== "fixed") throw new Error("--checks: planned or fixed");
 const solver = createPostflopSolver(config, { threads, dcfr });
+// The tree's figures come from the solver's own game: a second game built only to print them would stay
+// alive through the run and count in the peak RSS below.
+const game = solver.game;
+const counts = game.tree.counts();
+process.stdout.write(
+  `spot: flop bet ${values["flop-bet"]}, ${config.donkBets ? "leads allowed" : "no leads"}, hands OOP ${game.n[0]} IP ${game.n[1]}, betting tree ${counts.decisions} decisions, ` +
+    `${game.units.length} units, storage ${((game.storageFloats() * 8) / 2 ** 30).toFixed(2)} GiB (regrets and strategy sums, float32)\n`,
+);
 process.stdout.write(`built in ${elapsed().toFixed(1)} s on ${threads} threads\n`);
 let exploitability = Number.NaN;
 let chips = Number.NaN;
@@ -115,11 +115,12 @@ try {
       )
       .join(", ");
   };
-  const rss = process.resourceUsage().maxRSS / 1024 / 1024;
+  const maxRssKb = process.resourceUsage().maxRSS;
+  const rss = maxRssKb / 1024 / 1024;
   process.stdout.write(
     `done: ${seconds.toFixed(1)} s, ${solver.iteration} iterations, exploitability ${exploitability.toFixed(3)}% of the pot, ` +
       `${(iterationWall / solver.iteration).toFixed(2)} s wall and ${(iterationCpu / solver.iteration).toFixed(2)} s CPU per iteration, ` +
-      `peak RSS ${rss.toFixed(2)} GiB\nroot (OOP): ${mixAt([])}; after a check (IP): ${mixAt(["check"])}; EV OOP ${result.ev.oop.toFixed(3)}, IP ${result.ev.ip.toFixed(3)}\n`,
+      `peak RSS ${rss.toFixed(3)} GiB (${maxRssKb} kB)\nroot (OOP): ${mixAt([])}; after a check (IP): ${mixAt(["check"])}; EV OOP ${result.ev.oop.toFixed(3)}, IP ${result.ev.ip.toFixed(3)}\n`,
   );
 } finally {
   solver.close();

@@ -3,7 +3,7 @@
  */
 
 import { parseCards } from "@ranges/core";
-import { COMBO_HIGH_CARD as HIGH, COMBO_LOW_CARD as LOW } from "@ranges/solver";
+import { COMBO_HIGH_CARD as HIGH, COMBO_LOW_CARD as LOW } from "@ranges/solver/hands";
 import { parseRange, RangeParseError } from "./range.js";
 
 /**

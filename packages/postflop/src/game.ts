@@ -15,7 +15,13 @@
  * (the river after a turn) are reduced the same way against the board with the first card.
  */
 
-import { COMBO_HIGH_CARD, COMBO_LOW_CARD, COMBO_OF_CARDS, evaluateWith2, partialHand } from "@ranges/solver";
+import {
+  COMBO_HIGH_CARD,
+  COMBO_LOW_CARD,
+  COMBO_OF_CARDS,
+  evaluateWith2,
+  partialHand,
+} from "@ranges/solver/hands";
 import type { ResolvedConfig } from "./config.js";
 import { ActionTree, CHANCE, DECISION, FOLD, SHOWDOWN, type TreeNode } from "./tree.js";
 
@@ -46,7 +52,12 @@ export interface Unit {
 export interface GameOptions {
   /** Solve suit-isomorphic cards once (default true). */
   readonly isomorphism?: boolean;
-  /** Entries per storage chunk (default 2^28: 1 GiB of float32, 512 MiB of 16-bit entries). */
+  /**
+   * Entries per storage chunk (default: as many as fit 3.75 GiB of regrets and strategy sums, 503,316,480
+   * float32 entries or twice as many 16-bit ones, leaving a WebAssembly memory's last 256 MiB of its 4 GiB for
+   * the hand tables and the threads' working vectors). Each chunk holds its own copy of the hand tables
+   * (7 MiB on a flop), so fewer chunks take less memory.
+   */
   readonly chunkFloats?: number;
   /**
    * 16-bit storage (default false): the units' regrets as int16 and strategy sums as uint16, each decision's
@@ -55,6 +66,18 @@ export interface GameOptions {
    * decision's storage then starts two entries after its block offset and takes an even count of entries.
    */
   readonly compressed?: boolean;
+  /**
+   * The showdown orders (`sdKey`, `sdLength`) of a game built from the same config: taken instead of
+   * evaluating every hand on every final board. A worker thread gets its caller's, so it never loads the
+   * evaluator's tables (16 MB per thread).
+   */
+  readonly showdowns?: Showdowns;
+}
+
+/** A game's hands sorted by strength on every final board (see `PostflopGame.sdKey`). */
+export interface Showdowns {
+  readonly sdKey: readonly [Int32Array, Int32Array];
+  readonly sdLength: readonly [Int32Array, Int32Array];
 }
 
 const SUITS = 4;
@@ -376,7 +399,7 @@ export class PostflopGame {
     // Deals and units.
     this.firstDeals = this.startStreet < 2 ? dealsOn(this.board, startRep) : [];
     const units: Unit[] = [];
-    const chunkFloats = options.chunkFloats ?? 2 ** 28;
+    const chunkFloats = options.chunkFloats ?? (2 ** 32 - 2 ** 28) / (options.compressed ? 4 : 8);
     const chunkSizes: number[] = [0];
     for (let li = 0; li < leaves.length; li++) {
       const leaf = nodes[leaves[li]!]!;
@@ -434,11 +457,40 @@ export class PostflopGame {
     });
     const r = this.remaining.length;
     this.boardCount = this.startStreet === 0 ? (r * (r - 1)) / 2 : this.startStreet === 1 ? r : 1;
-    this.sdKey = [new Int32Array(this.boardCount * n[0]), new Int32Array(this.boardCount * n[1])];
     this.handCards = [0, 1].map((p) =>
       Int32Array.from(this.card1[p]!, (c, i) => c | (this.card2[p]![i]! << 6)),
     ) as [Int32Array, Int32Array];
-    this.sdLength = [new Int32Array(this.boardCount), new Int32Array(this.boardCount)];
+    if (options.showdowns) {
+      const { sdKey, sdLength } = options.showdowns;
+      for (const p of [0, 1] as const) {
+        if (sdKey[p].length !== this.boardCount * n[p]! || sdLength[p].length !== this.boardCount) {
+          throw new Error("showdowns: the orders given are of another game");
+        }
+      }
+      this.sdKey = sdKey;
+      this.sdLength = sdLength;
+    } else {
+      ({ sdKey: this.sdKey, sdLength: this.sdLength } = this.showdownOrders(dealt));
+    }
+
+    this.scratchFloats = this.scratchBound();
+  }
+
+  /** Cards not on the starting board, ascending, and the index of each card among them (-1 on the board). */
+  readonly remaining: number[];
+  readonly remainingIndex: Int32Array;
+
+  /** Every player's hands sorted by strength (then by hand) on every final board. */
+  private showdownOrders(dealt: (b: number) => number[]): Showdowns {
+    const n = this.n;
+    // Shared memory: a solver's worker threads receive these arrays (`GameOptions.showdowns`) without a copy.
+    const shared = (length: number) =>
+      new Int32Array(new SharedArrayBuffer(Math.max(length, 1) * 4), 0, length);
+    const sdKey: [Int32Array, Int32Array] = [shared(this.boardCount * n[0]), shared(this.boardCount * n[1])];
+    const sdLength: [Int32Array, Int32Array] = [
+      new Int32Array(this.boardCount),
+      new Int32Array(this.boardCount),
+    ];
     const strength = new Int32Array(Math.max(n[0], n[1]));
     const idx: number[] = [];
     for (let b = 0; b < this.boardCount; b++) {
@@ -455,19 +507,12 @@ export class PostflopGame {
         }
         idx.sort((x, y) => strength[x]! - strength[y]! || x - y);
         const base = b * n[p]!;
-        for (let k = 0; k < idx.length; k++) {
-          this.sdKey[p]![base + k] = (strength[idx[k]!]! << 11) | idx[k]!;
-        }
-        this.sdLength[p]![b] = idx.length;
+        for (let k = 0; k < idx.length; k++) sdKey[p]![base + k] = (strength[idx[k]!]! << 11) | idx[k]!;
+        sdLength[p]![b] = idx.length;
       }
     }
-
-    this.scratchFloats = this.scratchBound();
+    return { sdKey, sdLength };
   }
-
-  /** Cards not on the starting board, ascending, and the index of each card among them (-1 on the board). */
-  readonly remaining: number[];
-  readonly remainingIndex: Int32Array;
 
   /** Board index of the final board after dealing `first` (and `second` on a flop spot). */
   boardIndex(first: number, second: number): number {

@@ -5,7 +5,7 @@
  */
 
 import { type Card, cardRank, cardSuit } from "@ranges/core";
-import { evaluateCards, HAND_CATEGORY, handCategory } from "@ranges/solver";
+import { evaluateCards, HAND_CATEGORY, handCategory } from "@ranges/solver/hands";
 
 export interface HandCategory {
   /** The made hand: `flush`, `set`, `top pair`, `overpair`, `ace high`, ... */

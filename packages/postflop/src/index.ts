@@ -30,7 +30,7 @@ export type { Mode } from "./engine.js";
 export { Engine, MODE_BR, MODE_CFR, MODE_EVAL } from "./engine.js";
 export type { BoardData, NodeData, PackNodeInfo } from "./extract.js";
 export { extractBoard, firstStreetNodes } from "./extract.js";
-export type { Deal, GameOptions, Unit } from "./game.js";
+export type { Deal, GameOptions, Showdowns, Unit } from "./game.js";
 export { PostflopGame } from "./game.js";
 export type { HandCategory } from "./hand-category.js";
 export { handCategoryOf } from "./hand-category.js";

@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Card, cardRank, cardSuit, parseCard, RangesError } from "@ranges/core";
-import { COMBO_HIGH_CARD, COMBO_LOW_CARD, COMBO_OF_CARDS } from "@ranges/solver";
+import { COMBO_HIGH_CARD, COMBO_LOW_CARD, COMBO_OF_CARDS } from "@ranges/solver/hands";
 import type { PackNodeInfo } from "./extract.js";
 import { type BoardEntry, POSTFLOP_PACK_EXTENSION, PostflopPackFile } from "./pack.js";
 import { comboName } from "./range.js";

@@ -20,7 +20,7 @@ import {
 import { type PostflopConfig, resolveConfig } from "./config.js";
 import type { Discount } from "./dcfr.js";
 import { Engine, type Mode } from "./engine.js";
-import { PostflopGame } from "./game.js";
+import { PostflopGame, type Showdowns } from "./game.js";
 import { type ChunkLayout, chunkViews } from "./kernels.js";
 import { claimOrder, runUnits, type SolverBuffers, type UnitRunner } from "./solver.js";
 
@@ -38,6 +38,8 @@ export interface WorkerInit {
   readonly isomorphism: boolean;
   readonly prune: boolean;
   readonly chunkFloats: number | undefined;
+  /** The caller's showdown orders (shared memory: the worker evaluates no hand and copies nothing). */
+  readonly showdowns: Showdowns;
   /** The storage chunks' memories and layouts; the worker uses working-vector region `thread`. */
   readonly memories: WebAssembly.Memory[];
   readonly layouts: ChunkLayout[];
@@ -82,6 +84,9 @@ if (entry.endsWith(".ts")) {
 import(entry).catch((error) => { throw error; });
 `;
 
+/** Young generation of a worker thread's heap, MiB (see `startWorker`). */
+const YOUNG_GENERATION_MB = 4;
+
 /** Starts a worker thread on one of this package's worker entries; it reads `workerData` as given. */
 export function startWorker(
   name: "worker" | "subgame-worker",
@@ -93,6 +98,10 @@ export function startWorker(
     eval: true,
     workerData: { ...data, entry: entry.href },
     transferList: [...transferList],
+    // A worker allocates little once its game is built; V8's default young generation (up to 16 MiB on a
+    // machine of this size) would stay committed for nothing. 4 MiB: the flop benchmark's peak RSS is 20 MiB
+    // lower, its iterations as fast (BENCHMARKS.md, "The engine's memory beside the reference's").
+    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
   });
 }
 
@@ -127,6 +136,7 @@ export class ThreadRunner implements UnitRunner {
       isomorphism,
       prune: engine.prune,
       chunkFloats,
+      showdowns: { sdKey: engine.game.sdKey, sdLength: engine.game.sdLength },
       memories: buffers.chunks.map((c) => c.memory),
       layouts: buffers.chunks.map((c) => c.layout),
       thread: 0,
@@ -232,6 +242,7 @@ export function runWorker(init: WorkerInit, post: (message: unknown) => void): v
       isomorphism: init.isomorphism,
       compressed: init.layouts[0]?.entryBytes === 2,
       ...(init.chunkFloats ? { chunkFloats: init.chunkFloats } : {}),
+      showdowns: init.showdowns,
     });
     const chunks = init.memories.map((memory, i) => chunkViews(memory, init.layouts[i]!));
     const buffers: SolverBuffers = {

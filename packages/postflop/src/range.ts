@@ -24,7 +24,7 @@
  * empty item, a card repeated in a combo) throws a `RangeParseError` naming the item.
  */
 
-import { COMBO_COUNT, COMBO_HIGH_CARD, COMBO_LOW_CARD, COMBO_OF_CARDS } from "@ranges/solver";
+import { COMBO_COUNT, COMBO_HIGH_CARD, COMBO_LOW_CARD, COMBO_OF_CARDS } from "@ranges/solver/hands";
 
 const RANKS = "23456789TJQKA";
 const SUITS = "cdhs";

@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import { type Card, formatCard, RangesError } from "@ranges/core";
-import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver";
+import { COMBO_HIGH_CARD, COMBO_LOW_CARD } from "@ranges/solver/hands";
 import { CheckSchedule } from "./checks.js";
 import type { PostflopConfig } from "./config.js";
 import { describeDcfr } from "./dcfr.js";

@@ -99,6 +99,27 @@ describe("card removal", () => {
     expect(result.exploitability).toBe(0);
   });
 
+  it("takes the showdown orders of the same game instead of evaluating, and refuses another game's", () => {
+    const raw = {
+      board: "9h8h7c2h",
+      pot: 1,
+      stack: 1,
+      ranges: { oop: "22+,A2s+,KTo+,T9,65s", ip: "33+,A5s+,QJ,JT,T6s+,Jh4h" },
+      sizes: {},
+    };
+    const config = resolveConfig(raw);
+    const game = new PostflopGame(config);
+    const copy = new PostflopGame(config, {
+      showdowns: { sdKey: game.sdKey, sdLength: game.sdLength },
+    });
+    expect(copy.sdKey).toBe(game.sdKey);
+    expect(copy.sdLength).toBe(game.sdLength);
+    const other = new PostflopGame(resolveConfig({ ...raw, ranges: { oop: "22+", ip: "33+" } }));
+    expect(
+      () => new PostflopGame(config, { showdowns: { sdKey: other.sdKey, sdLength: other.sdLength } }),
+    ).toThrow(/orders given are of another game/);
+  });
+
   it("the O(n) showdown equals a direct sum over every pair of hands", () => {
     const game = new PostflopGame(
       resolveConfig({

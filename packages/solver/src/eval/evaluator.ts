@@ -10,7 +10,9 @@
  * multiset of that many cards. The rank keys are the smallest increasing integers whose sums never collide
  * among multisets of exactly 7 (or exactly 5) ranks with at most four of each, the constants SKPokerEval also
  * uses; a test checks there is no collision. Flushes are looked up by the 13-bit rank mask of the flush suit.
- * The tables (15.6 MB for seven cards, 0.7 MB for five, 16 KB for flushes) are built at load in about 0.1 s.
+ * The tables (15.6 MB for seven cards, 0.7 MB for five, 16 KB for flushes) are built on the first evaluation
+ * (about 0.1 s), not at load: a thread that imports the evaluator and never evaluates (a postflop solver's
+ * worker thread, which receives its showdown orders) does not pay their memory.
  */
 
 export const HAND_CATEGORY_NAMES = [
@@ -178,31 +180,46 @@ function compactValues(): Map<number, number> {
   return compact;
 }
 
-const COMPACT = compactValues();
+/** Distinct five-card hand values (7,462): the number of compact values `compactValues` hands out. */
+export const DISTINCT_HAND_VALUES = 7462;
 
-/** Distinct five-card hand values (7,462). */
-export const DISTINCT_HAND_VALUES = COMPACT.size;
-
-const compactOf = (strength: number): number => COMPACT.get(strength)!;
-
-function rankTable(cardCount: number, keys: readonly number[], maxKey: number): Uint16Array {
+function rankTable(
+  cardCount: number,
+  keys: readonly number[],
+  maxKey: number,
+  compact: Map<number, number>,
+): Uint16Array<ArrayBuffer> {
   const table = new Uint16Array(maxKey + 1);
   forEachRankCounts(cardCount, (counts) => {
     let key = 0;
     for (let rank = 0; rank < 13; rank++) key += counts[rank]! * keys[rank]!;
-    table[key] = compactOf(rankCountStrength(counts));
+    table[key] = compact.get(rankCountStrength(counts))!;
   });
   return table;
 }
 
-/** Non-flush hands by rank-key sum, for seven and for five cards. */
-const RANK_TABLE = rankTable(7, RANK_KEYS_7, MAX_RANK_KEY_7);
-const RANK_TABLE_5 = rankTable(5, RANK_KEYS_5, MAX_RANK_KEY_5);
+/**
+ * Non-flush hands by rank-key sum, for seven and for five cards, and flush hands by the flush suit's 13-bit
+ * rank mask (5 to 7 bits set). Empty until `buildTables` runs (on the first evaluation).
+ */
+let RANK_TABLE = new Uint16Array(0);
+let RANK_TABLE_5 = new Uint16Array(0);
+let FLUSH_TABLE = new Uint16Array(0);
 
-/** Flush hands by the flush suit's 13-bit rank mask (5 to 7 bits set). */
-const FLUSH_TABLE = new Uint16Array(1 << 13);
-for (let mask = 0; mask < 1 << 13; mask++) {
-  if (popcount(mask) >= 5) FLUSH_TABLE[mask] = compactOf(flushStrength(mask));
+/** Builds the lookup tables; every evaluation entry point calls it when they are still empty. */
+function buildTables(): void {
+  const compact = compactValues();
+  if (compact.size !== DISTINCT_HAND_VALUES) {
+    throw new Error(`the evaluator found ${compact.size} distinct hand values, not ${DISTINCT_HAND_VALUES}`);
+  }
+  const flushTable = new Uint16Array(1 << 13);
+  for (let mask = 0; mask < 1 << 13; mask++) {
+    if (popcount(mask) >= 5) flushTable[mask] = compact.get(flushStrength(mask))!;
+  }
+  RANK_TABLE_5 = rankTable(5, RANK_KEYS_5, MAX_RANK_KEY_5, compact);
+  FLUSH_TABLE = flushTable;
+  // Last: the evaluation entry points test this one.
+  RANK_TABLE = rankTable(7, RANK_KEYS_7, MAX_RANK_KEY_7, compact);
 }
 
 // ---- Evaluation ----
@@ -214,6 +231,7 @@ const suitRankBit = (card: number, suit: number): number => ((card & 3) === suit
 
 /** Value of a five-card hand. Cards must be distinct. */
 export function evaluate5(a: number, b: number, c: number, d: number, e: number): number {
+  if (RANK_TABLE.length === 0) buildTables();
   const suits =
     CARD_SUIT_BIT[a]! + CARD_SUIT_BIT[b]! + CARD_SUIT_BIT[c]! + CARD_SUIT_BIT[d]! + CARD_SUIT_BIT[e]!;
   const flushBits = (suits + FLUSH_PROBE) & FLUSH_BITS;
@@ -241,6 +259,7 @@ export function evaluate7(
   f: number,
   g: number,
 ): number {
+  if (RANK_TABLE.length === 0) buildTables();
   const suits =
     CARD_SUIT_BIT[a]! +
     CARD_SUIT_BIT[b]! +
@@ -323,6 +342,7 @@ export function partialHand(cards: ArrayLike<number>): PartialHand {
 
 /** Value of `partial` (five cards) plus two hole cards. */
 export function evaluateWith2(partial: PartialHand, a: number, b: number): number {
+  if (RANK_TABLE.length === 0) buildTables();
   const flushBits = (partial.suits + CARD_SUIT_BIT[a]! + CARD_SUIT_BIT[b]! + FLUSH_PROBE) & FLUSH_BITS;
   if (flushBits === 0) return RANK_TABLE[partial.rankKey + CARD_RANK_KEY[a]! + CARD_RANK_KEY[b]!]!;
   const suit = flushSuitOf(flushBits);
