@@ -1,21 +1,4 @@
-/**
- * `pnpm solve` — solve preflop spots and write packs.
- *
- *   pnpm solve --game nlmtt8 --stack 40        one pack into data/packs
- *   pnpm solve --game plo --stack 100          a PLO pack (solved over the buckets of the PLO abstraction;
- *                                              needs data/equity/plo-hu-buckets.bin, see below)
- *   pnpm solve --all [--jobs 1] [--force]      every committed pack whose inputs changed (resumable: a pack
- *                                              whose header records the same input hash is skipped); one
- *                                              pack at a time on every core by default, or --jobs packs at
- *                                              once sharing the cores; hold'em games first, then PLO
- *                                              (skipped with a note while the PLO equity table is missing)
- *   pnpm solve --spot spot.json --out x.json   a custom spot (tree config with one stack) to JSON or .pack
- * Options: --out DIR|FILE, --max-iterations N, --max-seconds S, --target PCT (exploitability, % of pot),
- * --quiet.
- *
- * PLO solves read the bucket-against-bucket equity table data/equity/plo-hu-buckets.bin; build it once with
- *   nice -n 19 node packages/solver/scripts/build-plo-bucket-equity.ts --threads 2
- */
+/** `pnpm solve`: solve preflop spots and write packs. Usage: `USAGE` below (what `--help` prints). */
 
 import { fork } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -44,6 +27,25 @@ import {
   toPackData,
 } from "./solve/preflop.js";
 import { configStacks, loadTreeConfig, type TreeConfig, validateTreeConfig } from "./tree/config.js";
+
+/** What `--help` prints. */
+const USAGE = `\`pnpm solve\` — solve preflop spots and write packs.
+
+  pnpm solve --game nlmtt8 --stack 40        one pack into data/packs
+  pnpm solve --game plo --stack 100          a PLO pack (solved over the buckets of the PLO abstraction;
+                                             needs data/equity/plo-hu-buckets.bin, see below)
+  pnpm solve --all [--jobs 1] [--force]      every committed pack whose inputs changed (resumable: a pack
+                                             whose header records the same input hash is skipped); one
+                                             pack at a time on every core by default, or --jobs packs at
+                                             once sharing the cores; hold'em games first, then PLO
+                                             (skipped with a note while the PLO equity table is missing)
+  pnpm solve --spot spot.json --out x.json   a custom spot (tree config with one stack) to JSON or .pack
+Options: --out DIR|FILE, --max-iterations N, --max-seconds S, --target PCT (exploitability, % of pot),
+--quiet.
+
+PLO solves read the bucket-against-bucket equity table data/equity/plo-hu-buckets.bin; build it once with
+  nice -n 19 node packages/solver/scripts/build-plo-bucket-equity.ts --threads 2
+`;
 
 const { values } = parseArgs({
   options: {
@@ -230,11 +232,7 @@ async function solveAll(out: string): Promise<void> {
 }
 
 if (values.help) {
-  process.stdout.write(
-    readFileSync(fileURLToPath(import.meta.url), "utf8")
-      .split("*/")[0]!
-      .replace("/**", ""),
-  );
+  process.stdout.write(USAGE);
 } else if (values.all) {
   await solveAll(values.out ?? defaultPacksDir());
 } else if (values.spot) {
