@@ -84,7 +84,7 @@ if (entry.endsWith(".ts")) {
 import(entry).catch((error) => { throw error; });
 `;
 
-/** Young generation of a worker thread's heap, MiB (see `startWorker`). */
+/** Young generation of a solver worker thread's heap, MiB (see `startWorker`). */
 const YOUNG_GENERATION_MB = 4;
 
 /** Starts a worker thread on one of this package's worker entries; it reads `workerData` as given. */
@@ -98,10 +98,11 @@ export function startWorker(
     eval: true,
     workerData: { ...data, entry: entry.href },
     transferList: [...transferList],
-    // A worker allocates little once its game is built; V8's default young generation (up to 16 MiB on a
-    // machine of this size) would stay committed for nothing. 4 MiB: the flop benchmark's peak RSS is 20 MiB
-    // lower, its iterations as fast (BENCHMARKS.md, "The engine's memory beside the reference's").
-    resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+    // A solver worker allocates little once its game is built; V8's default young generation (up to 16 MiB
+    // on a machine of this size) would stay committed for nothing. 4 MiB: the flop benchmark's peak RSS is
+    // 20 MiB lower (BENCHMARKS.md, "The engine's memory beside the reference's"). The subgame worker builds
+    // a game per request and keeps the default.
+    ...(name === "worker" ? { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } } : {}),
   });
 }
 
