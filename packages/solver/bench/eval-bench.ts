@@ -10,7 +10,11 @@
 
 import { cpus } from "node:os";
 import { seededRandom } from "@ranges/core";
-import { evaluate5, evaluate7, evaluateWith2, partialHand } from "../src/eval/evaluator.ts";
+// The core module (no relative imports, so Node runs it from the source as it is); the package exports these
+// same functions with the tables filled (src/eval/evaluator.ts).
+import { evaluate5, evaluate7, evaluateWith2, fillTables, partialHand } from "../src/eval/evaluator-core.ts";
+
+fillTables();
 
 const RANDOM_HANDS = 1 << 21;
 const ROUNDS = 5;
