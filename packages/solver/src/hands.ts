@@ -14,7 +14,6 @@ import {
   evaluateWith2 as evaluateWith2Filled,
   fillTables,
   type PartialHand,
-  tablesFilled,
 } from "./eval/evaluator-core.js";
 
 export {
@@ -37,7 +36,7 @@ export {
 
 /** Value of a five-card hand (see the main entry's `evaluate5`). */
 export function evaluate5(a: number, b: number, c: number, d: number, e: number): number {
-  if (!tablesFilled()) fillTables();
+  fillTables();
   return evaluate5Filled(a, b, c, d, e);
 }
 
@@ -51,18 +50,18 @@ export function evaluate7(
   f: number,
   g: number,
 ): number {
-  if (!tablesFilled()) fillTables();
+  fillTables();
   return evaluate7Filled(a, b, c, d, e, f, g);
 }
 
 /** Value of the best five-card hand among 5, 6 or 7 distinct cards (see the main entry's `evaluateCards`). */
 export function evaluateCards(cards: ArrayLike<number>): number {
-  if (!tablesFilled()) fillTables();
+  fillTables();
   return evaluateCardsFilled(cards);
 }
 
 /** Value of `partial` (five cards) plus two hole cards (see the main entry's `evaluateWith2`). */
 export function evaluateWith2(partial: PartialHand, a: number, b: number): number {
-  if (!tablesFilled()) fillTables();
+  fillTables();
   return evaluateWith2Filled(partial, a, b);
 }

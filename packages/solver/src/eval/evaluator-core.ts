@@ -197,9 +197,6 @@ const RANK_TABLE_5 = new Uint16Array(MAX_RANK_KEY_5 + 1);
 const FLUSH_TABLE = new Uint16Array(1 << 13);
 let filled = false;
 
-/** Whether `fillTables` has run. */
-export const tablesFilled = (): boolean => filled;
-
 function fillTable(
   table: Uint16Array,
   cardCount: number,
