@@ -27,6 +27,12 @@ const { values } = parseArgs({
 });
 const game = values.game;
 const stack = Number(values.stack);
+const perRound = Number(values["per-round"]);
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 2 || !Number.isInteger(perRound) || perRound < 1) {
+  console.error("--rounds must be an integer of at least 2 and --per-round a positive integer");
+  process.exit(2);
+}
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const roots = values.compare ? [resolve(values.compare), ROOT] : [ROOT];
 
@@ -63,9 +69,10 @@ console.log(
   `${game} ${stack}bb: ${n} nodes; average node body ${(plain / n).toFixed(0)} bytes (${(plain / 2 ** 20).toFixed(1)} MiB for all), ${(filtered / n).toFixed(0)} bytes with a minFreq; the loaded pack takes ${(first.store.cacheStats().packBytes / 2 ** 20).toFixed(1)} MiB of the 64 MiB budget`,
 );
 
-const perRound = Number(values["per-round"]);
+// The first four rounds warm up; with fewer than five rounds, every round but the last does.
+const warmup = Math.min(4, rounds - 1);
 for (const kind of ["node", "range"]) {
-  for (let round = 0; round < Number(values.rounds); round++) {
+  for (let round = 0; round < rounds; round++) {
     for (const sub of round % 2 ? [...subjects].reverse() : subjects) {
       const t0 = performance.now();
       for (let i = 0; i < perRound; i++) sub.run[kind]();
@@ -73,7 +80,7 @@ for (const kind of ["node", "range"]) {
     }
   }
   for (const sub of subjects) {
-    const t = sub.times[kind].slice(4).sort((a, b) => a - b);
+    const t = sub.times[kind].slice(warmup).sort((a, b) => a - b);
     console.log(
       `${kind} bodies, ${sub.root}: median ${t[Math.floor(t.length / 2)].toFixed(1)} us/body, fastest round ${t[0].toFixed(1)}`,
     );
