@@ -7,7 +7,9 @@
  * to the published packs without re-solving them. Values come from the current tree config; a pack whose
  * decisions do not match its tree is skipped with a note.
  *
- *   pnpm build && node scripts/refinalize.mjs [--game nl/v2] [--stack 30]
+ *   pnpm build && node scripts/refinalize.mjs [--game nl/v2] [--stack 30] [--examples]
+ *     [--packs-dir DIR --config SPOT.json]   (a prototype pack and the tree config it was solved from, as
+ *                                             `scripts/v4-spot.mjs` writes it)
  */
 
 import { parseArgs } from "node:util";
@@ -29,11 +31,13 @@ const { values } = parseArgs({
     game: { type: "string" },
     stack: { type: "string" },
     examples: { type: "boolean", default: false },
+    "packs-dir": { type: "string" },
+    config: { type: "string" },
   },
 });
 const root = new URL("../", import.meta.url).pathname;
 const equity = loadHeadsUpEquity();
-const store = RangeStore.open({ packsDir: `${root}data/packs`, cacheBytes: 0 });
+const store = RangeStore.open({ packsDir: values["packs-dir"] ?? `${root}data/packs`, cacheBytes: 0 });
 console.log(
   "| pack | reach-0 nodes | class misplays in the pack | after finalize now | of them >= 1 bb | worst seat, % of the pot: pack | after |",
 );
@@ -46,7 +50,7 @@ const statuses = store
 for (const s of statuses) {
   const pack = await readPackFile(s.path);
   if (pack.header.classSet !== "holdem169" || pack.header.evUnit === null) continue;
-  const config = loadTreeConfig(treeConfigPath(s.game));
+  const config = loadTreeConfig(values.config ?? treeConfigPath(s.game));
   const { game, tree } = buildEngineGame(config, s.stack, equity);
   const params = solverParams(config, s.stack);
   const byHistory = new Map(pack.nodes.map((node) => [node.history, node]));

@@ -520,3 +520,38 @@ describe("classes that never arrive, at the last decision of a line nobody takes
     for (let i = 0; i < before.length; i++) expect(after[i]!.value).toBeCloseTo(before[i]!.value, 12);
   });
 });
+
+describe("every class at a decision nobody reaches, though its own play arrives (finalize)", () => {
+  // Everyone folds whenever folding is allowed, so the blinds facing the button's open (which it never makes)
+  // are at decisions nobody reaches while their own hands all arrive (they have not acted yet): the button's
+  // reach is 0, theirs is 1. Aces fold there in that profile; `finalize` gives every class its best action.
+  // (Not yet a best response for every class: below the open all three seats act, and their best actions,
+  // recomputed FINALIZE_ROUNDS times, cycle; aces there still play an action 14.6 bb below their best.)
+  const { game } = buildEngineGame(threeHanded, 25, equity);
+  const solver = new CfrSolver(game, { ...DCFR_PARAMS, alternate: true, tremble: PREFLOP_TREMBLE });
+  solver.setStrategies((node) => {
+    const s = new Float64Array(node.actions.length * 169);
+    const f = node.actions.findIndex((a) => a.kind === "fold");
+    s.fill(1, Math.max(f, 0) * 169, (f < 0 ? 1 : f + 1) * 169);
+    return s;
+  });
+  const before = solver.evaluate();
+  solver.finalize();
+  const after = solver.evaluate();
+  const aa = holdemClassIndex("AA")!;
+  const facingOpen = solver
+    .decisionResults()
+    .filter((d) => d.reach === 0 && d.evs && /^BTN_60%_SB(_Fold_BB)?$/.test(d.node.history));
+
+  it("does not fold aces to the open, as the profile did", () => {
+    expect(facingOpen.map((d) => d.node.history)).toEqual(["BTN_60%_SB", "BTN_60%_SB_Fold_BB"]);
+    for (const d of facingOpen) {
+      const fold = d.node.actions.findIndex((a) => a.kind === "fold");
+      expect(d.strategy[fold * 169 + aa], d.node.history).toBe(0);
+    }
+  });
+
+  it("moves no seat's value: the lines are never reached", () => {
+    for (let i = 0; i < before.length; i++) expect(after[i]!.value).toBeCloseTo(before[i]!.value, 12);
+  });
+});
