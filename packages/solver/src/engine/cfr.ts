@@ -207,14 +207,6 @@ export interface DecisionResult {
 /** Frequencies below this are set to zero in the published strategies (and the rest renormalized). */
 export const PURIFY_BELOW = 1e-3;
 
-/**
- * How many times `finalize` recomputes the trembled reaches and the best actions of the classes it fixes.
- * Measured on prototype 22's `nl9` 100bb pack (`scripts/refinalize.mjs`): 357 classes at lines nobody
- * reaches played an action more than 0.05 sb below their best with one round of the old rule (own reach 0
- * only), 38 with one round of this rule, then 9, 12, 8, 13 and 8 after 2 to 6 rounds (best responses cycle).
- */
-export const FINALIZE_ROUNDS = 4;
-
 export class CfrSolver implements Solver {
   readonly game: EngineGame;
   readonly n: number;
@@ -951,22 +943,18 @@ export class CfrSolver implements Solver {
    * Fixes the published strategies: the averages with frequencies below `PURIFY_BELOW` zeroed; then, at
    * every decision, a class that its own published play never brings there (own reach 0) takes its best
    * action (highest EV, bottom-up so deeper choices are already fixed), and so does every class at a
-   * decision nobody reaches (some seat's published play never takes the line). Such a class's average there
-   * is left over from early, trembled iterations and means nothing; changing it moves no seat's value, since
-   * the class, or the line, is never played. (It can move a best response: a seat whose own play never takes
-   * a line may find the others' best actions there by deviating; `scripts/refinalize.mjs` measures that.)
-   * Where several seats act below a line nobody takes, one seat's best actions change another's, so the
-   * trembled reaches and the best actions are computed `FINALIZE_ROUNDS` times (a fixed count, so that every
-   * thread count gives the same strategies; best responses may cycle, so more rounds need not settle them).
-   * (Dropping actions that merely lose a little EV was tried and rejected: at 0.05 to 3bb thresholds it
-   * removed balancing bluffs and raised exploitability up to tenfold.)
+   * decision that two other seats' published play never takes (no one seat's deviation reaches it). Such a
+   * class's average there is left over from early iterations and means nothing; changing it moves no seat's
+   * value, since the class, or the line, is never played, and no seat's best response, since no single
+   * deviation gets there. (Every class at every decision nobody reaches was tried: fewer misplays, but nl/v2
+   * 150bb's worst seat went from 0.325% to 0.698% of the pot, a deviating seat exploiting answers to its
+   * trembled range; BENCHMARKS.md, "Unreached lines".) (Dropping actions that merely lose a little EV was tried and rejected: at 0.05 to 3bb
+   * thresholds it removed balancing bluffs and raised exploitability up to tenfold.)
    */
   finalize(): void {
     this.finalizeReaches();
-    for (let k = 0; k < FINALIZE_ROUNDS; k++) {
-      this.finalizeTrembledReaches();
-      this.finalizeValues();
-    }
+    this.finalizeTrembledReaches();
+    this.finalizeValues();
   }
 
   /** @internal `finalize`, step 1 (down): purify, push the published reaches, note own-unreached classes. */
@@ -980,9 +968,12 @@ export class CfrSolver implements Solver {
     for (const d of this.decisions) {
       const r = d.reach[d.actor]!;
       const zero: number[] = [];
-      if (d.reach.some((q) => q.every((x) => x === 0))) {
-        // Nobody reaches this decision (a seat's published play never takes the line): every class of the
-        // actor plays a best response there, as the classes that never arrive do.
+      let absent = 0;
+      for (let q = 0; q < d.reach.length; q++)
+        if (q !== d.actor && d.reach[q]!.every((x) => x === 0)) absent++;
+      if (absent >= 2) {
+        // Two other seats' published play never takes this line, so no one seat's deviation reaches it: the
+        // actor's play here moves no seat's value or best response, and every class takes its best action.
         for (let c = 0; c < n; c++) zero.push(c);
       } else {
         for (let c = 0; c < n; c++) if (r[c] === 0) zero.push(c);
@@ -1004,6 +995,7 @@ export class CfrSolver implements Solver {
     const n = this.n;
     const published = this.published!;
     const ownZero = this.ownZero!;
+    this.ownZero = null;
     const foldBuf = new Float64Array(n);
     for (const node of this.postorder) {
       if (node.kind !== "decision") {

@@ -25,7 +25,6 @@ import {
   CfrSolver,
   DCFR_PARAMS,
   type DecisionResult,
-  FINALIZE_ROUNDS,
   type ForestRoot,
   type PackedResults,
   type SeatResult,
@@ -579,14 +578,12 @@ export class ParallelCfrSolver implements Solver {
       this.onTop(() => this.top.finalizeReaches());
       // The workers must read the published reaches before the top overwrites them with trembled ones.
       this.step(Cmd.finalizeReaches, (s) => s.finalizeReaches());
-      for (let k = 0; k < FINALIZE_ROUNDS; k++) {
-        this.onTop(() => this.top.finalizeTrembledReaches());
-        this.step(Cmd.finalizeValues, (s) => {
-          s.finalizeTrembledReaches();
-          s.finalizeValues();
-        });
-        this.onTop(() => this.top.finalizeValues());
-      }
+      this.onTop(() => this.top.finalizeTrembledReaches());
+      this.step(Cmd.finalizeValues, (s) => {
+        s.finalizeTrembledReaches();
+        s.finalizeValues();
+      });
+      this.onTop(() => this.top.finalizeValues());
     });
   }
 
