@@ -36,6 +36,8 @@ const { values } = parseArgs({
   },
 });
 const root = new URL("../", import.meta.url).pathname;
+// A prototype's tree config holds one game and the stacks it was solved at: only those packs are read.
+const only = values.config ? loadTreeConfig(values.config) : null;
 const equity = loadHeadsUpEquity();
 const store = RangeStore.open({ packsDir: values["packs-dir"] ?? `${root}data/packs`, cacheBytes: 0 });
 console.log(
@@ -46,11 +48,12 @@ const statuses = store
   .packStatus()
   .filter((s) => s.ok && s.stack !== null && (!values.game || s.game === values.game))
   .filter((s) => !values.stack || s.stack === Number(values.stack))
+  .filter((s) => !only || (s.game === only.game && only.profiles.some((p) => p.stacks.includes(s.stack))))
   .sort((a, b) => a.game.localeCompare(b.game) || a.stack - b.stack);
 for (const s of statuses) {
   const pack = await readPackFile(s.path);
   if (pack.header.classSet !== "holdem169" || pack.header.evUnit === null) continue;
-  const config = loadTreeConfig(values.config ?? treeConfigPath(s.game));
+  const config = only ?? loadTreeConfig(treeConfigPath(s.game));
   const { game, tree } = buildEngineGame(config, s.stack, equity);
   const params = solverParams(config, s.stack);
   const byHistory = new Map(pack.nodes.map((node) => [node.history, node]));

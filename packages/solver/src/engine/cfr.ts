@@ -948,8 +948,9 @@ export class CfrSolver implements Solver {
    * value, since the class, or the line, is never played, and no seat's best response, since no single
    * deviation gets there. (Every class at every decision nobody reaches was tried: fewer misplays, but nl/v2
    * 150bb's worst seat went from 0.325% to 0.698% of the pot, a deviating seat exploiting answers to its
-   * trembled range; BENCHMARKS.md, "Unreached lines".) (Dropping actions that merely lose a little EV was tried and rejected: at 0.05 to 3bb
-   * thresholds it removed balancing bluffs and raised exploitability up to tenfold.)
+   * trembled range; BENCHMARKS.md, "Unreached lines". Dropping actions that merely lose a little EV was tried
+   * and rejected too: at 0.05 to 3bb thresholds it removed balancing bluffs and raised exploitability up to
+   * tenfold.)
    */
   finalize(): void {
     this.finalizeReaches();
