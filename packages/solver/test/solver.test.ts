@@ -484,11 +484,12 @@ describe("reach and unreached lines", () => {
   });
 });
 
-describe("classes that never arrive, at the last decision of a line nobody takes (finalize)", () => {
-  // A profile in which everyone folds whenever folding is allowed (and otherwise takes the first action):
-  // every raise is a line nobody takes, so the seat facing a jam there got there by an action it never
-  // takes (own reach 0 for every class), and `finalize` gives each class its best action. The same choice on
-  // the committed nl/v2 40bb strategies, where the trembled mass is far smaller, is tested in census.test.ts.
+/**
+ * The three-handed toy with a profile in which everyone folds whenever folding is allowed (and otherwise takes
+ * the first action), so every raise is a line nobody takes: each seat's values before and after `finalize`,
+ * and the decisions after it.
+ */
+function foldFirstFinalized() {
   const { game } = buildEngineGame(threeHanded, 25, equity);
   const solver = new CfrSolver(game, { ...DCFR_PARAMS, alternate: true, tremble: PREFLOP_TREMBLE });
   solver.setStrategies((node) => {
@@ -500,7 +501,15 @@ describe("classes that never arrive, at the last decision of a line nobody takes
   const before = solver.evaluate();
   solver.finalize();
   const after = solver.evaluate();
-  const results = solver.decisionResults();
+  return { before, after, results: solver.decisionResults() };
+}
+
+describe("classes that never arrive, at the last decision of a line nobody takes (finalize)", () => {
+  // A profile in which everyone folds whenever folding is allowed (and otherwise takes the first action):
+  // every raise is a line nobody takes, so the seat facing a jam there got there by an action it never
+  // takes (own reach 0 for every class), and `finalize` gives each class its best action. The same choice on
+  // the committed nl/v2 40bb strategies, where the trembled mass is far smaller, is tested in census.test.ts.
+  const { before, after, results } = foldFirstFinalized();
   const last = results.filter(
     (d) => d.reach === 0 && d.evs && d.node.children.every((c) => c.type !== "decision"),
   );
@@ -529,19 +538,8 @@ describe("every class at a decision no one seat's deviation reaches, though its 
   // their averages, a class can still end more than 0.05 sb below its best). Facing the open alone, one seat's
   // deviation away, the small blind keeps its averages: a best response there could be exploited by the
   // button's deviation (BENCHMARKS.md, "Unreached lines").
-  const { game } = buildEngineGame(threeHanded, 25, equity);
-  const solver = new CfrSolver(game, { ...DCFR_PARAMS, alternate: true, tremble: PREFLOP_TREMBLE });
-  solver.setStrategies((node) => {
-    const s = new Float64Array(node.actions.length * 169);
-    const f = node.actions.findIndex((a) => a.kind === "fold");
-    s.fill(1, Math.max(f, 0) * 169, (f < 0 ? 1 : f + 1) * 169);
-    return s;
-  });
-  const before = solver.evaluate();
-  solver.finalize();
-  const after = solver.evaluate();
+  const { before, after, results } = foldFirstFinalized();
   const aa = holdemClassIndex("AA")!;
-  const results = solver.decisionResults();
   const at = (history: string) => results.find((d) => d.node.history === history)!;
   const foldOf = (d: DecisionResult, c: number) =>
     d.strategy[d.node.actions.findIndex((a) => a.kind === "fold") * 169 + c]!;

@@ -969,16 +969,12 @@ export class CfrSolver implements Solver {
     for (const d of this.decisions) {
       const r = d.reach[d.actor]!;
       const zero: number[] = [];
+      // Two other seats' published play never takes this line, so no one seat's deviation reaches it: the
+      // actor's play here moves no seat's value or best response, and every class takes its best action.
       let absent = 0;
       for (let q = 0; q < d.reach.length; q++)
         if (q !== d.actor && d.reach[q]!.every((x) => x === 0)) absent++;
-      if (absent >= 2) {
-        // Two other seats' published play never takes this line, so no one seat's deviation reaches it: the
-        // actor's play here moves no seat's value or best response, and every class takes its best action.
-        for (let c = 0; c < n; c++) zero.push(c);
-      } else {
-        for (let c = 0; c < n; c++) if (r[c] === 0) zero.push(c);
-      }
+      for (let c = 0; c < n; c++) if (absent >= 2 || r[c] === 0) zero.push(c);
       if (zero.length > 0) ownZero.set(d, zero);
     }
     this.ownZero = ownZero;
