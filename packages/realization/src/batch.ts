@@ -152,6 +152,46 @@ export async function runBatch(
 
 const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
+/**
+ * A plan whose lines hold ranges averaged with an earlier plan's: each class's weight at the end of a line is
+ * `(1 - earlierShare) * plan's + earlierShare * earlier's` (and the line's reach the same mixture). That is the range of the two prototypes' strategies
+ * mixed (a line's range is linear in the mixture), the damping of fictitious play: a round planned this way
+ * solves its pots for the averaged ranges, so hands that flip between actions near indifference (the SB's
+ * limps and raises, the BB's 3-bets) move half as far. Every line of `plan` must be in `earlier` with the same
+ * pot, stacks behind and history (the same tree); boards and files are `plan`'s.
+ *
+ *   blendPlan(round5, round4, 0.5)   // each line's ranges: half prototype 23's, half prototype 22's
+ */
+export function blendPlan(plan: BatchPlan, earlier: BatchPlan, earlierShare: number): BatchPlan {
+  if (!(earlierShare >= 0 && earlierShare < 1))
+    throw new Error(`blend: the earlier plan's share must be at least 0 and below 1, not ${earlierShare}`);
+  const key = (l: FlopLine) => `${l.game}/${l.stack}/${l.id}`;
+  const before = new Map<string, FlopLine>();
+  for (const j of earlier.jobs) before.set(key(j.line), j.line);
+  const blended = new Map<string, FlopLine>();
+  const blend = (line: FlopLine): FlopLine => {
+    const k = key(line);
+    const done = blended.get(k);
+    if (done) return done;
+    const old = before.get(k);
+    if (!old) throw new Error(`blend: the earlier plan has no line ${k}`);
+    if (old.pot !== line.pot || old.behind !== line.behind || old.history !== line.history)
+      throw new Error(
+        `blend: line ${k} differs between the plans (pot ${old.pot} and ${line.pot}, behind ${old.behind} and ${line.behind}, history ${old.history} and ${line.history})`,
+      );
+    const mix = (a: ArrayLike<number>, b: ArrayLike<number>) =>
+      Float64Array.from(a, (x, c) => (1 - earlierShare) * x + earlierShare * b[c]!);
+    const out: FlopLine = {
+      ...line,
+      ranges: { oop: mix(line.ranges.oop, old.ranges.oop), ip: mix(line.ranges.ip, old.ranges.ip) },
+      reach: (1 - earlierShare) * line.reach + earlierShare * old.reach,
+    };
+    blended.set(k, out);
+    return out;
+  };
+  return { jobs: plan.jobs.map((j) => ({ ...j, line: blend(j.line) })), skipped: plan.skipped };
+}
+
 /** A plan as JSON (ranges as arrays, files relative to the output folder), for a machine without the packs. */
 export function planToJson(plan: BatchPlan): string {
   return JSON.stringify({

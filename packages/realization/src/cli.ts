@@ -12,6 +12,8 @@
  *             [--tree flop=75%,cap=none]   (the betting tree, over the realization tree's: solve.ts parseTree)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
  *                                                   needs no packs: for another machine)
+ *             [--blend-with EARLIER.json [--blend W]]   each line's ranges averaged with an earlier plan's,
+ *                                                   W its share (default 0.5): src/batch.ts blendPlan
  *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--min-combos N] [--params-out FILE]
  *                                                   fit the v4 realization model to every line with enough
  *                                                   boards; per line and player the v3 model's, the fit's and
@@ -67,7 +69,7 @@ import { parseArgs } from "node:util";
 import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
 import { aggregate, readBoardSets } from "./aggregate.js";
-import { planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+import { blendPlan, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
 import { type PopulationSet, readPopulations } from "./estimator.js";
 import type { ClassEffectBasis, ClassWeighting } from "./fit.js";
 import type { FlopSet } from "./flops.js";
@@ -116,6 +118,8 @@ function parseOptions() {
       lines: { type: "string" },
       boards: { type: "string", default: "8" },
       out: { type: "string" },
+      "blend-with": { type: "string" },
+      blend: { type: "string" },
       in: { type: "string" },
       shard: { type: "string" },
       threads: { type: "string" },
@@ -273,8 +277,16 @@ if (command === "lines") {
 } else if (command === "plan") {
   if (!values.out) fail("plan needs --out FILE");
   const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
-  const plan = planBatch(store, packs, lines, num("boards", values.boards)!, ".", flopSet());
+  let plan = planBatch(store, packs, lines, num("boards", values.boards)!, ".", flopSet());
   store.close();
+  if (values["blend-with"]) {
+    const share = num("blend", values.blend ?? "0.5")!;
+    try {
+      plan = blendPlan(plan, planFromJson(readFileSync(resolve(values["blend-with"]), "utf8"), "."), share);
+    } catch (error) {
+      fail(`--blend-with: ${(error as Error).message}`);
+    }
+  }
   writeFileSync(resolve(values.out!), planToJson(plan));
   process.stdout.write(`${plan.jobs.length} jobs, ${plan.skipped.length} lines skipped -> ${values.out}\n`);
 } else if (command === "aggregate") {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import {
   aggregate,
   type BatchPlan,
+  blendPlan,
   DEFAULT_SETTINGS,
   EARLIER_DCFR,
   type FlopLine,
@@ -167,5 +168,56 @@ describe("the realization batch", () => {
     expect(Array.from(back.jobs[0]!.line.ranges.oop)).toEqual(Array.from(line.ranges.oop));
     // Shard 0 of 2 owns only the first job, already solved with these inputs; the second is shard 1's.
     expect(await runBatch(two, { ...settings, targetPct: 1 }, { shard: { index: 0, count: 2 } })).toBe(0);
+  });
+
+  it("blends a plan's ranges with an earlier plan's, line by line", () => {
+    const later = weights(["AA", "KK"]);
+    const earlierOop = weights(["AA", "QQ"]);
+    const make = (oop: Float64Array, reach: number, boards: string[]): BatchPlan => ({
+      jobs: boards.map((board) => ({
+        line: { ...line, ranges: { oop, ip: line.ranges.ip }, reach },
+        board,
+        weight: 1,
+        file: join(dir, `blend-${board}.json`),
+      })),
+      skipped: [],
+    });
+    const now = make(later, 0.2, ["AhAdKc", "2c3d4h"]);
+    const before = make(earlierOop, 0.4, ["7s7h2d"]);
+    const blended = blendPlan(now, before, 0.25);
+    const at = (r: ArrayLike<number>, c: string) =>
+      r[HOLDEM_CLASSES.indexOf(c as (typeof HOLDEM_CLASSES)[number])];
+    // Boards and files stay the later plan's; every job of a line gets the same blended ranges.
+    expect(blended.jobs.map((j) => j.board)).toEqual(["AhAdKc", "2c3d4h"]);
+    expect(blended.jobs[1]!.file).toBe(now.jobs[1]!.file);
+    for (const j of blended.jobs) {
+      expect(at(j.line.ranges.oop, "AA")).toBeCloseTo(1, 12);
+      expect(at(j.line.ranges.oop, "KK")).toBeCloseTo(0.75, 12);
+      expect(at(j.line.ranges.oop, "QQ")).toBeCloseTo(0.25, 12);
+      expect(at(j.line.ranges.oop, "JJ")).toBe(0);
+      expect(at(j.line.ranges.ip, "QQ")).toBe(1);
+      expect(j.line.reach).toBeCloseTo(0.25, 12);
+    }
+    // The inputs are not changed.
+    expect(at(now.jobs[0]!.line.ranges.oop, "QQ")).toBe(0);
+    // A share of 0 gives the later plan's ranges back.
+    expect(Array.from(blendPlan(now, before, 0).jobs[0]!.line.ranges.oop)).toEqual(Array.from(later));
+  });
+
+  it("refuses a blend the two plans do not support", () => {
+    const one: BatchPlan = plan();
+    const other = (change: Partial<FlopLine>): BatchPlan => ({
+      jobs: [{ ...plan().jobs[0]!, line: { ...line, ...change } }],
+      skipped: [],
+    });
+    for (const share of [1, 1.5, -0.1, Number.NaN])
+      expect(() => blendPlan(one, one, share)).toThrow(/share must be at least 0 and below 1/);
+    expect(() => blendPlan(one, other({ id: "other" }), 0.5)).toThrow(
+      /earlier plan has no line nl\/v2\/100\/toy/,
+    );
+    expect(() => blendPlan(one, other({ stack: 40 }), 0.5)).toThrow(/earlier plan has no line/);
+    expect(() => blendPlan(one, other({ pot: 12 }), 0.5)).toThrow(/differs between the plans/);
+    expect(() => blendPlan(one, other({ behind: 8 }), 0.5)).toThrow(/differs between the plans/);
+    expect(() => blendPlan(one, other({ history: "else" }), 0.5)).toThrow(/differs between the plans/);
   });
 });
