@@ -56,7 +56,7 @@
  *                                                   every k-th flop, about N, for a quick check)
  *   (aggregate, fit, movement: --population DIR estimates each class's realization with every flop's equity where
  *   DIR holds the line's ranges: src/estimator.ts; otherwise the ratio over the solved flops)
- *   toy                                             the toy oracle (src/toy): the grounded iteration three
+ *   toy                                             the toy oracle (src/toy): the grounded iteration seven
  *                                                   ways against the whole game solved (about a minute)
  *   (several folders: where two hold a line, the later folder's boards of it replace the earlier's)
  *

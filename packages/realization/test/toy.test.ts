@@ -98,6 +98,18 @@ describe("the grounded iteration on the toy", () => {
     expect(Math.min(...g.rounds.map((r) => r.movement))).toBeGreaterThan(0.5);
   });
 
+  it("blending the flop ranges with the last round's damps the movement but does not converge either", () => {
+    const base = { rounds: 12, preflopIterations: 1000, flopIterations: 1000, floor: 0 };
+    const afresh = groundedToy(game, base).rounds;
+    const blended = groundedToy(game, { ...base, rangeBlend: 0.5 }).rounds;
+    // The first round has nothing to blend with: the same solve.
+    expect(blended[0]!.movement).toBe(afresh[0]!.movement);
+    const mean = (rs: readonly { movement: number }[]) =>
+      rs.slice(2).reduce((s, r) => s + r.movement, 0) / (rs.length - 2);
+    expect(mean(blended)).toBeLessThan(0.75 * mean(afresh));
+    for (const r of blended) expect(r.whole.exploitability).toBeGreaterThan(0.3);
+  });
+
   it("averaging the terminals settles the values but not the play: small movement, exploitable profile", () => {
     const g = groundedToy(game, {
       rounds: 30,

@@ -47,6 +47,12 @@ export interface GroundedOptions {
    * flop pots are solved afresh, as a hold'em batch must (a flop solve's state is gigabytes).
    */
   readonly warm?: boolean | "preflop";
+  /**
+   * The previous round's share of the flop ranges (0 or absent: none): each round's flop pots are solved for
+   * `(1 - w) * the ranges the preflop solve brings + w * the previous round's (blended) ranges`, as
+   * `realization plan --blend-with` plans a hold'em round (src/batch.ts blendPlan).
+   */
+  readonly rangeBlend?: number;
 }
 
 export interface GroundedRound {
@@ -139,6 +145,7 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
   let strategies: ToyStrategies = new Map();
   let preState: ToySolverState | null = null;
   const flopStates = new Map<number, ToySolverState>();
+  let previousRanges: Map<number, [Float64Array, Float64Array]> | null = null;
   for (let round = 1; round <= options.rounds; round++) {
     const pre = solveToy(game.root, game, {
       iterations: options.preflopIterations,
@@ -147,6 +154,19 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
     });
     preState = pre.state;
     const ranges = flopRanges(game, options.warm === true ? pre.current : pre.average);
+    const w = options.rangeBlend ?? 0;
+    if (w > 0 && previousRanges)
+      for (const [id, r] of ranges) {
+        const before = previousRanges.get(id)!;
+        ranges.set(
+          id,
+          [0, 1].map((p) => r[p]!.map((x, a) => (1 - w) * x + w * before[p]![a]!)) as [
+            Float64Array,
+            Float64Array,
+          ],
+        );
+      }
+    previousRanges = ranges;
     const next: FlopValues = new Map();
     strategies = new Map(pre.average);
     let movement = 0;
@@ -218,9 +238,10 @@ export interface OracleRow {
 export const ORACLE_TOY = { ranks: 5, copies: 2, stack: 10, sb: 0.5, open: 3, betPot: 1 } as const;
 
 /**
- * The oracle's report (`realization toy`): the whole game solved by CFR+, and the grounded iteration three
- * ways: each round solved afresh, terminals averaged over rounds, and short rounds going on from the last
- * (without and with a range floor).
+ * The oracle's report (`realization toy`): the whole game solved by CFR+, and the grounded iteration several
+ * ways: each round solved afresh, flop ranges blended with the last round's, terminals averaged over rounds
+ * (without and with the blend), the preflop solve going on, and short rounds going on from the last (without
+ * and with a range floor).
  */
 export function oracleReport(game: ToyGame): OracleRow[] {
   const rows: OracleRow[] = [];
@@ -242,8 +263,23 @@ export function oracleReport(game: ToyGame): OracleRow[] {
       { rounds: 12, preflopIterations: 1000, flopIterations: 1000, floor: 0 },
     ],
     [
+      "grounded, flop ranges half the last round's (`plan --blend-with`)",
+      { rounds: 30, preflopIterations: 1000, flopIterations: 1000, floor: 0.005, rangeBlend: 0.5 },
+    ],
+    [
       "grounded, terminals averaged over rounds",
       { rounds: 30, preflopIterations: 1000, flopIterations: 1000, floor: 0.005, update: "average" },
+    ],
+    [
+      "the same, flop ranges half the last round's",
+      {
+        rounds: 30,
+        preflopIterations: 1000,
+        flopIterations: 1000,
+        floor: 0.005,
+        update: "average",
+        rangeBlend: 0.5,
+      },
     ],
     [
       "grounded, preflop going on from the last round, flop pots solved afresh",
