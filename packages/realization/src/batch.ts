@@ -154,11 +154,13 @@ const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
 /**
  * A plan whose lines hold ranges averaged with an earlier plan's: each class's weight at the end of a line is
- * `(1 - earlierShare) * plan's + earlierShare * earlier's` (and the line's reach the same mixture). That is the range of the two prototypes' strategies
- * mixed (a line's range is linear in the mixture), the damping of fictitious play: a round planned this way
- * solves its pots for the averaged ranges, so hands that flip between actions near indifference (the SB's
- * limps and raises, the BB's 3-bets) move half as far. Every line of `plan` must be in `earlier` with the same
- * pot, stacks behind and history (the same tree); boards and files are `plan`'s.
+ * `(1 - earlierShare) * plan's + earlierShare * earlier's`, and the line's reach the same mixture. That is the
+ * range of the two prototypes' strategies mixed (a line's range is linear in the mixture), the damping of
+ * fictitious play: a round planned this way solves its pots for the averaged ranges, so hands that flip
+ * between actions near indifference (the SB's limps and raises, the BB's 3-bets) move half as far. On the toy
+ * oracle it halves the movement between rounds without making the iteration converge (docs/solver-model.md).
+ * Every line of `plan` must be in `earlier` with the same pot, stacks behind and history (the same tree);
+ * boards and files are `plan`'s.
  *
  *   blendPlan(round5, round4, 0.5)   // each line's ranges: half prototype 23's, half prototype 22's
  */
