@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import type { RangeStore } from "@ranges/store";
+import { blendWeights } from "./blend.js";
 import { type FlopSet, flopsOf } from "./flops.js";
 import { type FlopLine, LineError, type LineSpec, readLine } from "./lines.js";
 import {
@@ -181,11 +182,12 @@ export function blendPlan(plan: BatchPlan, earlier: BatchPlan, earlierShare: num
       throw new Error(
         `blend: line ${k} differs between the plans (pot ${old.pot} and ${line.pot}, behind ${old.behind} and ${line.behind}, history ${old.history} and ${line.history})`,
       );
-    const mix = (a: ArrayLike<number>, b: ArrayLike<number>) =>
-      Float64Array.from(a, (x, c) => (1 - earlierShare) * x + earlierShare * b[c]!);
     const out: FlopLine = {
       ...line,
-      ranges: { oop: mix(line.ranges.oop, old.ranges.oop), ip: mix(line.ranges.ip, old.ranges.ip) },
+      ranges: {
+        oop: blendWeights(line.ranges.oop, old.ranges.oop, earlierShare),
+        ip: blendWeights(line.ranges.ip, old.ranges.ip, earlierShare),
+      },
       reach: (1 - earlierShare) * line.reach + earlierShare * old.reach,
     };
     blended.set(k, out);

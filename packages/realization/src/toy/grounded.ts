@@ -11,6 +11,7 @@
  * realization to its solves. The toy measures the iteration and the range floor, not that fit.
  */
 
+import { blendWeights } from "../blend.js";
 import {
   evaluateToy,
   type FlopValues,
@@ -158,13 +159,7 @@ export function groundedToy(game: ToyGame, options: GroundedOptions): GroundedRe
     if (w > 0 && previousRanges)
       for (const [id, r] of ranges) {
         const before = previousRanges.get(id)!;
-        ranges.set(
-          id,
-          [0, 1].map((p) => r[p]!.map((x, a) => (1 - w) * x + w * before[p]![a]!)) as [
-            Float64Array,
-            Float64Array,
-          ],
-        );
+        ranges.set(id, [blendWeights(r[0], before[0], w), blendWeights(r[1], before[1], w)]);
       }
     previousRanges = ranges;
     const next: FlopValues = new Map();
