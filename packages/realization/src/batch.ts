@@ -196,6 +196,21 @@ export function blendPlan(plan: BatchPlan, earlier: BatchPlan, earlierShare: num
   return { jobs: plan.jobs.map((j) => ({ ...j, line: blend(j.line) })), skipped: plan.skipped };
 }
 
+/**
+ * The jobs of `ids` only (`solve --jobs FILE --lines a,b`: a plan's lines one at a time, in the order the plan
+ * gives them). Throws when an id has no job in the plan, so a mistyped or absent line is not silently skipped.
+ */
+export function planLines(plan: BatchPlan, ids: readonly string[]): BatchPlan {
+  const present = new Set(plan.jobs.map((j) => j.line.id));
+  const missing = ids.filter((id) => !present.has(id));
+  if (missing.length > 0)
+    throw new Error(
+      `the plan has no jobs for ${missing.join(", ")}; its lines: ${[...present].join(", ") || "none"}`,
+    );
+  const wanted = new Set(ids);
+  return { jobs: plan.jobs.filter((j) => wanted.has(j.line.id)), skipped: plan.skipped };
+}
+
 /** A plan as JSON (ranges as arrays, files relative to the output folder), for a machine without the packs. */
 export function planToJson(plan: BatchPlan): string {
   return JSON.stringify({

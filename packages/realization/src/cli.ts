@@ -11,7 +11,8 @@
  *             [--floor-by solve|best-response]   (how classes under the floor get values: solve.ts floorBy)
  *             [--tree flop=75%,cap=none]   (the betting tree, over the realization tree's: solve.ts parseTree)
  *   plan      --packs ... --boards 8 --out FILE      the same jobs as a JSON file (then `solve --jobs FILE`
- *                                                   needs no packs: for another machine)
+ *                                                   needs no packs: for another machine; with --lines,
+ *                                                   only those lines' jobs: src/batch.ts planLines)
  *             [--blend-with EARLIER.json [--blend W]]   each line's ranges averaged with an earlier plan's,
  *                                                   W its share (default 0.5): src/batch.ts blendPlan
  *   fit       --in DIR[,DIR] --out FILE [--min-boards 6] [--min-combos N] [--params-out FILE]
@@ -69,7 +70,7 @@ import { parseArgs } from "node:util";
 import { loadHeadsUpEquity } from "@ranges/solver";
 import { RangeStore } from "@ranges/store";
 import { aggregate, readBoardSets } from "./aggregate.js";
-import { blendPlan, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+import { blendPlan, planBatch, planFromJson, planLines, planToJson, runBatch } from "./batch.js";
 import { type PopulationSet, readPopulations } from "./estimator.js";
 import type { ClassEffectBasis, ClassWeighting } from "./fit.js";
 import type { FlopSet } from "./flops.js";
@@ -261,6 +262,16 @@ if (command === "lines") {
   let plan: ReturnType<typeof planBatch>;
   if (values.jobs) {
     plan = planFromJson(readFileSync(resolve(values.jobs), "utf8"), out);
+    if (values.lines) {
+      try {
+        plan = planLines(
+          plan,
+          lines.map((l) => l.id),
+        );
+      } catch (error) {
+        fail(`--lines with --jobs: ${(error as Error).message}`);
+      }
+    }
   } else {
     const store = RangeStore.open({ packsDir: resolve(values["packs-dir"]!) });
     plan = planBatch(store, packs, lines, num("boards", values.boards)!, out, flopSet());

@@ -7,7 +7,16 @@ export type {
 } from "./aggregate.js";
 export { aggregate, compareSeries, grossOfRake, readBoardSets, readBoards } from "./aggregate.js";
 export type { BatchJob, BatchPlan, RunOptions } from "./batch.js";
-export { blendPlan, finished, jobFileName, planBatch, planFromJson, planToJson, runBatch } from "./batch.js";
+export {
+  blendPlan,
+  finished,
+  jobFileName,
+  planBatch,
+  planFromJson,
+  planLines,
+  planToJson,
+  runBatch,
+} from "./batch.js";
 export { CLASS_GROUPS, CLASS_NEIGHBOURS, GROUPS } from "./class-groups.js";
 export type { Estimate, EstimatorBoard, LinePopulation, PopulationSet } from "./estimator.js";
 export {

@@ -13,6 +13,7 @@ import {
   inputsHash,
   lineConfig,
   planFromJson,
+  planLines,
   planToJson,
   REALIZATION_DCFR,
   readBoards,
@@ -168,6 +169,20 @@ describe("the realization batch", () => {
     expect(Array.from(back.jobs[0]!.line.ranges.oop)).toEqual(Array.from(line.ranges.oop));
     // Shard 0 of 2 owns only the first job, already solved with these inputs; the second is shard 1's.
     expect(await runBatch(two, { ...settings, targetPct: 1 }, { shard: { index: 0, count: 2 } })).toBe(0);
+  });
+
+  it("keeps the jobs of the lines asked for, in the plan's order, and refuses a line the plan lacks", () => {
+    const job = (id: string, board: string) => ({ ...plan().jobs[0]!, line: { ...line, id }, board });
+    const three: BatchPlan = {
+      jobs: [job("a", "AhAdKc"), job("b", "2c3d4h"), job("a", "7s7h2d")],
+      skipped: [{ game: "nl/v2", stack: 100, line: "c", why: "none" }],
+    };
+    const kept = planLines(three, ["a"]);
+    expect(kept.jobs.map((j) => `${j.line.id} ${j.board}`)).toEqual(["a AhAdKc", "a 7s7h2d"]);
+    expect(kept.skipped).toEqual(three.skipped);
+    expect(planLines(three, ["b", "a"]).jobs.map((j) => j.board)).toEqual(["AhAdKc", "2c3d4h", "7s7h2d"]);
+    expect(() => planLines(three, ["a", "srp-co-bb"])).toThrow(/no jobs for srp-co-bb; its lines: a, b/);
+    expect(() => planLines({ jobs: [], skipped: [] }, ["a"])).toThrow(/its lines: none/);
   });
 
   it("blends a plan's ranges with an earlier plan's, line by line", () => {
