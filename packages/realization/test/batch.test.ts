@@ -21,33 +21,13 @@ import {
   type SolveSettings,
   withFloor,
 } from "../src/index.js";
+import { toyLine, weights } from "./ranges.js";
 
 const dir = mkdtempSync(join(tmpdir(), "realization-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const weights = (classes: string[]) => {
-  const w = new Float64Array(169);
-  for (const c of classes) w[HOLDEM_CLASSES.indexOf(c as (typeof HOLDEM_CLASSES)[number])] = 1;
-  return w;
-};
-
-/** A toy line: OOP holds a full house or better on the board, IP two underpairs that can barely win. */
-const line: FlopLine = {
-  id: "toy",
-  kind: "srp-oop",
-  game: "nl/v2",
-  stack: 100,
-  history: "toy",
-  description: "toy",
-  oop: "SB",
-  ip: "BB",
-  aggressor: "oop",
-  pot: 10,
-  behind: 10,
-  rake: null,
-  ranges: { oop: weights(["AA", "KK"]), ip: weights(["QQ", "JJ"]) },
-  reach: 1,
-};
+/** OOP holds a full house or better on the board, IP two underpairs that can barely win. */
+const line: FlopLine = toyLine();
 const settings: SolveSettings = { ...DEFAULT_SETTINGS, targetPct: 2, maxIterations: 60, threads: 1 };
 const plan = (): BatchPlan => ({
   jobs: [{ line, board: "AhAdKc", weight: 1, file: join(dir, "toy-AhAdKc.json") }],

@@ -1,42 +1,21 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { HOLDEM_CLASSES } from "@ranges/core";
 import { afterAll, describe, expect, it } from "vitest";
-import { type BatchPlan, type FlopLine, planToJson } from "../src/index.js";
+import { type BatchPlan, planToJson } from "../src/index.js";
+import { toyLine } from "./ranges.js";
 
 // The CLI as a user runs it (the built dist/cli.js), on a plan file: `solve --jobs FILE [--lines a,b]`.
 const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "realization-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const weights = (classes: string[]) => {
-  const w = new Float64Array(169);
-  for (const c of classes) w[HOLDEM_CLASSES.indexOf(c as (typeof HOLDEM_CLASSES)[number])] = 1;
-  return w;
-};
-/** Two lines of one toy spot (OOP's full houses against IP's underpairs): solved in a few milliseconds. */
-const line = (id: string): FlopLine => ({
-  id,
-  kind: "srp-oop",
-  game: "nl/v2",
-  stack: 100,
-  history: id,
-  description: "toy",
-  oop: "SB",
-  ip: "BB",
-  aggressor: "oop",
-  pot: 10,
-  behind: 10,
-  rake: null,
-  ranges: { oop: weights(["AA", "KK"]), ip: weights(["QQ", "JJ"]) },
-  reach: 1,
-});
+/** Two lines of one toy spot (test/ranges.ts toyLine): solved in a few milliseconds. */
 const plan: BatchPlan = {
   jobs: ["srp-co-bb", "srp-btn-bb"].map((id) => ({
-    line: line(id),
+    line: toyLine(id),
     board: "AhAdKc",
     weight: 1,
     file: `nl-v2-100-${id}-AhAdKc.json`,
@@ -84,26 +63,8 @@ describe("realization solve --jobs FILE --lines", () => {
   });
 
   it("without --lines solves every job of the plan", () => {
-    const out = join(dir, "all");
-    expect(
-      execFileSync(
-        process.execPath,
-        [
-          cli,
-          "solve",
-          "--jobs",
-          planFile,
-          "--out",
-          out,
-          "--target",
-          "2",
-          "--max-iterations",
-          "60",
-          "--threads",
-          "1",
-        ],
-        { encoding: "utf8" },
-      ),
-    ).toContain("solved 2 boards");
+    const run = solve(join(dir, "all"));
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain("solved 2 boards");
   });
 });
