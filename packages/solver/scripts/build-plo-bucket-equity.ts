@@ -3,7 +3,10 @@
  * data/equity/plo-hu-buckets.bin.
  *
  *   node packages/solver/scripts/build-plo-bucket-equity.ts [--buckets 512] [--boards 100000] [--hands 2]
- *     [--parts 16] [--seed 7] [--threads 2] [--out PATH]
+ *     [--parts 16] [--seed 7] [--threads 2] [--play] [--out PATH]
+ *
+ * `--play`: the play-aware abstraction (`PLO_PLAY_ABSTRACTION`: the play features of data/equity/plo-play.bin in
+ * the clustering) instead of the packs' one.
  *
  * The abstraction of `--buckets` is built on the main thread (deterministic, about 2 s); the boards are split
  * into `--parts` independent parts, each with its own seeded generator, run on `--threads` worker threads.
@@ -79,6 +82,7 @@ async function main(): Promise<void> {
       parts: { type: "string", default: String(d.parts) },
       seed: { type: "string", default: String(d.seed) },
       threads: { type: "string", default: "2" },
+      play: { type: "boolean", default: false },
       out: { type: "string" },
     },
   });
@@ -92,10 +96,9 @@ async function main(): Promise<void> {
   const out = resolve(values.out ?? resolve(repoRoot, equity.PLO_BUCKET_EQUITY_FILE));
   const started = performance.now();
   const elapsed = () => ((performance.now() - started) / 1000).toFixed(0);
-  const { buildPloAbstraction }: typeof import("../src/plo/abstraction.ts") = await import(
-    "../src/plo/abstraction.ts"
-  );
-  const abstraction = buildPloAbstraction({ buckets });
+  const { buildPloAbstraction, PLO_PLAY_ABSTRACTION }: typeof import("../src/plo/abstraction.ts") =
+    await import("../src/plo/abstraction.ts");
+  const abstraction = buildPloAbstraction(values.play ? { buckets, ...PLO_PLAY_ABSTRACTION } : { buckets });
   const groups = equity.ploBucketGroups(abstraction.classToBucket, abstraction.bucketCount);
   const mapCrc32 = equity.ploBucketMapCrc32(abstraction.classToBucket);
   process.stderr.write(

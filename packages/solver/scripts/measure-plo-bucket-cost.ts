@@ -12,7 +12,9 @@
  * (the chance that the class's own earlier actions lead to the decision), which is the strategy the classes
  * of that bucket play together as one hand of the fine game (sequence form, so the mix is exact along the
  * whole line, not only at one decision). The fine game's equity table comes from
- * `build-plo-bucket-equity.ts --buckets N --out PATH`.
+ * `build-plo-bucket-equity.ts --buckets N --out PATH`. A count written `512p` (in `--fine` or `--coarse`) is
+ * the play-aware abstraction of that many buckets (`PLO_PLAY_ABSTRACTION`; its table from
+ * `build-plo-bucket-equity.ts --buckets 512 --play`).
  *
  * Reported per coarse abstraction: each seat's exploitability in the fine game (best response value less
  * the seat's value, bb per hand and percent of the starting pot), the same for the fine game's own solve, the
@@ -33,8 +35,15 @@ import "./run-from-source.ts";
 
 const solver: typeof import("../src/index.ts") = await import("../src/index.ts");
 const { ploClasses } = await import("@ranges/core");
-const { CfrSolver, buildPloAbstraction, loadTreeConfig, parsePloBucketEquity, ploBucketCombos, solvePlo } =
-  solver;
+const {
+  CfrSolver,
+  buildPloAbstraction,
+  loadTreeConfig,
+  PLO_PLAY_ABSTRACTION,
+  parsePloBucketEquity,
+  ploBucketCombos,
+  solvePlo,
+} = solver;
 type DecisionNode = import("../src/index.ts").DecisionNode;
 type PloSolveResult = import("../src/index.ts").PloSolveResult;
 type TreeNode = DecisionNode | { type: string };
@@ -64,8 +73,17 @@ const started = performance.now();
 const say = (line: string) =>
   process.stderr.write(`[${((performance.now() - started) / 1000).toFixed(0)} s] ${line}\n`);
 
-function solveAt(buckets: number, table: string): PloSolveResult {
-  const abstraction = buildPloAbstraction({ buckets });
+/** `512` (the packs' abstraction) or `512p` (the play-aware one): the abstraction and its bucket count. */
+function abstractionOf(spec: string) {
+  const m = /^(\d+)(p?)$/.exec(spec);
+  if (!m) throw new Error(`a bucket count is N or Np (play-aware), got "${spec}"`);
+  const buckets = Number(m[1]);
+  const options = m[2] ? PLO_PLAY_ABSTRACTION : {};
+  return { buckets, abstraction: buildPloAbstraction({ buckets, ...options }) };
+}
+
+function solveAt(spec: string, table: string): PloSolveResult {
+  const { buckets, abstraction } = abstractionOf(spec);
   const equity = parsePloBucketEquity(new Uint8Array(readFileSync(resolve(repoRoot, table))));
   const model = { ...(config.model as Record<string, unknown>), buckets };
   const result = solvePlo({
@@ -77,7 +95,7 @@ function solveAt(buckets: number, table: string): PloSolveResult {
     threads: 1,
   });
   const worst = Math.max(...result.seats.map((s) => s.pctPot));
-  say(`${buckets} buckets: ${result.iterations} iterations, worst seat ${worst.toFixed(4)}% of the pot`);
+  say(`${spec} buckets: ${result.iterations} iterations, worst seat ${worst.toFixed(4)}% of the pot`);
   return result;
 }
 
@@ -208,17 +226,17 @@ function largestDifferences(coarse: PloSolveResult, fine: PloSolveResult, count 
     });
 }
 
-const fineBuckets = Number(values.fine);
+const fineBuckets = values.fine;
 const fine = solveAt(fineBuckets, values["fine-table"]);
 const fineOwn = new Map(walk(fine).map((d) => [d.node, d.strategy]));
 const fineSelf = measure(fine, fineOwn);
 const rows: Record<string, unknown>[] = [];
 for (const item of values.coarse.split(",")) {
   const [count, table] = item.split("=");
-  const coarse = solveAt(Number(count), table!);
+  const coarse = solveAt(count!, table!);
   const carried = measure(fine, carryOver(coarse, fine));
   const row = {
-    coarseBuckets: Number(count),
+    coarseBuckets: count,
     coarseIterations: coarse.iterations,
     coarseOwnGame: coarse.seats.map((s) => ({ seat: s.seat, exploitabilityPctPot: s.pctPot })),
     inFineGame: carried.map((c, i) => ({

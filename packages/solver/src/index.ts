@@ -54,7 +54,9 @@ export type {
   PloBucketMapJson,
   PloClassFeatures,
   PloFeatureWeights,
+  PloFocus,
   PloPairing,
+  PloPlayWeights,
   PloSuitPattern,
 } from "./plo/abstraction.js";
 export {
@@ -63,10 +65,14 @@ export {
   DEFAULT_PLO_FEATURE_WEIGHTS,
   decodePloBucketMap,
   encodePloBucketMap,
+  NO_PLO_PLAY_WEIGHTS,
+  PLO_FOCUS,
   PLO_MAX_BUCKETS,
   PLO_MIN_BUCKETS,
+  PLO_PLAY_ABSTRACTION,
   PLO_STRATA,
   ploClassFeatures,
+  ploFocusWeights,
   stratumOf,
 } from "./plo/abstraction.js";
 export type {
@@ -96,6 +102,19 @@ export {
 export type { ExactEquity, OmahaEquityOptions, OmahaEquityResult, OmahaPlayer } from "./plo/equity.js";
 export { exactOmahaEquity, omahaEquity, ploHandsOfClass } from "./plo/equity.js";
 export { evaluateOmaha, OmahaBoard } from "./plo/evaluator.js";
+export type { PloPlayColumn, PloPlayFeaturesOptions, PloPlayFeaturesTable } from "./plo/play-features.js";
+export {
+  computePloPlayFeatures,
+  defaultPloPlayFeaturesPath,
+  loadPloPlayFeatures,
+  nutValueAgainst,
+  PLO_PLAY_COLUMNS,
+  PLO_PLAY_FEATURES_DEFAULTS,
+  PLO_PLAY_FEATURES_FILE,
+  parsePloPlayFeatures,
+  serializePloPlayFeatures,
+  sortedPairs,
+} from "./plo/play-features.js";
 export type { PloRandomEquityOptions, PloRandomEquityTable } from "./plo/random-equity.js";
 export {
   computePloRandomEquity,

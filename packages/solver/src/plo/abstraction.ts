@@ -16,6 +16,11 @@
  * - `danglers`: cards that work with no other card: unpaired, unsuited, and at least four ranks from every
  *   other rank of the hand, ace high (the 2 of `AKQ2` rainbow or of `(AK)Q2`; the wheel does not count).
  *
+ * Optionally (`playWeights`, e.g. `PLO_PLAY_WEIGHTS.play`; all 0 by default, and then unread) four measured
+ * play features join the distance: `flopSd`, `riverSd`, `nutRate` and `strongRate` from the committed table
+ * `data/equity/plo-play.bin` (src/plo/play-features.ts): how the class's equity is spread over flops and
+ * runouts, how often it is the nuts and how often a straight or better that is not.
+ *
  * Clustering (`buildPloAbstraction`): first the classes are split into strata by what must never share a
  * bucket: suit pattern x pairing (trips and quads together) x paired aces x nut-suited (32 non-empty
  * strata). Each non-empty stratum gets at
@@ -30,10 +35,17 @@
  * the member class nearest its centroid.
  */
 
-import { crc32 } from "node:zlib";
 import { PLO_CLASS_COUNT, ploClassComboCounts, ploClasses } from "@ranges/core";
 import { ploHandsOfClass } from "./equity.js";
+import { loadPloPlayFeatures, PLO_PLAY_COLUMNS, type PloPlayFeaturesTable } from "./play-features.js";
 import { loadPloRandomEquity, type PloRandomEquityTable } from "./random-equity.js";
+
+export {
+  type DecodedPloBucketMap,
+  decodePloBucketMap,
+  encodePloBucketMap,
+  type PloBucketMapJson,
+} from "./bucket-map.js";
 
 export type PloSuitPattern = "ds" | "ss" | "rainbow" | "3s" | "4s";
 export type PloPairing = "none" | "pair" | "two-pair" | "trips" | "quads";
@@ -237,6 +249,50 @@ export const DEFAULT_PLO_FEATURE_WEIGHTS: PloFeatureWeights = {
 
 const FEATURE_KEYS = Object.keys(DEFAULT_PLO_FEATURE_WEIGHTS) as (keyof PloFeatureWeights)[];
 
+/**
+ * Weights of the play features (`data/equity/plo-play.bin`, src/plo/play-features.ts) in the clustering
+ * distance, standardized like the others. All 0 by default: the committed abstraction (the packs' map) is
+ * built from the shape and equity features alone, and its map is unchanged by this option's existence.
+ */
+export interface PloPlayWeights {
+  readonly flopSd: number;
+  readonly riverSd: number;
+  readonly nutRate: number;
+  readonly strongRate: number;
+}
+
+export const NO_PLO_PLAY_WEIGHTS: PloPlayWeights = { flopSd: 0, riverSd: 0, nutRate: 0, strongRate: 0 };
+
+const PLAY_KEYS = Object.keys(NO_PLO_PLAY_WEIGHTS) as (keyof PloPlayWeights)[];
+
+/**
+ * Where the buckets go (`PloAbstractionOptions.focus`): each class counts `floor + (1 - floor) * t` times
+ * its combos, t its all-in equity against a random hand placed linearly between `low` (t = 0) and `high`
+ * (t = 1) and clamped, both in the budget of its stratum and in the k-means centroids. Hands that every
+ * seat folds share few buckets; the budget goes where strategies change from one hand to the next.
+ *
+ * @example { low: 0.44, high: 0.5, floor: 0.15 } // PLO_FOCUS: a class at 0.44 or below (a fifth of the
+ *   classes: 9642 rainbow, 2222) counts 0.15 of one at 0.50 or above (half of them: JT98, (AK)72)
+ */
+export interface PloFocus {
+  readonly low: number;
+  readonly high: number;
+  readonly floor: number;
+}
+
+/** The play-aware abstraction's focus (see `PloFocus`). */
+export const PLO_FOCUS: PloFocus = { low: 0.44, high: 0.5, floor: 0.15 };
+
+/** Each class's weight under `focus` (1 everywhere without one). */
+export function ploFocusWeights(features: readonly PloClassFeatures[], focus?: PloFocus): Float64Array {
+  if (!focus) return new Float64Array(features.length).fill(1);
+  return Float64Array.from(features, (f) => {
+    const t = Math.min(1, Math.max(0, (f.equity - focus.low) / (focus.high - focus.low)));
+    return focus.floor + (1 - focus.floor) * t;
+  });
+}
+for (const key of PLAY_KEYS) if (!(PLO_PLAY_COLUMNS as readonly string[]).includes(key)) throw new Error(key);
+
 export const PLO_MIN_BUCKETS = 64;
 export const PLO_MAX_BUCKETS = 4096;
 export const DEFAULT_PLO_BUCKETS = 512;
@@ -247,9 +303,26 @@ export interface PloAbstractionOptions {
   /** Lloyd rounds per stratum at most (default 50). */
   readonly iterations?: number;
   readonly weights?: Partial<PloFeatureWeights>;
+  /** Weights of the play features (default all 0: not used, and the play table is not read). */
+  readonly playWeights?: Partial<PloPlayWeights>;
   /** The equity table (default: the committed one). */
   readonly equity?: PloRandomEquityTable;
+  /** The play-features table, read only where a play weight is above 0 (default: the committed one). */
+  readonly play?: PloPlayFeaturesTable;
+  /** Where the buckets go (default: in proportion to the classes, every class alike). */
+  readonly focus?: PloFocus;
 }
+
+/**
+ * The play-aware abstraction (issue 30, item 3): the shape and equity weights with equity weighed a little
+ * less, plus how the equity is spread over flops and runouts and how often it is the nuts or a strong hand
+ * that is not, with the budget focused on the hands that are played (`PLO_FOCUS`).
+ */
+export const PLO_PLAY_ABSTRACTION = {
+  weights: { ...DEFAULT_PLO_FEATURE_WEIGHTS, equity: 3 },
+  playWeights: { flopSd: 1.5, riverSd: 1, nutRate: 3, strongRate: 2 },
+  focus: PLO_FOCUS,
+} as const satisfies PloAbstractionOptions;
 
 export interface PloBucket {
   readonly id: number;
@@ -277,13 +350,34 @@ export interface PloAbstraction {
     readonly iterations: number;
     readonly weights: PloFeatureWeights;
     readonly equity: { readonly boards: number; readonly opponentsPerBoard: number; readonly seed: number };
+    /** Only with a focus. */
+    readonly focus?: PloFocus;
+    /** Only where a play weight is above 0: the weights and the play table's sizes. */
+    readonly play?: {
+      readonly weights: PloPlayWeights;
+      readonly flops: number;
+      readonly runoutsPerFlop: number;
+      readonly opponentsPerBoard: number;
+      readonly seed: number;
+    };
   };
+}
+
+function checkWeights<T extends object>(given: T, keys: readonly string[]): T {
+  for (const key of Object.keys(given)) {
+    if (!keys.includes(key)) throw new RangeError(`unknown feature weight "${key}"`);
+    const w = given[key as keyof T];
+    if (typeof w !== "number" || !Number.isFinite(w) || w < 0)
+      throw new RangeError(`feature weight ${key} must be a finite number >= 0, got ${String(w)}`);
+  }
+  return given;
 }
 
 function checkOptions(o: PloAbstractionOptions): {
   buckets: number;
   iterations: number;
   weights: PloFeatureWeights;
+  playWeights: PloPlayWeights;
 } {
   const buckets = o.buckets ?? DEFAULT_PLO_BUCKETS;
   if (!Number.isInteger(buckets) || buckets < PLO_MIN_BUCKETS || buckets > PLO_MAX_BUCKETS) {
@@ -294,24 +388,33 @@ function checkOptions(o: PloAbstractionOptions): {
   const iterations = o.iterations ?? 50;
   if (!Number.isInteger(iterations) || iterations < 1 || iterations > 1000)
     throw new RangeError(`iterations must be an integer from 1 to 1000, got ${String(iterations)}`);
-  const weights = { ...DEFAULT_PLO_FEATURE_WEIGHTS, ...(o.weights ?? {}) };
-  for (const key of Object.keys(weights)) {
-    if (!(FEATURE_KEYS as string[]).includes(key)) throw new RangeError(`unknown feature weight "${key}"`);
-    const w = weights[key as keyof PloFeatureWeights];
-    if (typeof w !== "number" || !Number.isFinite(w) || w < 0)
-      throw new RangeError(`feature weight ${key} must be a finite number >= 0, got ${String(w)}`);
-  }
-  return { buckets, iterations, weights };
+  const weights = checkWeights({ ...DEFAULT_PLO_FEATURE_WEIGHTS, ...(o.weights ?? {}) }, FEATURE_KEYS);
+  const playWeights = checkWeights({ ...NO_PLO_PLAY_WEIGHTS, ...(o.playWeights ?? {}) }, PLAY_KEYS);
+  const f = o.focus;
+  if (
+    f !== undefined &&
+    !(
+      [f.low, f.high, f.floor].every((x) => typeof x === "number" && Number.isFinite(x)) &&
+      f.low < f.high &&
+      f.floor > 0 &&
+      f.floor <= 1
+    )
+  )
+    throw new RangeError(`focus needs numbers low < high and 0 < floor <= 1, got ${JSON.stringify(f)}`);
+  return { buckets, iterations, weights, playWeights };
 }
 
-/** Splits `total` over `sizes` (each at least 1) in proportion, largest remainder, ties to the earlier. */
-function allocate(total: number, sizes: readonly number[]): number[] {
+/**
+ * Splits `total` over `sizes` (each at least 1) in proportion, largest remainder, ties to the earlier; never
+ * more than `caps` (the members; default the sizes themselves).
+ */
+function allocate(total: number, sizes: readonly number[], caps: readonly number[] = sizes): number[] {
   const n = sizes.length;
   const sum = sizes.reduce((a, b) => a + b, 0);
   const spare = total - n;
   const out = sizes.map((s) => 1 + Math.floor((spare * s) / sum));
   // Never more buckets than members.
-  for (let i = 0; i < n; i++) out[i] = Math.min(out[i]!, sizes[i]!);
+  for (let i = 0; i < n; i++) out[i] = Math.min(out[i]!, caps[i]!);
   let left = total - out.reduce((a, b) => a + b, 0);
   const order = sizes
     .map((s, i) => ({ i, r: (spare * s) / sum - Math.floor((spare * s) / sum) }))
@@ -320,7 +423,7 @@ function allocate(total: number, sizes: readonly number[]): number[] {
     let moved = false;
     for (const { i } of order) {
       if (left === 0) break;
-      if (out[i]! < sizes[i]!) {
+      if (out[i]! < caps[i]!) {
         out[i]! += 1;
         left--;
         moved = true;
@@ -333,12 +436,23 @@ function allocate(total: number, sizes: readonly number[]): number[] {
 
 /** Builds the abstraction (see the module comment). Deterministic for given options. */
 export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbstraction {
-  const { buckets, iterations, weights } = checkOptions(options);
+  const { buckets, iterations, weights, playWeights } = checkOptions(options);
   const table = options.equity ?? loadPloRandomEquity();
   const features = ploClassFeatures(table);
-  const dims = FEATURE_KEYS.length;
+  const play = PLAY_KEYS.some((k) => playWeights[k] > 0)
+    ? (options.play ?? loadPloPlayFeatures())
+    : undefined;
+  const keys: string[] = play ? [...FEATURE_KEYS, ...PLAY_KEYS] : FEATURE_KEYS;
+  const weightOf = (key: string): number =>
+    key in weights ? weights[key as keyof PloFeatureWeights] : playWeights[key as keyof PloPlayWeights];
+  const dims = keys.length;
   // Standardized, weighted feature vectors.
-  const raw = features.map((f) => FEATURE_KEYS.map((k) => Number(f[k])));
+  const raw = features.map((f, i) => [
+    ...FEATURE_KEYS.map((k) => Number(f[k])),
+    ...(play ? PLAY_KEYS.map((k) => play[k][i]!) : []),
+  ]);
+  if (play && raw.some((r) => r.some((x) => !Number.isFinite(x))))
+    throw new RangeError("the play-features table must have every class computed");
   const vectors = new Float64Array(PLO_CLASS_COUNT * dims);
   for (let d = 0; d < dims; d++) {
     let mean = 0;
@@ -347,7 +461,7 @@ export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbs
     let variance = 0;
     for (const r of raw) variance += (r[d]! - mean) ** 2;
     const sd = Math.sqrt(variance / raw.length) || 1;
-    const w = Math.sqrt(weights[FEATURE_KEYS[d]!]);
+    const w = Math.sqrt(weightOf(keys[d]!));
     for (let i = 0; i < raw.length; i++) vectors[i * dims + d] = (w * (raw[i]![d]! - mean)) / sd;
   }
   const members = new Map<string, number[]>();
@@ -358,15 +472,28 @@ export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbs
   }
   const strata = PLO_STRATA.filter((s) => members.has(s));
   for (const key of members.keys()) if (!strata.includes(key)) throw new Error(`unlisted stratum ${key}`);
-  const perStratum = allocate(
-    buckets,
-    strata.map((s) => members.get(s)!.length),
-  );
+  const focus = ploFocusWeights(features, options.focus);
+  const counts = strata.map((s) => members.get(s)!.length);
+  const perStratum = options.focus
+    ? allocate(
+        buckets,
+        strata.map((s) => members.get(s)!.reduce((a, i) => a + focus[i]!, 0)),
+        counts,
+      )
+    : allocate(buckets, counts);
   const classToBucket = new Uint16Array(PLO_CLASS_COUNT);
   const out: PloBucket[] = [];
   strata.forEach((stratum, si) => {
     const list = members.get(stratum)!;
-    const clusters = kMeans(list, perStratum[si]!, vectors, dims, features, iterations);
+    const clusters = kMeans(
+      list,
+      perStratum[si]!,
+      vectors,
+      dims,
+      features,
+      iterations,
+      options.focus && focus,
+    );
     // Number the clusters of this stratum by mean equity, highest first (ties by lowest member index).
     const summaries = clusters.map((c) => {
       let combos = 0;
@@ -408,8 +535,39 @@ export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbs
       iterations,
       weights,
       equity: { boards: table.boards, opponentsPerBoard: table.opponentsPerBoard, seed: table.seed },
+      ...(options.focus ? { focus: { ...options.focus } } : {}),
+      ...(play
+        ? {
+            play: {
+              weights: playWeights,
+              flops: play.flops,
+              runoutsPerFlop: play.runoutsPerFlop,
+              opponentsPerBoard: play.opponentsPerBoard,
+              seed: play.seed,
+            },
+          }
+        : {}),
     },
   };
+}
+
+/**
+ * `k` distinct members of `ordered` at evenly spaced quantiles of their cumulative `weight` (the member where
+ * the running weight first passes (c + 0.5) / k of the total; a member already taken passes to the next).
+ */
+function weightedQuantiles(ordered: readonly number[], weight: Float64Array, k: number): number[] {
+  const total = ordered.reduce((a, i) => a + weight[i]!, 0);
+  const out: number[] = [];
+  let m = 0;
+  let run = 0;
+  for (let c = 0; c < k; c++) {
+    const target = ((c + 0.5) * total) / k;
+    while (m < ordered.length - 1 && run + weight[ordered[m]!]! < target) run += weight[ordered[m++]!]!;
+    // distinct starts: never before the last one taken, and leave room for the rest
+    const at = Math.min(Math.max(m, out.length > 0 ? out[out.length - 1]! + 1 : 0), ordered.length - (k - c));
+    out.push(at);
+  }
+  return out.map((at) => ordered[at]!);
 }
 
 interface Cluster {
@@ -418,7 +576,11 @@ interface Cluster {
   representative: number;
 }
 
-/** Lloyd's k-means over `list` (class indices) with combo-weighted centroids; deterministic. */
+/**
+ * Lloyd's k-means over `list` (class indices) with combo-weighted centroids (times `focus`, where given:
+ * then the starting centroids sit at evenly spaced quantiles of that weight, not of the member count);
+ * deterministic.
+ */
 function kMeans(
   list: readonly number[],
   k: number,
@@ -426,6 +588,7 @@ function kMeans(
   dims: number,
   features: readonly PloClassFeatures[],
   iterations: number,
+  focus?: Float64Array,
 ): Cluster[] {
   const n = list.length;
   const dist = (i: number, centers: Float64Array, c: number) => {
@@ -439,8 +602,9 @@ function kMeans(
   // Start: the members at evenly spaced quantiles of equity (ties by index).
   const byEquity = [...list].sort((a, b) => features[b]!.equity - features[a]!.equity || a - b);
   const centers = new Float64Array(k * dims);
+  const starts = focus ? weightedQuantiles(byEquity, focus, k) : undefined;
   for (let c = 0; c < k; c++) {
-    const i = byEquity[Math.floor(((c + 0.5) * n) / k)]!;
+    const i = starts ? starts[c]! : byEquity[Math.floor(((c + 0.5) * n) / k)]!;
     for (let d = 0; d < dims; d++) centers[c * dims + d] = vectors[i * dims + d]!;
   }
   const assign = new Int32Array(n).fill(-1);
@@ -466,7 +630,7 @@ function kMeans(
     for (let m = 0; m < n; m++) {
       const i = list[m]!;
       const c = assign[m]!;
-      const w = features[i]!.combos;
+      const w = features[i]!.combos * (focus ? focus[i]! : 1);
       mass[c]! += w;
       for (let d = 0; d < dims; d++) sums[c * dims + d]! += w * vectors[i * dims + d]!;
     }
@@ -510,95 +674,4 @@ function kMeans(
     clusters.push({ members: memberList.sort((a, b) => a - b), representative: rep });
   }
   return clusters;
-}
-
-/**
- * The class-to-bucket map as a pack stores it: JSON-safe, about 44 KB for 16,432 classes.
- *
- * ```json
- * { "format": "plo-bucket-map", "version": 1, "classes": 16432, "buckets": 512,
- *   "encoding": "u16le-base64", "map": "<base64 of 16,432 little-endian u16 bucket ids>",
- *   "names": ["ds.none.nut.1", ...], "representatives": ["(AK)(QJ)", ...], "crc32": 123456789 }
- * ```
- *
- * The map is in `ploClasses()` order; `names[b]` and `representatives[b]` describe bucket b; crc32 covers
- * the decoded map bytes. `decodePloBucketMap` refuses anything else: a wrong format or version, a class
- * count other than 16,432, a map of the wrong length, a bucket id out of range, an empty bucket, names or
- * representatives of the wrong length, or a checksum mismatch.
- */
-export interface PloBucketMapJson {
-  readonly format: "plo-bucket-map";
-  readonly version: 1;
-  readonly classes: number;
-  readonly buckets: number;
-  readonly encoding: "u16le-base64";
-  readonly map: string;
-  readonly names: readonly string[];
-  readonly representatives: readonly string[];
-  readonly crc32: number;
-}
-
-export function encodePloBucketMap(a: Pick<PloAbstraction, "classToBucket" | "buckets">): PloBucketMapJson {
-  const bytes = new Uint8Array(PLO_CLASS_COUNT * 2);
-  const view = new DataView(bytes.buffer);
-  if (a.classToBucket.length !== PLO_CLASS_COUNT)
-    throw new RangeError(`the map needs ${PLO_CLASS_COUNT} classes`);
-  for (let i = 0; i < PLO_CLASS_COUNT; i++) view.setUint16(2 * i, a.classToBucket[i]!, true);
-  return {
-    format: "plo-bucket-map",
-    version: 1,
-    classes: PLO_CLASS_COUNT,
-    buckets: a.buckets.length,
-    encoding: "u16le-base64",
-    map: Buffer.from(bytes).toString("base64"),
-    names: a.buckets.map((b) => b.name),
-    representatives: a.buckets.map((b) => b.representative),
-    crc32: crc32(bytes),
-  };
-}
-
-export interface DecodedPloBucketMap {
-  readonly classToBucket: Uint16Array;
-  readonly names: readonly string[];
-  readonly representatives: readonly string[];
-}
-
-export function decodePloBucketMap(json: unknown): DecodedPloBucketMap {
-  const fail = (why: string): never => {
-    throw new Error(`invalid PLO bucket map: ${why}`);
-  };
-  if (typeof json !== "object" || json === null) return fail("not an object");
-  const j = json as Partial<Record<keyof PloBucketMapJson, unknown>>;
-  if (j.format !== "plo-bucket-map") fail(`format ${JSON.stringify(j.format)}`);
-  if (j.version !== 1) fail(`version ${JSON.stringify(j.version)}`);
-  if (j.classes !== PLO_CLASS_COUNT)
-    fail(`classes ${JSON.stringify(j.classes)} (expected ${PLO_CLASS_COUNT})`);
-  if (j.encoding !== "u16le-base64") fail(`encoding ${JSON.stringify(j.encoding)}`);
-  const buckets = j.buckets;
-  if (typeof buckets !== "number" || !Number.isInteger(buckets) || buckets < 1 || buckets > 65_536)
-    return fail(`buckets ${JSON.stringify(buckets)}`);
-  if (typeof j.map !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(j.map)) return fail("map is not base64");
-  const bytes = new Uint8Array(Buffer.from(j.map, "base64"));
-  if (bytes.length !== PLO_CLASS_COUNT * 2)
-    fail(`map has ${bytes.length} bytes, expected ${PLO_CLASS_COUNT * 2}`);
-  if (crc32(bytes) !== j.crc32) fail("checksum mismatch (crc32)");
-  const strings = (x: unknown, what: string): string[] => {
-    if (!Array.isArray(x) || x.length !== buckets || x.some((s) => typeof s !== "string"))
-      return fail(`${what} must be ${buckets} strings`);
-    return x as string[];
-  };
-  const names = strings(j.names, "names");
-  const representatives = strings(j.representatives, "representatives");
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const classToBucket = new Uint16Array(PLO_CLASS_COUNT);
-  const used = new Uint8Array(buckets);
-  for (let i = 0; i < PLO_CLASS_COUNT; i++) {
-    const b = view.getUint16(2 * i, true);
-    if (b >= buckets) fail(`class ${i} has bucket ${b}, but there are ${buckets} buckets`);
-    classToBucket[i] = b;
-    used[b] = 1;
-  }
-  const empty = used.indexOf(0);
-  if (empty >= 0) fail(`bucket ${empty} has no class`);
-  return { classToBucket, names, representatives };
 }

@@ -34,17 +34,15 @@
  * rebuilt, byte for byte, by `node packages/solver/scripts/build-plo-equity.ts` (same seed and sizes).
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { crc32 } from "node:zlib";
+import { readFileSync } from "node:fs";
 import { PLO_CLASS_COUNT, seededRandom } from "@ranges/core";
 import { ploHandsOfClass } from "./equity.js";
 import { OmahaBoard } from "./evaluator.js";
+import { findAbove, hash3, highBits, lowBits, readPloTable, writePloTable } from "./table-file.js";
 
 const MAGIC = "PLRE";
 const FORMAT_VERSION = 1;
-const BODY_BYTES = PLO_CLASS_COUNT * 8;
+const WHAT = "PLO equity file";
 
 /** Where the committed table lives, relative to the repository root. */
 export const PLO_RANDOM_EQUITY_FILE = "data/equity/plo-random.bin";
@@ -74,18 +72,6 @@ export interface PloRandomEquityTable {
   readonly opponentsPerBoard: number;
   readonly seed: number;
 }
-
-/** A 32-bit hash of three integers (murmur3-style finalizer), for the per-(board, class) hand choice. */
-function hash3(a: number, b: number, c: number): number {
-  let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x632be5ab, 0xc2b2ae35);
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b) ^ Math.imul(c + 0x27d4eb2f, 0x165667b1);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
-/** Card sets as two 26-bit words (cards 0..25, 26..51): cheap conflict tests without BigInt. */
-const lowBits = (c: number) => (c < 26 ? 1 << c : 0);
-const highBits = (c: number) => (c < 26 ? 0 : 1 << (c - 26));
 
 /** Computes the table (see the module comment). Deterministic for given options. */
 export function computePloRandomEquity(o: PloRandomEquityOptions = {}): PloRandomEquityTable {
@@ -204,30 +190,12 @@ export function computePloRandomEquity(o: PloRandomEquityOptions = {}): PloRando
   return { eq, se, boards, opponentsPerBoard: perBoard, seed };
 }
 
-interface HeaderJson {
-  format: string;
-  classes: number;
-  order: string;
-  method: string;
-  boards: number;
-  opponentsPerBoard: number;
-  seed: number;
-  maxSe: number;
-  meanSe: number;
-  crc32: number;
-}
-
 export function serializePloRandomEquity(table: PloRandomEquityTable): Uint8Array {
   if (table.eq.length !== PLO_CLASS_COUNT || table.se.length !== PLO_CLASS_COUNT)
     throw new RangeError(`a PLO equity table has ${PLO_CLASS_COUNT} classes`);
   if (table.eq.some((x) => !Number.isFinite(x)))
     throw new RangeError("a PLO equity table to write must have every class computed");
-  const body = new Uint8Array(BODY_BYTES);
-  const view = new DataView(body.buffer);
-  let offset = 0;
-  for (const value of table.eq) view.setFloat32((offset += 4) - 4, value, true);
-  for (const value of table.se) view.setFloat32((offset += 4) - 4, value, true);
-  const header: HeaderJson = {
+  const header = {
     format: "PLO equity of each class against one random hand: eq f32, se f32; 16432 each",
     classes: PLO_CLASS_COUNT,
     order: "ploClasses() of @ranges/core",
@@ -239,60 +207,24 @@ export function serializePloRandomEquity(table: PloRandomEquityTable): Uint8Arra
     // Of the stored (f32) values, so a file read and written again is the same bytes.
     maxSe: table.se.reduce((max, value) => Math.max(max, Math.fround(value)), 0),
     meanSe: table.se.reduce((a, b) => a + Math.fround(b), 0) / PLO_CLASS_COUNT,
-    crc32: crc32(body),
   };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const headerBytes = new Uint8Array(json.length + ((4 - ((12 + json.length) % 4)) % 4)).fill(0x20);
-  headerBytes.set(json);
-  const file = new Uint8Array(12 + headerBytes.length + BODY_BYTES);
-  const fileView = new DataView(file.buffer);
-  file.set(new TextEncoder().encode(MAGIC), 0);
-  fileView.setUint32(4, FORMAT_VERSION, true);
-  fileView.setUint32(8, headerBytes.length, true);
-  file.set(headerBytes, 12);
-  file.set(body, 12 + headerBytes.length);
-  return file;
+  return writePloTable(MAGIC, FORMAT_VERSION, header, [table.eq, table.se], PLO_CLASS_COUNT);
 }
 
 export function parsePloRandomEquity(bytes: Uint8Array): PloRandomEquityTable {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.length < 12 || new TextDecoder().decode(bytes.subarray(0, 4)) !== MAGIC) {
-    throw new Error("not a PLO equity file (bad magic)");
-  }
-  const version = view.getUint32(4, true);
-  if (version !== FORMAT_VERSION) throw new Error(`unsupported PLO equity format version ${version}`);
-  const headerLength = view.getUint32(8, true);
-  const bodyStart = 12 + headerLength;
-  if (bytes.length !== bodyStart + BODY_BYTES) throw new Error("PLO equity file has the wrong length");
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, bodyStart))) as HeaderJson;
-  if (header.classes !== PLO_CLASS_COUNT) throw new Error(`PLO equity file has ${header.classes} classes`);
-  if (crc32(bytes.subarray(bodyStart)) !== header.crc32)
-    throw new Error("PLO equity file is corrupt (crc32)");
-  const eq = new Float64Array(PLO_CLASS_COUNT);
-  const se = new Float64Array(PLO_CLASS_COUNT);
-  let offset = bodyStart;
-  for (let i = 0; i < PLO_CLASS_COUNT; i++, offset += 4) eq[i] = view.getFloat32(offset, true);
-  for (let i = 0; i < PLO_CLASS_COUNT; i++, offset += 4) se[i] = view.getFloat32(offset, true);
+  const { header, columns } = readPloTable(bytes, MAGIC, FORMAT_VERSION, 2, PLO_CLASS_COUNT, WHAT);
   return {
-    eq,
-    se,
-    boards: header.boards,
-    opponentsPerBoard: header.opponentsPerBoard,
-    seed: header.seed,
+    eq: columns[0]!,
+    se: columns[1]!,
+    boards: header.boards as number,
+    opponentsPerBoard: header.opponentsPerBoard as number,
+    seed: header.seed as number,
   };
 }
 
 /** Finds `data/equity/plo-random.bin` in the nearest folder above this module that has it. */
 export function defaultPloRandomEquityPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, PLO_RANDOM_EQUITY_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error(`${PLO_RANDOM_EQUITY_FILE} not found above ${fileURLToPath(import.meta.url)}`);
-    dir = parent;
-  }
+  return findAbove(import.meta.url, PLO_RANDOM_EQUITY_FILE);
 }
 
 let loaded: PloRandomEquityTable | undefined;

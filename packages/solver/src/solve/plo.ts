@@ -196,7 +196,7 @@ const describeAbstraction = (tables: PloGameTables): string => {
   const { abstraction, equity } = tables;
   const p = abstraction.params;
   const built = p
-    ? `k-means per stratum (suit pattern x pairing) over the class features, ${p.iterations} Lloyd rounds at most, feature weights ${JSON.stringify(p.weights)}, random-hand equity from ${p.equity.boards} boards x ${p.equity.opponentsPerBoard} opponents (seed ${p.equity.seed})`
+    ? `k-means per stratum (suit pattern x pairing) over the class features, ${p.iterations} Lloyd rounds at most, feature weights ${JSON.stringify(p.weights)}, random-hand equity from ${p.equity.boards} boards x ${p.equity.opponentsPerBoard} opponents (seed ${p.equity.seed})${p.play ? `, play features weighted ${JSON.stringify(p.play.weights)} from ${p.play.flops} flops x ${p.play.runoutsPerFlop} runouts x ${p.play.opponentsPerBoard} opponents (seed ${p.play.seed})` : ""}`
     : "see docs/plo-abstraction.md";
   return `${abstraction.bucketCount} buckets of the 16,432 PLO classes (src/plo/abstraction.ts: ${built}); bucket all-in equity table ${equity.boards} boards, ${equity.handsPerBucket} hands per bucket, ${equity.parts} parts, seed ${equity.seed}, map crc32 ${equity.mapCrc32}`;
 };
