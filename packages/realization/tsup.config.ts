@@ -4,5 +4,5 @@ import { baseTsup } from "../../tsup.base.js";
 // The library and its CLI, ESM.
 export default defineConfig({
   ...baseTsup([]),
-  entry: { index: "src/index.ts", cli: "src/cli.ts" },
+  entry: { index: "src/index.ts", cli: "src/cli.ts", "plo-cli": "src/plo-cli.ts" },
 });

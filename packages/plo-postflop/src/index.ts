@@ -1,5 +1,12 @@
 export type { PloCombo, PloRangeInput } from "./range.js";
 export { comboKey, combosOf, parsePloBoard, parsePloRange } from "./range.js";
+export type {
+  PloRealizationClass,
+  PloRealizationOptions,
+  PloRealizationResult,
+  PloRealizationSubgame,
+} from "./realization.js";
+export { poolRealization, samplePloRange, samplePloRealization, solvePloSubgame } from "./realization.js";
 export { Runouts, riverDeal } from "./runouts.js";
 export type { PloComboResult, PloSolveOptions, PloSolveResult } from "./solve.js";
 export { comboResults, solvePloSpot, solveResolvedSpot } from "./solve.js";

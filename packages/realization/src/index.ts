@@ -51,12 +51,30 @@ export type { FlopLine, LineKind, LineSpec, LineStep } from "./lines.js";
 export {
   EARLY_LINES,
   LineError,
+  lineClasses,
   rangeText,
   readLine,
   STANDARD_LINES,
   solverWeight,
 } from "./lines.js";
 export { treeModelPrediction } from "./model.js";
+export type {
+  PloLineRealization,
+  PloSampleJob,
+  PloSampleRecord,
+  PloSampleSettings,
+} from "./plo-sample.js";
+export {
+  DEFAULT_PLO_SAMPLE_SETTINGS,
+  planPloSamples,
+  ploCategory,
+  ploLineCombos,
+  ploSampleDone,
+  ploSampleFile,
+  poolPloSamples,
+  readPloSamples,
+  runPloSample,
+} from "./plo-sample.js";
 export type { LineRanges, PopulationMoments } from "./population.js";
 export { comboReach, flopEquities, populationMoments, rangesKey } from "./population.js";
 export { writePopulations } from "./population-files.js";

@@ -20,7 +20,7 @@
  * in; the stack is the smaller of the two players' chips behind.
  */
 
-import { gameInfo, HOLDEM_CLASSES, isGameId } from "@ranges/core";
+import { gameInfo, HOLDEM_CLASSES, isGameId, ploClasses } from "@ranges/core";
 import { MIN_CLASS_WEIGHT } from "@ranges/postflop";
 import type { RangeStore } from "@ranges/store";
 
@@ -92,7 +92,7 @@ export interface FlopLine {
   /** Chips behind, the smaller of the two (bb). */
   readonly behind: number;
   readonly rake: { readonly percent: number; readonly capBb: number } | null;
-  /** Range weight per hand class (169, `HOLDEM_CLASSES` order). */
+  /** Range weight per hand class, in `lineClasses(game)` order (169 for hold'em, 16,432 for PLO). */
   readonly ranges: { readonly oop: Float64Array; readonly ip: Float64Array };
   /** How often the line is played (the pack's reach of its last node). */
   readonly reach: number;
@@ -117,8 +117,14 @@ function postflopIndex(seats: readonly string[], seat: string): number {
   return seats.indexOf(seat);
 }
 
+/** The hand classes a game's line ranges are indexed by: `HOLDEM_CLASSES`, or `ploClasses()` for PLO games. */
+export function lineClasses(game: string): readonly string[] {
+  if (!isGameId(game)) throw new LineError(`unknown game ${game}`);
+  return gameInfo(game).classSet === "plo16432" ? ploClasses() : HOLDEM_CLASSES;
+}
+
 /**
- * Reads a line off a game's pack at a stack. Throws `LineError` when the pack has no such line (a seat
+ * Reads a line off a game's pack at a stack (hold'em or PLO). Throws `LineError` when the pack has no such line (a seat
  * cannot take the step there) or the two players are all in before the flop.
  */
 export function readLine(store: RangeStore, game: string, stack: number, spec: LineSpec): FlopLine {
@@ -129,7 +135,8 @@ export function readLine(store: RangeStore, game: string, stack: number, spec: L
   if (players.length !== 2) throw new LineError(`${spec.id}: a line has exactly two players`);
   const start = new Map(info.seats.map((s) => [s, stack - (info.antePostedBy === s ? info.ante : 0)]));
   const put = new Map(info.seats.map((s) => [s, s === "SB" ? 0.5 : s === "BB" ? 1 : 0]));
-  const weights = new Map(players.map((p) => [p, new Float64Array(HOLDEM_CLASSES.length).fill(1)]));
+  const classes = lineClasses(game);
+  const weights = new Map(players.map((p) => [p, new Float64Array(classes.length).fill(1)]));
   const folded = new Set<string>();
   const said: string[] = [];
   let history = info.seats[0]!;
@@ -147,7 +154,7 @@ export function readLine(store: RangeStore, game: string, stack: number, spec: L
         throw new LineError(`${spec.id}: ${actor} cannot ${step.act} at ${history} (${game} ${stack}bb)`);
       action = candidates.reduce((best, a) => (a.combos > best.combos ? a : best));
       const w = weights.get(actor)!;
-      HOLDEM_CLASSES.forEach((cls, i) => {
+      classes.forEach((cls, i) => {
         w[i] = w[i]! * (action.weights[cls] ?? 0);
       });
       if (action.kind === "raise") {
