@@ -1,10 +1,11 @@
-import { HOLDEM_CLASSES } from "@ranges/core";
+import { HOLDEM_CLASSES, ploClassIndex } from "@ranges/core";
 import { RangeStore } from "@ranges/store";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   EARLY_LINES,
   LineError,
   type LineSpec,
+  lineClasses,
   planBatch,
   rangeText,
   readLine,
@@ -18,6 +19,21 @@ const spec = (id: string): LineSpec => [...STANDARD_LINES, ...EARLY_LINES].find(
 const at = (cls: string) => HOLDEM_CLASSES.indexOf(cls as (typeof HOLDEM_CLASSES)[number]);
 
 describe("readLine", () => {
+  it("reads a PLO pack's line over the 16,432 PLO classes: the BB calls the BTN's pot-sized open", () => {
+    expect(lineClasses("plo")).toHaveLength(16_432);
+    expect(lineClasses("nl/v2")).toBe(HOLDEM_CLASSES);
+    expect(() => lineClasses("stud")).toThrow(LineError);
+    const line = readLine(store, "plo", 100, spec("srp-btn-bb"));
+    expect(line.history).toBe("UTG_Fold_HJ_Fold_CO_Fold_BTN_Open_SB_Fold_BB_Call");
+    expect([line.oop, line.ip, line.pot, line.behind]).toEqual(["BB", "BTN", 7.5, 96.5]);
+    expect(line.ranges.oop).toHaveLength(16_432);
+    const open = store
+      .node("plo", 100, "UTG_Fold_HJ_Fold_CO_Fold_BTN")
+      .actions.find((a) => a.action === "Open")!;
+    for (const cls of ["(AK)(AK)", "(98)(76)", "9642"])
+      expect(line.ranges.ip[ploClassIndex(cls)!]).toBeCloseTo(open.weights[cls] ?? 0, 12);
+  });
+
   it("reads the BTN-BB single-raised pot of nl/v2 100bb with the pack's own strategies", () => {
     const line = readLine(store, "nl/v2", 100, spec("srp-btn-bb"));
     expect(line.history).toBe("UTG_Fold_HJ_Fold_CO_Fold_BTN_60%_SB_Fold_BB_Call");
