@@ -68,11 +68,14 @@ export const STANDARD_LINES: readonly LineSpec[] = [
 /**
  * Lines of the first seat's open, solved on request (`--lines`): the early seats' single-raised pots, where a
  * class that the standard lines only hold at the range floor as a raiser (a low suited connector that v3.3's
- * early seats fold) is played by the ranges of a prototype that opens it (docs/solver-model.md).
+ * early seats fold) is played by the ranges of a prototype that opens it (docs/solver-model.md), and the
+ * 3-bet pots where the first seat calls a 3-bet (what its middle pairs are worth after opening).
  */
 export const EARLY_LINES: readonly LineSpec[] = [
   { id: "srp-utg-bb", kind: "srp-ip", steps: ["UTG:raise", "BB:call"] },
   { id: "srp-utg-btn", kind: "srp-oop", steps: ["UTG:raise", "BTN:call"] },
+  { id: "3bp-bb-utg", kind: "3bp-oop", steps: ["UTG:raise", "BB:raise", "UTG:call"] },
+  { id: "3bp-btn-utg", kind: "3bp-ip", steps: ["UTG:raise", "BTN:raise", "UTG:call"] },
 ];
 
 /** A heads-up pot at the flop, read off a preflop pack. */
