@@ -16,7 +16,7 @@
  * - `danglers`: cards that work with no other card: unpaired, unsuited, and at least four ranks from every
  *   other rank of the hand, ace high (the 2 of `AKQ2` rainbow or of `(AK)Q2`; the wheel does not count).
  *
- * Optionally (`playWeights`, e.g. `PLO_PLAY_WEIGHTS.play`; all 0 by default, and then unread) four measured
+ * Optionally (`playWeights`, e.g. `PLO_PLAY_ABSTRACTION`'s; all 0 by default, and then unread) four measured
  * play features join the distance: `flopSd`, `riverSd`, `nutRate` and `strongRate` from the committed table
  * `data/equity/plo-play.bin` (src/plo/play-features.ts): how the class's equity is spread over flops and
  * runouts, how often it is the nuts and how often a straight or better that is not.
@@ -36,8 +36,9 @@
  */
 
 import { PLO_CLASS_COUNT, ploClassComboCounts, ploClasses } from "@ranges/core";
+import { allocate, kMeans } from "./clustering.js";
 import { ploHandsOfClass } from "./equity.js";
-import { loadPloPlayFeatures, PLO_PLAY_COLUMNS, type PloPlayFeaturesTable } from "./play-features.js";
+import { loadPloPlayFeatures, type PloPlayColumn, type PloPlayFeaturesTable } from "./play-features.js";
 import { loadPloRandomEquity, type PloRandomEquityTable } from "./random-equity.js";
 
 export {
@@ -254,12 +255,7 @@ const FEATURE_KEYS = Object.keys(DEFAULT_PLO_FEATURE_WEIGHTS) as (keyof PloFeatu
  * distance, standardized like the others. All 0 by default: the committed abstraction (the packs' map) is
  * built from the shape and equity features alone, and its map is unchanged by this option's existence.
  */
-export interface PloPlayWeights {
-  readonly flopSd: number;
-  readonly riverSd: number;
-  readonly nutRate: number;
-  readonly strongRate: number;
-}
+export type PloPlayWeights = { readonly [K in Exclude<PloPlayColumn, "equity">]: number };
 
 export const NO_PLO_PLAY_WEIGHTS: PloPlayWeights = { flopSd: 0, riverSd: 0, nutRate: 0, strongRate: 0 };
 
@@ -291,7 +287,6 @@ export function ploFocusWeights(features: readonly PloClassFeatures[], focus?: P
     return focus.floor + (1 - focus.floor) * t;
   });
 }
-for (const key of PLAY_KEYS) if (!(PLO_PLAY_COLUMNS as readonly string[]).includes(key)) throw new Error(key);
 
 export const PLO_MIN_BUCKETS = 64;
 export const PLO_MAX_BUCKETS = 4096;
@@ -404,36 +399,6 @@ function checkOptions(o: PloAbstractionOptions): {
   return { buckets, iterations, weights, playWeights };
 }
 
-/**
- * Splits `total` over `sizes` (each at least 1) in proportion, largest remainder, ties to the earlier; never
- * more than `caps` (the members; default the sizes themselves).
- */
-function allocate(total: number, sizes: readonly number[], caps: readonly number[] = sizes): number[] {
-  const n = sizes.length;
-  const sum = sizes.reduce((a, b) => a + b, 0);
-  const spare = total - n;
-  const out = sizes.map((s) => 1 + Math.floor((spare * s) / sum));
-  // Never more buckets than members.
-  for (let i = 0; i < n; i++) out[i] = Math.min(out[i]!, caps[i]!);
-  let left = total - out.reduce((a, b) => a + b, 0);
-  const order = sizes
-    .map((s, i) => ({ i, r: (spare * s) / sum - Math.floor((spare * s) / sum) }))
-    .sort((a, b) => b.r - a.r || a.i - b.i);
-  while (left > 0) {
-    let moved = false;
-    for (const { i } of order) {
-      if (left === 0) break;
-      if (out[i]! < caps[i]!) {
-        out[i]! += 1;
-        left--;
-        moved = true;
-      }
-    }
-    if (!moved) break;
-  }
-  return out;
-}
-
 /** Builds the abstraction (see the module comment). Deterministic for given options. */
 export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbstraction {
   const { buckets, iterations, weights, playWeights } = checkOptions(options);
@@ -481,6 +446,10 @@ export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbs
         counts,
       )
     : allocate(buckets, counts);
+  const byClass = {
+    equity: Float64Array.from(features, (f) => f.equity),
+    combos: Float64Array.from(features, (f) => f.combos),
+  };
   const classToBucket = new Uint16Array(PLO_CLASS_COUNT);
   const out: PloBucket[] = [];
   strata.forEach((stratum, si) => {
@@ -490,7 +459,7 @@ export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbs
       perStratum[si]!,
       vectors,
       dims,
-      features,
+      byClass,
       iterations,
       options.focus && focus,
     );
@@ -549,129 +518,4 @@ export function buildPloAbstraction(options: PloAbstractionOptions = {}): PloAbs
         : {}),
     },
   };
-}
-
-/**
- * `k` distinct members of `ordered` at evenly spaced quantiles of their cumulative `weight` (the member where
- * the running weight first passes (c + 0.5) / k of the total; a member already taken passes to the next).
- */
-function weightedQuantiles(ordered: readonly number[], weight: Float64Array, k: number): number[] {
-  const total = ordered.reduce((a, i) => a + weight[i]!, 0);
-  const out: number[] = [];
-  let m = 0;
-  let run = 0;
-  for (let c = 0; c < k; c++) {
-    const target = ((c + 0.5) * total) / k;
-    while (m < ordered.length - 1 && run + weight[ordered[m]!]! < target) run += weight[ordered[m++]!]!;
-    // distinct starts: never before the last one taken, and leave room for the rest
-    const at = Math.min(Math.max(m, out.length > 0 ? out[out.length - 1]! + 1 : 0), ordered.length - (k - c));
-    out.push(at);
-  }
-  return out.map((at) => ordered[at]!);
-}
-
-interface Cluster {
-  /** Class indices, ascending. */
-  members: number[];
-  representative: number;
-}
-
-/**
- * Lloyd's k-means over `list` (class indices) with combo-weighted centroids (times `focus`, where given:
- * then the starting centroids sit at evenly spaced quantiles of that weight, not of the member count);
- * deterministic.
- */
-function kMeans(
-  list: readonly number[],
-  k: number,
-  vectors: Float64Array,
-  dims: number,
-  features: readonly PloClassFeatures[],
-  iterations: number,
-  focus?: Float64Array,
-): Cluster[] {
-  const n = list.length;
-  const dist = (i: number, centers: Float64Array, c: number) => {
-    let s = 0;
-    for (let d = 0; d < dims; d++) {
-      const x = vectors[i * dims + d]! - centers[c * dims + d]!;
-      s += x * x;
-    }
-    return s;
-  };
-  // Start: the members at evenly spaced quantiles of equity (ties by index).
-  const byEquity = [...list].sort((a, b) => features[b]!.equity - features[a]!.equity || a - b);
-  const centers = new Float64Array(k * dims);
-  const starts = focus ? weightedQuantiles(byEquity, focus, k) : undefined;
-  for (let c = 0; c < k; c++) {
-    const i = starts ? starts[c]! : byEquity[Math.floor(((c + 0.5) * n) / k)]!;
-    for (let d = 0; d < dims; d++) centers[c * dims + d] = vectors[i * dims + d]!;
-  }
-  const assign = new Int32Array(n).fill(-1);
-  for (let round = 0; round < iterations; round++) {
-    let changed = 0;
-    for (let m = 0; m < n; m++) {
-      const i = list[m]!;
-      let best = 0;
-      let bestD = dist(i, centers, 0);
-      for (let c = 1; c < k; c++) {
-        const x = dist(i, centers, c);
-        if (x < bestD) {
-          bestD = x;
-          best = c;
-        }
-      }
-      if (assign[m] !== best) changed++;
-      assign[m] = best;
-    }
-    // Combo-weighted centroids.
-    const sums = new Float64Array(k * dims);
-    const mass = new Float64Array(k);
-    for (let m = 0; m < n; m++) {
-      const i = list[m]!;
-      const c = assign[m]!;
-      const w = features[i]!.combos * (focus ? focus[i]! : 1);
-      mass[c]! += w;
-      for (let d = 0; d < dims; d++) sums[c * dims + d]! += w * vectors[i * dims + d]!;
-    }
-    for (let c = 0; c < k; c++) {
-      if (mass[c]! > 0) {
-        for (let d = 0; d < dims; d++) centers[c * dims + d] = sums[c * dims + d]! / mass[c]!;
-        continue;
-      }
-      // An empty bucket takes the member farthest from its own centroid (ties: the earliest).
-      let far = -1;
-      let farD = -1;
-      for (let m = 0; m < n; m++) {
-        const x = dist(list[m]!, centers, assign[m]!);
-        if (x > farD) {
-          farD = x;
-          far = m;
-        }
-      }
-      assign[far] = c;
-      mass[c] = 1;
-      for (let d = 0; d < dims; d++) centers[c * dims + d] = vectors[list[far]! * dims + d]!;
-      changed++;
-    }
-    if (changed === 0) break;
-  }
-  // A final assignment pass can still empty a bucket; fold such buckets away rather than emit an empty one.
-  const clusters: Cluster[] = [];
-  for (let c = 0; c < k; c++) {
-    const memberList: number[] = [];
-    for (let m = 0; m < n; m++) if (assign[m] === c) memberList.push(list[m]!);
-    if (memberList.length === 0) continue;
-    let rep = memberList[0]!;
-    let repD = Number.POSITIVE_INFINITY;
-    for (const i of memberList) {
-      const x = dist(i, centers, c);
-      if (x < repD) {
-        repD = x;
-        rep = i;
-      }
-    }
-    clusters.push({ members: memberList.sort((a, b) => a - b), representative: rep });
-  }
-  return clusters;
 }
