@@ -32,11 +32,10 @@
  * over the sorted values, with the combos that share a card with the hero taken back out.
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { seededRandom } from "@ranges/core";
+import { findAbove } from "../data-file.js";
 import { evaluateWith2, partialHand } from "../eval/evaluator.js";
 import {
   CLASS_COUNT,
@@ -455,15 +454,7 @@ export function parseMultiwayTable(bytes: Uint8Array): MultiwayTable & { readonl
 
 /** Finds `data/equity/holdem-multiway.bin` in the nearest folder above this module that has it. */
 export function defaultMultiwayTablePath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, MULTIWAY_EQUITY_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error(`${MULTIWAY_EQUITY_FILE} not found above ${fileURLToPath(import.meta.url)}`);
-    dir = parent;
-  }
+  return findAbove(import.meta.url, MULTIWAY_EQUITY_FILE);
 }
 
 /** Reads the multiway table (the committed one unless `path` is given). */

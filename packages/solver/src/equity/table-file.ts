@@ -14,10 +14,9 @@
  * byte after the header; a mismatch is reported as a corrupt file.
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
+import { findAbove } from "../data-file.js";
 import { CLASS_COUNT, CLASS_PAIR_COUNT } from "./combos.js";
 import type { HeadsUpEquityTable, HeadsUpMethod } from "./heads-up.js";
 
@@ -96,15 +95,7 @@ export function parseHeadsUpEquity(bytes: Uint8Array): HeadsUpEquityTable {
 
 /** Finds `data/equity/holdem-hu.bin` in the nearest folder above this module that has it. */
 export function defaultHeadsUpEquityPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, HEADS_UP_EQUITY_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error(`${HEADS_UP_EQUITY_FILE} not found above ${fileURLToPath(import.meta.url)}`);
-    dir = parent;
-  }
+  return findAbove(import.meta.url, HEADS_UP_EQUITY_FILE);
 }
 
 /** Reads the heads-up equity table (the committed one unless `path` is given). */

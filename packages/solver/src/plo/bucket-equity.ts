@@ -47,11 +47,10 @@
  * a second). Rebuilt by `node packages/solver/scripts/build-plo-bucket-equity.ts`.
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync } from "node:fs";
 import { crc32 } from "node:zlib";
 import { PLO_CLASS_COUNT, PLO_HAND_COUNT, seededRandom } from "@ranges/core";
+import { findAbove } from "../data-file.js";
 import { ploHandsOfClass } from "./equity.js";
 import { OmahaBoard } from "./evaluator.js";
 
@@ -620,17 +619,11 @@ export function parsePloBucketEquity(bytes: Uint8Array): PloBucketEquityTable {
 
 /** Finds `data/equity/plo-hu-buckets.bin` in the nearest folder above this module that has it. */
 export function defaultPloBucketEquityPath(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = join(dir, PLO_BUCKET_EQUITY_FILE);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir)
-      throw new Error(
-        `${PLO_BUCKET_EQUITY_FILE} not found above ${fileURLToPath(import.meta.url)}: build it with node packages/solver/scripts/build-plo-bucket-equity.ts`,
-      );
-    dir = parent;
-  }
+  return findAbove(
+    import.meta.url,
+    PLO_BUCKET_EQUITY_FILE,
+    "build it with node packages/solver/scripts/build-plo-bucket-equity.ts",
+  );
 }
 
 /** Reads a PLO bucket equity table (the committed one unless `path` is given). */

@@ -34,10 +34,11 @@
 
 import { readFileSync } from "node:fs";
 import { PLO_CLASS_COUNT, seededRandom } from "@ranges/core";
+import { findAbove } from "../data-file.js";
 import { HAND_CATEGORY, handCategory } from "../eval/evaluator.js";
 import { ploHandsOfClass } from "./equity.js";
 import { OmahaBoard } from "./evaluator.js";
-import { findAbove, hash3, highBits, lowBits, readPloTable, writePloTable } from "./table-file.js";
+import { hash3, highBits, lowBits, readPloTable, writePloTable } from "./table-file.js";
 
 const MAGIC = "PLPF";
 const FORMAT_VERSION = 1;

@@ -36,9 +36,10 @@
 
 import { readFileSync } from "node:fs";
 import { PLO_CLASS_COUNT, seededRandom } from "@ranges/core";
+import { findAbove } from "../data-file.js";
 import { ploHandsOfClass } from "./equity.js";
 import { OmahaBoard } from "./evaluator.js";
-import { findAbove, hash3, highBits, lowBits, readPloTable, writePloTable } from "./table-file.js";
+import { hash3, highBits, lowBits, readPloTable, writePloTable } from "./table-file.js";
 
 const MAGIC = "PLRE";
 const FORMAT_VERSION = 1;

@@ -12,9 +12,6 @@
  * The header's `crc32` covers every byte of the body; a mismatch is reported as a corrupt file.
  */
 
-import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { crc32 } from "node:zlib";
 
 /** Writes `columns` (each `length` numbers, stored as f32) after the header; `header.crc32` is filled in. */
@@ -78,18 +75,6 @@ export function readPloTable(
     columns.push(column);
   }
   return { header, columns };
-}
-
-/** Finds `relative` (a path from the repository root) in the nearest folder above `moduleUrl` that has it. */
-export function findAbove(moduleUrl: string, relative: string): string {
-  let dir = dirname(fileURLToPath(moduleUrl));
-  for (;;) {
-    const candidate = join(dir, relative);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`${relative} not found above ${fileURLToPath(moduleUrl)}`);
-    dir = parent;
-  }
 }
 
 /** A 32-bit hash of three integers (murmur3-style finalizer), for per-(sample, class) hand choices. */
