@@ -1,6 +1,7 @@
 export type { PloCombo, PloRangeInput } from "./range.js";
 export { comboKey, combosOf, parsePloBoard, parsePloRange } from "./range.js";
 export type {
+  PloPooledCombo,
   PloRealizationClass,
   PloRealizationOptions,
   PloRealizationResult,

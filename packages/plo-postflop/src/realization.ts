@@ -124,10 +124,13 @@ export function solvePloSubgame(
   };
 }
 
+/** What pooling reads of a combo's result. */
+export type PloPooledCombo = Pick<PloComboResult, "cls" | "compat" | "ev" | "equity">;
+
 /** Per player, each class's realization pooled over the subgames' combos (see the file's comment). */
 export function poolRealization(
   pot: number,
-  subgames: readonly Pick<PloRealizationSubgame, "combos">[],
+  subgames: readonly { readonly combos: readonly [readonly PloPooledCombo[], readonly PloPooledCombo[]] }[],
 ): [PloRealizationClass[], PloRealizationClass[]] {
   return ([0, 1] as const).map((p) => {
     const sums = new Map<string, { n: number; w: number; ev: number; eq: number }>();

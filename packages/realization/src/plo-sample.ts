@@ -19,7 +19,6 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ploClassIndex } from "@ranges/core";
 import {
   combosOf,
   type PloBetting,
@@ -120,11 +119,12 @@ export function ploLineCombos(line: FlopLine): [PloCombo[], PloCombo[]] {
   if (classes.length !== 16_432) throw new RangeError(`${line.game} is not a PLO game`);
   const combos = (weights: Float64Array) => {
     const hands: { cards: readonly number[]; weight: number }[] = [];
-    classes.forEach((cls, i) => {
+    // `lineClasses` of a PLO game is `ploClasses()`: position i is class index i
+    for (let i = 0; i < classes.length; i++) {
       const w = solverWeight(weights[i]!);
-      if (w === 0) return;
-      for (const cards of ploHandsOfClass(ploClassIndex(cls)!)) hands.push({ cards, weight: w });
-    });
+      if (w === 0) continue;
+      for (const cards of ploHandsOfClass(i)) hands.push({ cards, weight: w });
+    }
     return combosOf(hands);
   };
   return [combos(line.ranges.oop), combos(line.ranges.ip)];
@@ -242,15 +242,7 @@ export function poolPloSamples(records: readonly PloSampleRecord[]): PloLineReal
         `${ploSampleFile(other.job)} was solved with other settings or another pot than ${ploSampleFile(first.job)}: pool each in its own folder`,
       );
     const toResult = (rows: PloSampleRecord["combos"]["oop"]) =>
-      rows.map(([cls, compat, ev, equity]) => ({
-        key: cls,
-        cls,
-        weight: 1,
-        compat,
-        ev,
-        equity,
-        realization: 0,
-      }));
+      rows.map(([cls, compat, ev, equity]) => ({ cls, compat, ev, equity }));
     const [oop, ip] = poolRealization(
       first.line.pot,
       list.map((r) => ({ combos: [toResult(r.combos.oop), toResult(r.combos.ip)] })),
